@@ -1,0 +1,202 @@
+/**
+ * Configuration: the schema Cordis validates at load, and the checks a schema cannot express.
+ *
+ * The schema declares types and defaults (so a partial user config, or none, is completed by Cordis). Every rule
+ * beyond the type (integer ranges, `callDenyCount` above `callWarnCount`, unknown keys, pattern syntax) is checked by
+ * {@link resolveOptions} when the plugin starts, and a violation stops the plugin from loading with a message that
+ * names the key, the rule and the value received.
+ * @module dsh-brake/config
+ */
+import Schema from '@deepseek-ai/schemastery'
+import type { BrakeOptions } from './core/brake-state.js'
+
+/** Whether the brake only tells the model (`remind`) or also refuses exact repeats (`deny`). */
+export type Mode = 'remind' | 'deny'
+
+/** dsh-brake's configuration, as `apply` receives it (every key present: the schema fills the defaults). */
+export interface Config {
+  /** `remind` (default): notices only. `deny`: also refuse an exact call repeated `callDenyCount` times. */
+  mode: Mode
+  /** The identical call (first one included) whose result carries the first notice. Default 6. */
+  callWarnCount: number
+  /** Identical calls after which further identical attempts are refused in `deny` mode. Default 10. */
+  callDenyCount: number
+  /** After the first notice, another notice every this many further repeats (calls, or laps of a sequence). Default 5. */
+  callReWarnEvery: number
+  /** The longest call cycle looked for (cycles of 2 up to this many calls). Default 4. */
+  sequenceLength: number
+  /** Back-to-back laps of a cycle that make a loop. Default 3. */
+  sequenceCount: number
+  /** Occurrences of the same text block, within the window, that give a notice. Default 3. */
+  duplicateTextThreshold: number
+  /** The window text occurrences are counted in, in milliseconds. Default 120000. */
+  duplicateTextWindowMs: number
+  /** How long a repeated block stays quiet after its notice, in milliseconds. Default 30000. */
+  duplicateTextCooldownMs: number
+  /** Text blocks shorter than this many characters are ignored. Default 80. */
+  minimumDuplicateChars: number
+  /** Tool-name patterns (`*` wildcard) to track; empty tracks every tool. Default []. */
+  include: string[]
+  /** Tool-name patterns (`*` wildcard) that are transparent: they neither count nor break a sequence. Default []. */
+  exclude: string[]
+}
+
+/** The defaults, in one place: the schema, the README table and the tests read them from here. */
+export const DEFAULTS: Readonly<Config> = Object.freeze({
+  mode: 'remind',
+  callWarnCount: 6,
+  callDenyCount: 10,
+  callReWarnEvery: 5,
+  sequenceLength: 4,
+  sequenceCount: 3,
+  duplicateTextThreshold: 3,
+  duplicateTextWindowMs: 120_000,
+  duplicateTextCooldownMs: 30_000,
+  minimumDuplicateChars: 80,
+  include: [],
+  exclude: [],
+})
+
+/** Bounds that are not configuration: they keep per-agent memory flat however long a session runs. */
+export const LIMITS = Object.freeze({
+  /** Distinct call identities remembered per agent. */
+  trackedCalls: 1024,
+  /** Distinct text blocks remembered per agent. */
+  trackedBlocks: 2048,
+  /** Claimed message ids remembered per agent, to ignore replays. */
+  messageIds: 1024,
+  /** Characters of a block's beginning kept for a notice's preview. */
+  blockHeadChars: 200,
+  /** The longest cycle `sequenceLength` accepts. */
+  maxSequenceLength: 32,
+})
+
+const ZH = {
+  $desc: 'dsh-brake：检测 agent（智能体）的循环（相同调用、重复的调用序列、重复注入的文本），提醒模型，并可选择拒绝完全相同的重复调用。',
+  mode: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用。',
+  callWarnCount: '第几次相同调用（含第一次）的结果附带第一条提醒。默认 6。',
+  callDenyCount: '`deny` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。默认 10。',
+  callReWarnEvery: '第一条提醒之后，每再重复这么多次（调用次数，或序列的圈数）再提醒一次。默认 5。',
+  sequenceLength: '检测的最长调用循环（从 2 个调用到此数）。默认 4。',
+  sequenceCount: '一个循环连续重复多少圈算作循环。默认 3。',
+  duplicateTextThreshold: '同一文本块在时间窗口内出现多少次时提醒。默认 3。',
+  duplicateTextWindowMs: '统计文本出现次数的时间窗口（毫秒）。默认 120000。',
+  duplicateTextCooldownMs: '重复文本块提醒后保持安静的时长（毫秒）。默认 30000。',
+  minimumDuplicateChars: '短于此字符数的文本块不计。默认 80。',
+  include: '要跟踪的工具名模式（支持 `*` 通配符）；为空时跟踪所有工具。',
+  exclude: '透明的工具名模式（支持 `*`）：既不计数，也不打断序列。',
+}
+
+/**
+ * The config schema. Input keys are optional (Cordis fills the defaults); the output type is the complete
+ * {@link Config}, so `apply` needs no casts.
+ */
+export const Config: Schema<Partial<Config>, Config> = Schema.object({
+  mode: Schema.union(['remind', 'deny'] as const).default(DEFAULTS.mode)
+    .description('`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times.'),
+  callWarnCount: Schema.number().default(DEFAULTS.callWarnCount)
+    .description('The identical call (first one included) whose result carries the first notice.'),
+  callDenyCount: Schema.number().default(DEFAULTS.callDenyCount)
+    .description('In `deny` mode, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.'),
+  callReWarnEvery: Schema.number().default(DEFAULTS.callReWarnEvery)
+    .description('After the first notice, another one every this many further repeats (calls, or laps of a sequence).'),
+  sequenceLength: Schema.number().default(DEFAULTS.sequenceLength)
+    .description('The longest call cycle looked for (cycles of 2 up to this many calls).'),
+  sequenceCount: Schema.number().default(DEFAULTS.sequenceCount)
+    .description('Back-to-back laps of a cycle that make a loop.'),
+  duplicateTextThreshold: Schema.number().default(DEFAULTS.duplicateTextThreshold)
+    .description('Occurrences of the same text block within the window that give a notice.'),
+  duplicateTextWindowMs: Schema.number().default(DEFAULTS.duplicateTextWindowMs)
+    .description('The window text occurrences are counted in, in milliseconds.'),
+  duplicateTextCooldownMs: Schema.number().default(DEFAULTS.duplicateTextCooldownMs)
+    .description('How long a repeated block stays quiet after its notice, in milliseconds.'),
+  minimumDuplicateChars: Schema.number().default(DEFAULTS.minimumDuplicateChars)
+    .description('Text blocks shorter than this many characters are ignored.'),
+  include: Schema.array(Schema.string()).default([])
+    .description('Tool-name patterns (`*` wildcard) to track; empty tracks every tool.'),
+  exclude: Schema.array(Schema.string()).default([])
+    .description('Tool-name patterns (`*` wildcard) that are transparent: they neither count nor break a sequence.'),
+}).description('dsh-brake: detects agent loops (identical calls, repeated call sequences, repeated injected text), tells the model, and can refuse exact repeats.')
+  .i18n({ 'zh-CN': ZH })
+
+/** What `apply` works with: the validated config plus the detector options derived from it. */
+export interface ResolvedConfig {
+  readonly config: Readonly<Config>
+  readonly detectors: BrakeOptions
+}
+
+const KEYS = Object.keys(DEFAULTS) as (keyof Config)[]
+
+/**
+ * Check every rule the schema cannot express and derive the detector options. Throws (and so stops the plugin from
+ * loading) on the first violation, with a message naming the key, the rule and the value received.
+ */
+export function resolveOptions(config: Config): ResolvedConfig {
+  for (const key of Object.keys(config)) {
+    if (!(KEYS as string[]).includes(key)) {
+      fail(`unknown config key \`${key}\` (valid keys: ${KEYS.join(', ')})`)
+    }
+  }
+  integer(config, 'callWarnCount', 2)
+  integer(config, 'callReWarnEvery', 1)
+  integer(config, 'callDenyCount', 1)
+  if (config.callDenyCount <= config.callWarnCount) {
+    fail(`\`callDenyCount\` must be greater than \`callWarnCount\` (${config.callWarnCount}), got ${config.callDenyCount}`)
+  }
+  integer(config, 'sequenceLength', 2, LIMITS.maxSequenceLength)
+  integer(config, 'sequenceCount', 2)
+  integer(config, 'duplicateTextThreshold', 2)
+  integer(config, 'duplicateTextWindowMs', 1)
+  integer(config, 'duplicateTextCooldownMs', 0)
+  integer(config, 'minimumDuplicateChars', 1)
+  patterns(config, 'include')
+  patterns(config, 'exclude')
+  return {
+    config,
+    detectors: {
+      calls: {
+        warnCount: config.callWarnCount,
+        reWarnEvery: config.callReWarnEvery,
+        maxTracked: LIMITS.trackedCalls,
+      },
+      sequences: {
+        maxLength: config.sequenceLength,
+        laps: config.sequenceCount,
+        reWarnEvery: config.callReWarnEvery,
+      },
+      text: {
+        threshold: config.duplicateTextThreshold,
+        windowMs: config.duplicateTextWindowMs,
+        cooldownMs: config.duplicateTextCooldownMs,
+        minChars: config.minimumDuplicateChars,
+        maxTracked: LIMITS.trackedBlocks,
+        maxMessageIds: LIMITS.messageIds,
+        headChars: LIMITS.blockHeadChars,
+      },
+    },
+  }
+}
+
+type NumberKey = { [K in keyof Config]: Config[K] extends number ? K : never }[keyof Config]
+
+function integer(config: Config, key: NumberKey, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  const value = config[key]
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
+    fail(`\`${key}\` must be an integer ${range}, got ${show(value)}`)
+  }
+}
+
+function patterns(config: Config, key: 'include' | 'exclude'): void {
+  config[key].forEach((pattern, index) => {
+    if (pattern.trim() === '') fail(`\`${key}[${index}]\` must be a non-empty tool-name pattern, got ${show(pattern)}`)
+  })
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}
+
+function fail(message: string): never {
+  throw new TypeError(`dsh-brake: ${message}`)
+}

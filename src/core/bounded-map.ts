@@ -1,0 +1,21 @@
+/**
+ * Least-recently-seen eviction on top of `Map`'s insertion order.
+ * @module dsh-brake/core/bounded-map
+ */
+
+/**
+ * Look `key` up, marking it most recently seen, or create it with `create()`. When the map then holds more than
+ * `limit` entries, the least recently seen one is dropped, so a detector's memory is bounded by configuration,
+ * not by session length.
+ */
+export function touch<K, V>(map: Map<K, V>, key: K, limit: number, create: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = create()
+  } else {
+    map.delete(key)
+  }
+  map.set(key, value)
+  if (map.size > limit) map.delete(map.keys().next().value as K)
+  return value
+}

@@ -1,0 +1,25 @@
+/**
+ * Call identity: tool name plus canonical arguments.
+ * @module dsh-brake/core/canonical
+ */
+import stringify from 'fast-json-stable-stringify'
+import { fingerprint } from './fingerprint.js'
+
+/** A call's identity and the canonical arguments it was computed from. */
+export interface CallIdentity {
+  /** 64-bit fingerprint of the tool name and the canonical arguments. */
+  readonly key: string
+  /** Key-sorted JSON of the arguments. */
+  readonly args: string
+}
+
+/**
+ * Identify a call. Arguments arrive as parsed JSON, or as the raw string when the model's argument JSON did not
+ * parse; either way they are serialized with sorted keys, so `{a,b}` and `{b,a}` are one identity and a raw string is
+ * its own value. The tool name goes in JSON-quoted, so neither a separator nor a line break inside it can make two
+ * different calls meet.
+ */
+export function identifyCall(tool: string, args: unknown): CallIdentity {
+  const canonical = stringify(args) ?? 'null'
+  return { key: fingerprint(JSON.stringify(tool) + canonical), args: canonical }
+}

@@ -1,0 +1,156 @@
+/**
+ * Duplicate context text: the same paragraph arriving again and again in the messages an agent claims (a hook that
+ * injects the same reminder every step, a memory plugin replaying the same block, a relay repeating itself).
+ *
+ * Text is split into blocks: maximal runs of non-blank lines, line breaks normalized. Blocks shorter than
+ * `minChars` are ignored (short lines such as "OK" repeat for good reasons). Each remaining block is fingerprinted
+ * and counted once per occurrence, but a message id that was already counted is skipped whole, so a replayed
+ * message never counts twice. A block seen `threshold` times within `windowMs` trips; its evidence is then cleared
+ * and it stays quiet for `cooldownMs`.
+ * @module dsh-brake/core/duplicate-text
+ */
+import { touch } from './bounded-map.js'
+import { fingerprint, type FingerprintLength } from './fingerprint.js'
+import type { Detector, DuplicateBlock, DuplicateTextFinding } from './types.js'
+
+/** Thresholds and bounds of the duplicate-text detector. */
+export interface DuplicateTextOptions {
+  /** Occurrences within the window that trip a block. */
+  readonly threshold: number
+  /** The window occurrences are counted in, in milliseconds. */
+  readonly windowMs: number
+  /** How long a block stays quiet after it tripped, in milliseconds. */
+  readonly cooldownMs: number
+  /** Blocks shorter than this (normalized UTF-16 code units) are ignored. */
+  readonly minChars: number
+  /** How many distinct blocks are remembered; the least recently seen is forgotten first. */
+  readonly maxTracked: number
+  /** How many message ids are remembered for replay detection. */
+  readonly maxMessageIds: number
+  /** How many characters of a block's beginning a finding carries. */
+  readonly headChars: number
+}
+
+/** One claimed message, reduced to what the detector reads. */
+export interface TextMessage {
+  readonly id: string
+  /** Who produced it, as the notice should name it (e.g. `plugin hooks-claude-code`). */
+  readonly source: string
+  /** The message's text content blocks. */
+  readonly texts: readonly string[]
+}
+
+/** The messages claimed for one step, and when. */
+export interface TextObservation {
+  /** Milliseconds on any monotonic-enough clock; only differences are used. */
+  readonly at: number
+  readonly messages: readonly TextMessage[]
+}
+
+/** Sources listed per block at most; more only make the notice longer. */
+const MAX_SOURCES = 4
+
+interface BlockEntry {
+  /** Timestamps of the most recent occurrences since the last trip (at most `threshold`). */
+  times: number[]
+  /** Occurrences since the last trip. */
+  count: number
+  sources: string[]
+  quietUntil: number
+}
+
+/** Create a duplicate-text detector. */
+export function createDuplicateTextDetector(options: DuplicateTextOptions): Detector<TextObservation, DuplicateTextFinding> {
+  const blocks = new Map<string, BlockEntry>()
+  const messageIds = new Map<string, true>()
+  const fresh = (): BlockEntry => ({ times: [], count: 0, sources: [], quietUntil: -Infinity })
+  const measured: FingerprintLength = { length: 0 }
+
+  function occur(key: string, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
+    const entry = touch(blocks, key, options.maxTracked, fresh)
+    entry.count++
+    entry.times.push(at)
+    if (entry.times.length > options.threshold) entry.times.shift()
+    if (entry.sources.length < MAX_SOURCES && !entry.sources.includes(source)) entry.sources.push(source)
+    if (entry.times.length < options.threshold) return undefined
+    if (at - entry.times[0]! > options.windowMs || at < entry.quietUntil) return undefined
+    const found: DuplicateBlock = {
+      count: entry.count,
+      sources: entry.sources,
+      head: normalizeHead(text, start, end, options.headChars),
+      length: measured.length,
+    }
+    // Escalation needs fresh evidence: the next notice for this block counts from zero again.
+    entry.times = []
+    entry.count = 0
+    entry.sources = []
+    entry.quietUntil = at + options.cooldownMs
+    return found
+  }
+
+  return {
+    observe({ at, messages }) {
+      let found: DuplicateBlock[] | undefined
+      for (const message of messages) {
+        if (messageIds.has(message.id)) continue
+        touch(messageIds, message.id, options.maxMessageIds, () => true as const)
+        for (const text of message.texts) {
+          forEachBlock(text, (start, end) => {
+            // The raw span is never shorter than the normalized block: skip short blocks before hashing them.
+            if (end - start < options.minChars) return
+            const key = fingerprint(text, start, end, measured)
+            if (measured.length < options.minChars) return
+            const block = occur(key, text, start, end, message.source, at)
+            if (block !== undefined) (found ??= []).push(block)
+          })
+        }
+      }
+      return found === undefined ? undefined : { kind: 'duplicate-text', blocks: found, threshold: options.threshold, windowMs: options.windowMs }
+    },
+    reset() {
+      blocks.clear()
+      messageIds.clear()
+    },
+  }
+}
+
+/**
+ * Call `visit(start, end)` for every block of `text`: a maximal run of non-blank lines, from the first character of
+ * its first line to the last character of its last line (a trailing `\r` excluded). A blank line holds only spaces,
+ * tabs and line-break characters.
+ */
+export function forEachBlock(text: string, visit: (start: number, end: number) => void): void {
+  let blockStart = -1
+  let blockEnd = -1
+  let lineStart = 0
+  const length = text.length
+  while (lineStart <= length) {
+    let lineEnd = text.indexOf('\n', lineStart)
+    if (lineEnd === -1) lineEnd = length
+    let contentEnd = lineEnd
+    if (contentEnd > lineStart && text.charCodeAt(contentEnd - 1) === 13) contentEnd--
+    if (isBlank(text, lineStart, contentEnd)) {
+      if (blockStart !== -1) visit(blockStart, blockEnd)
+      blockStart = -1
+    } else {
+      if (blockStart === -1) blockStart = lineStart
+      blockEnd = contentEnd
+    }
+    lineStart = lineEnd + 1
+  }
+  if (blockStart !== -1) visit(blockStart, blockEnd)
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i)
+    if (code !== 32 && code !== 9 && code !== 13 && code !== 11 && code !== 12) return false
+  }
+  return true
+}
+
+/** The first `limit` characters of a block with line breaks normalized (`\r\n`, `\r` → `\n`). */
+function normalizeHead(text: string, start: number, end: number, limit: number): string {
+  // Read a little more than `limit` so that dropping `\r` still leaves `limit` characters.
+  return text.slice(start, Math.min(end, start + limit * 2)).replace(/\r\n?/g, '\n').slice(0, limit)
+}

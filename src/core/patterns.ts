@@ -1,0 +1,21 @@
+/**
+ * Tool-name patterns for `include` / `exclude`.
+ * @module dsh-brake/core/patterns
+ */
+
+/** Compile `*`-wildcard patterns into one anchored test; every other character matches itself. */
+export function compilePatterns(patterns: readonly string[]): (name: string) => boolean {
+  if (patterns.length === 0) return () => false
+  const alternatives = patterns.map(pattern =>
+    pattern.split('*').map(part => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*'))
+  const regexp = new RegExp(`^(?:${alternatives.join('|')})$`, 's')
+  return name => regexp.test(name)
+}
+
+/** Whether a tool is tracked: in `include` (or `include` is empty) and not in `exclude`. */
+export function createToolFilter(include: readonly string[], exclude: readonly string[]): (name: string) => boolean {
+  const included = compilePatterns(include)
+  const excluded = compilePatterns(exclude)
+  const all = include.length === 0
+  return name => (all || included(name)) && !excluded(name)
+}

@@ -1,0 +1,79 @@
+/**
+ * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `laps` times back to
+ * back, such as grep → curl → read → bash, grep → curl → read → bash, …
+ *
+ * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
+ * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
+ * O(maxLength), with no scan of the history. Pairwise distinctness is checked only at a lap boundary once enough laps
+ * are there; it makes sure only the shortest period of a loop is reported (A B A B is a 2-cycle, never a 4-cycle) and
+ * leaves plain repeats (A A A) to the identical-call detector.
+ * @module dsh-brake/core/sequences
+ */
+import type { CallObservation, Detector, SequenceFinding } from './types.js'
+
+/** Thresholds of the sequence detector. */
+export interface SequenceOptions {
+  /** The longest cycle looked for (at least 2). */
+  readonly maxLength: number
+  /** Back-to-back laps that make a loop (at least 2). */
+  readonly laps: number
+  /** After a notice for a running loop, another one every this many further laps. */
+  readonly reWarnEvery: number
+}
+
+/** Create a sequence detector. */
+export function createSequenceDetector(options: SequenceOptions): Detector<CallObservation, SequenceFinding> {
+  const { maxLength, laps, reWarnEvery } = options
+  // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
+  const size = maxLength + 1
+  const keys: string[] = new Array<string>(size).fill('')
+  const tools: string[] = new Array<string>(size).fill('')
+  // runs[p]: calls in a row equal to the call p places earlier; noticed[p]: laps at the last notice of that run.
+  const runs = new Int32Array(maxLength + 1)
+  const noticed = new Int32Array(maxLength + 1)
+  let seen = 0
+
+  const at = (back: number): number => (((seen - 1 - back) % size) + size) % size
+
+  function distinctLap(period: number): boolean {
+    for (let i = 0; i < period; i++) {
+      const key = keys[at(i)]
+      for (let j = i + 1; j < period; j++) if (keys[at(j)] === key) return false
+    }
+    return true
+  }
+
+  return {
+    observe(call) {
+      const slot = seen % size
+      keys[slot] = call.key
+      tools[slot] = call.tool
+      seen++
+      let found: SequenceFinding | undefined
+      for (let period = 2; period <= maxLength; period++) {
+        if (seen <= period || keys[at(period)] !== call.key) {
+          runs[period] = 0
+          noticed[period] = 0
+          continue
+        }
+        const run = ++runs[period]!
+        const span = run + period
+        if (found !== undefined || span % period !== 0) continue
+        const done = span / period
+        const last = noticed[period]!
+        const due = last === 0 ? done >= laps : done >= last + reWarnEvery
+        if (!due || !distinctLap(period)) continue
+        noticed[period] = done
+        const lap: string[] = []
+        for (let i = period - 1; i >= 0; i--) lap.push(tools[at(i)]!)
+        found = { kind: 'sequence', tools: lap, laps: done }
+      }
+      return found
+    },
+    reset() {
+      seen = 0
+      runs.fill(0)
+      noticed.fill(0)
+    },
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * dsh-brake: stops DSH agents from spinning.
+ *
+ * This file is the only one that knows DSH. It turns executed tool calls (`tools/post-execute`) and claimed context
+ * messages (`agent/pre-step`) into observations for the pure detectors in `./core`, and their findings into
+ * plugin-sourced `notice` messages, or, in deny mode, into refusals through `ctx.tools.guard`. State lives per agent
+ * in a `WeakMap`, so subagents are isolated and a disposed agent costs nothing. Nothing here may throw into the host:
+ * every listener contains its own errors, logs the first one, and passes the downstream decision through unchanged.
+ * @module dsh-brake
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { PostToolDecision, ToolExecution } from '@deepseek-ai/dsh-tools'
+import { Config, resolveOptions } from './config.js'
+import { createBrakeState, type BrakeState } from './core/brake-state.js'
+import { identifyCall, type CallIdentity } from './core/canonical.js'
+import type { TextMessage } from './core/duplicate-text.js'
+import { createToolFilter } from './core/patterns.js'
+import type { Finding } from './core/types.js'
+import {
+  denialReason, duplicateTextNotice, repeatedCallNotice, sequenceNotice, sourceLabel, type NoticeText,
+} from './messages.js'
+
+export { Config }
+export type { Mode } from './config.js'
+
+/** The plugin name, also its bundle row id and the `source.plugin` of every notice. */
+export const name = 'dsh-brake'
+
+/**
+ * Mount the brake.
+ * @param ctx - the plugin context; listeners and the guard are registered on it and go away with it.
+ * @param config - the validated config (Cordis fills the defaults); rules beyond types are checked here, loudly.
+ */
+export function apply(ctx: Context, config: Config): void {
+  const { detectors } = resolveOptions(config)
+  const deny = config.mode === 'deny'
+  const tracked = createToolFilter(config.include, config.exclude)
+  const states = new WeakMap<Agent, BrakeState>()
+  // Identities computed by the guard, reused by post-execute for the same execution object (deny mode only).
+  const identities = new WeakMap<object, CallIdentity>()
+  // Executions this plugin refused; their refusal reason already told the model, so no notice repeats it.
+  const refused = new WeakSet<object>()
+  const logger = ctx.logger(name)
+  const reported = new Set<string>()
+
+  /** Log the first failure of each listener; the brake then simply stays out of the way for that call. */
+  function contain(where: string, error: unknown): void {
+    if (reported.has(where)) return
+    reported.add(where)
+    logger.warn('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
+      where, error instanceof Error ? error.stack ?? error.message : String(error))
+  }
+
+  function stateOf(agent: Agent): BrakeState {
+    let state = states.get(agent)
+    if (state === undefined) states.set(agent, state = createBrakeState(detectors))
+    return state
+  }
+
+  function identify(exec: ToolExecution): CallIdentity {
+    return identities.get(exec) ?? identifyCall(exec.name, exec.arguments)
+  }
+
+  function callNotice(found: Finding, exec: ToolExecution): NoticeText | undefined {
+    switch (found.kind) {
+      case 'repeated-call':
+        // A call this plugin refused carries the refusal reason already.
+        return refused.has(exec) ? undefined : repeatedCallNotice(found, deny ? config.callDenyCount : undefined)
+      case 'sequence':
+        return sequenceNotice(found)
+      default:
+        return undefined
+    }
+  }
+
+  // Counting happens here, after the fact, because every attempt passes through post-execute: successes,
+  // failures, and calls refused by a guard or by pre-execute policy alike.
+  ctx.on('tools/post-execute', async (exec, result, next) => {
+    let notices: UserMessage[] | undefined
+    try {
+      const agent = exec.agent
+      if (agent !== undefined && tracked(exec.name)) {
+        const { key, args } = identify(exec)
+        const findings = stateOf(agent).observeCall({ tool: exec.name, args, key })
+        if (findings !== undefined) {
+          for (const found of findings) {
+            const text = callNotice(found, exec)
+            if (text !== undefined) (notices ??= []).push(notice(text))
+          }
+        }
+      }
+    } catch (error) {
+      contain('tools/post-execute', error)
+    }
+    const decision = await next()
+    if (notices === undefined) return decision
+    // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
+    return { ...decision, additionalContexts: [...notices, ...decision.additionalContexts ?? []] } as PostToolDecision
+  })
+
+  ctx.on('agent/pre-step', async (payload, next) => {
+    let notices: UserMessage[] | undefined
+    try {
+      notices = observeClaimed(payload.agent, payload.messages)
+    } catch (error) {
+      contain('agent/pre-step', error)
+    }
+    const decision = await next()
+    if (notices === undefined || decision.kind === 'reject' || payload.signal.aborted) return decision
+    // A new array: the default decision's `messages` is the very array the loop claimed.
+    return { ...decision, messages: [...decision.messages, ...notices] }
+  })
+
+  /** Reset on a person's (or a delegating parent's) message; feed every other claimed text to the detector. */
+  function observeClaimed(agent: Agent, claimed: readonly UserMessage[]): UserMessage[] | undefined {
+    if (claimed.some(message => message.source.kind === 'user')) states.delete(agent)
+    const texts: TextMessage[] = []
+    for (const message of claimed) {
+      const source = message.source as { readonly kind: string; readonly plugin?: unknown }
+      // A person's own words are not injected context; our own notices are never evidence of anything.
+      if (source.kind === 'user' || (source.kind === 'plugin' && source.plugin === name)) continue
+      const parts: string[] = []
+      for (const block of message.content) if (block.type === 'text') parts.push(block.text)
+      if (parts.length > 0) texts.push({ id: message.id, source: sourceLabel(source), texts: parts })
+    }
+    if (texts.length === 0) return undefined
+    const found = stateOf(agent).observeText({ at: Date.now(), messages: texts })
+    return found === undefined ? undefined : [notice(duplicateTextNotice(found))]
+  }
+
+  if (deny) {
+    // Only deny mode needs the tools service; the listeners above run without it.
+    ctx.inject(['tools'], (ctx) => {
+      ctx.tools.guard((exec) => {
+        try {
+          const agent = exec.agent
+          if (agent === undefined || !tracked(exec.name)) return undefined
+          const state = states.get(agent)
+          if (state === undefined) return undefined
+          const identity = identifyCall(exec.name, exec.arguments)
+          identities.set(exec, identity)
+          const count = state.callCount(identity.key)
+          if (count < config.callDenyCount) return undefined
+          refused.add(exec)
+          return denialReason(exec.name, count)
+        } catch (error) {
+          // A throwing guard would turn the call into an error that skips post-execute: abstain instead.
+          contain('guard', error)
+          return undefined
+        }
+      })
+    })
+  }
+}
+
+/** A plugin-sourced notice, built structurally as strict lossless JSON with a fresh id per attachment. */
+function notice({ text, summary }: NoticeText): UserMessage {
+  return {
+    content: [{ type: 'text', text }],
+    source: { kind: 'plugin', plugin: name, form: 'notice', summary },
+    role: 'user',
+    id: globalThis.crypto.randomUUID() as MessageId,
+  }
+}

