@@ -2,7 +2,7 @@
  * Duplicate context text: the same paragraph arriving again and again in the messages an agent claims (a hook that
  * injects the same reminder every step, a memory plugin replaying the same block, a relay repeating itself).
  *
- * Text is split into blocks: maximal runs of non-blank lines, line breaks normalized. Blocks shorter than
+ * Text is split into blocks: maximal runs of non-blank lines, after line breaks are normalized (`\r\n`, `\r` → `\n`). Blocks shorter than
  * `minChars` are ignored (short lines such as "OK" repeat for good reasons). Each remaining block is fingerprinted
  * and counted once per occurrence, but a message id that was already counted is skipped whole, so a replayed
  * message never counts twice. A block seen `threshold` times within `windowMs` trips; its evidence is then cleared
@@ -10,7 +10,7 @@
  * @module dsh-brake/core/duplicate-text
  */
 import { touch } from './bounded-map.js'
-import { fingerprint, type FingerprintLength } from './fingerprint.js'
+import { fingerprint } from './fingerprint.js'
 import type { Detector, DuplicateBlock, DuplicateTextFinding } from './types.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */
@@ -64,7 +64,6 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
   const blocks = new Map<string, BlockEntry>()
   const messageIds = new Map<string, true>()
   const fresh = (): BlockEntry => ({ times: [], count: 0, sources: [], quietUntil: -Infinity })
-  const measured: FingerprintLength = { length: 0 }
 
   function occur(key: string, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
     const entry = touch(blocks, key, options.maxTracked, fresh)
@@ -77,8 +76,8 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
     const found: DuplicateBlock = {
       count: entry.count,
       sources: entry.sources,
-      head: normalizeHead(text, start, end, options.headChars),
-      length: measured.length,
+      head: text.slice(start, Math.min(end, start + options.headChars)),
+      length: end - start,
     }
     // Escalation needs fresh evidence: the next notice for this block counts from zero again.
     entry.times = []
@@ -94,12 +93,11 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
       for (const message of messages) {
         if (messageIds.has(message.id)) continue
         touch(messageIds, message.id, options.maxMessageIds, () => true as const)
-        for (const text of message.texts) {
+        for (const raw of message.texts) {
+          const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
           forEachBlock(text, (start, end) => {
-            // The raw span is never shorter than the normalized block: skip short blocks before hashing them.
             if (end - start < options.minChars) return
-            const key = fingerprint(text, start, end, measured)
-            if (measured.length < options.minChars) return
+            const key = fingerprint(text.slice(start, end))
             const block = occur(key, text, start, end, message.source, at)
             if (block !== undefined) (found ??= []).push(block)
           })
@@ -116,8 +114,8 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
 
 /**
  * Call `visit(start, end)` for every block of `text`: a maximal run of non-blank lines, from the first character of
- * its first line to the last character of its last line (a trailing `\r` excluded). A blank line holds only spaces,
- * tabs and line-break characters.
+ * its first line to the last character of its last line. A blank line holds only spaces and tabs (and the
+ * vertical-tab and form-feed characters). Line breaks must already be normalized to `\n`.
  */
 export function forEachBlock(text: string, visit: (start: number, end: number) => void): void {
   let blockStart = -1
@@ -127,14 +125,12 @@ export function forEachBlock(text: string, visit: (start: number, end: number) =
   while (lineStart <= length) {
     let lineEnd = text.indexOf('\n', lineStart)
     if (lineEnd === -1) lineEnd = length
-    let contentEnd = lineEnd
-    if (contentEnd > lineStart && text.charCodeAt(contentEnd - 1) === 13) contentEnd--
-    if (isBlank(text, lineStart, contentEnd)) {
+    if (isBlank(text, lineStart, lineEnd)) {
       if (blockStart !== -1) visit(blockStart, blockEnd)
       blockStart = -1
     } else {
       if (blockStart === -1) blockStart = lineStart
-      blockEnd = contentEnd
+      blockEnd = lineEnd
     }
     lineStart = lineEnd + 1
   }
@@ -144,13 +140,7 @@ export function forEachBlock(text: string, visit: (start: number, end: number) =
 function isBlank(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i)
-    if (code !== 32 && code !== 9 && code !== 13 && code !== 11 && code !== 12) return false
+    if (code !== 32 && code !== 9 && code !== 11 && code !== 12) return false
   }
   return true
-}
-
-/** The first `limit` characters of a block with line breaks normalized (`\r\n`, `\r` → `\n`). */
-function normalizeHead(text: string, start: number, end: number, limit: number): string {
-  // Read a little more than `limit` so that dropping `\r` still leaves `limit` characters.
-  return text.slice(start, Math.min(end, start + limit * 2)).replace(/\r\n?/g, '\n').slice(0, limit)
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { identifyCall } from '../../src/core/canonical.ts'
+import { createSequenceDetector } from '../../src/core/sequences.ts'
+import type { SequenceFinding } from '../../src/core/types.ts'
+
+/**
+ * Feed a call stream written as letters (each letter one call identity; the tool is named after it) and return
+ * `position:laps:cycle` for every finding.
+ */
+function run(stream: string, options = { maxLength: 4, laps: 3, reWarnEvery: 5 }): string[] {
+  const detector = createSequenceDetector(options)
+  const out: string[] = []
+  ;[...stream.replaceAll(' ', '')].forEach((letter, index) => {
+    const found: SequenceFinding | undefined = detector.observe({ tool: letter, ...identifyCall(letter, { q: letter }) })
+    if (found) out.push(`${index + 1}:${found.laps}:${found.tools.join('')}`)
+  })
+  return out
+}
+
+describe('sequence loops', () => {
+  it.each([
+    // grep → curl → read → bash ×3 is reported at the end of the third lap.
+    ['ABCD ABCD ABCD', ['12:3:ABCD']],
+    ['ABCD ABCD ABC', []],
+    // Every period from 2 to sequenceLength.
+    ['AB AB AB', ['6:3:AB']],
+    ['ABC ABC ABC', ['9:3:ABC']],
+    // A lap may start anywhere: the cycle is named from the oldest call of the last lap.
+    ['X BCA BCA BCA', ['10:3:BCA']],
+    // Plain repeats are the identical-call detector's business, not a sequence.
+    ['AAAAAAAAAAAA', []],
+    // A cycle whose calls are not pairwise distinct is not reported as that cycle (A B A C is not a 4-cycle).
+    ['ABAC ABAC ABAC', []],
+    // Longer than sequenceLength: not looked for.
+    ['ABCDE ABCDE ABCDE', []],
+    // A broken run starts over.
+    ['AB AB X AB AB', []],
+    ['AB AB X AB AB AB', ['11:3:AB']],
+    // Throttled: again after callReWarnEvery further laps, never on every call.
+    ['AB AB AB AB AB AB AB AB', ['6:3:AB', '16:8:AB']],
+    // The shortest period only: A B A B is reported as a 2-cycle, never again as a 4-cycle.
+    ['AB AB AB AB AB AB', ['6:3:AB']],
+  ])('%s → %j', (stream, expected) => {
+    expect(run(stream)).toEqual(expected)
+  })
+
+  it.each([
+    [{ maxLength: 2, laps: 2, reWarnEvery: 1 }, 'AB AB AB', ['4:2:AB', '6:3:AB']],
+    [{ maxLength: 16, laps: 3, reWarnEvery: 5 }, 'ABCDEFGHIJKLMNOP'.repeat(3), ['48:3:ABCDEFGHIJKLMNOP']],
+    [{ maxLength: 3, laps: 3, reWarnEvery: 5 }, 'ABCD ABCD ABCD', []],
+  ])('%j: %s → %j', (options, stream, expected) => {
+    expect(run(stream, options)).toEqual(expected)
+  })
+
+  it('arguments are part of identity: a new query is a new sequence', () => {
+    const detector = createSequenceDetector({ maxLength: 4, laps: 3, reWarnEvery: 5 })
+    let found: SequenceFinding | undefined
+    for (let lap = 0; lap < 3; lap++) {
+      for (const tool of ['grep', 'read']) found ??= detector.observe({ tool, ...identifyCall(tool, { q: tool === 'grep' ? lap : 0 }) })
+    }
+    expect(found).toBeUndefined()
+  })
+
+  it('forgets the stream on reset', () => {
+    const detector = createSequenceDetector({ maxLength: 4, laps: 3, reWarnEvery: 5 })
+    const feed = (letters: string): SequenceFinding | undefined => {
+      let found: SequenceFinding | undefined
+      for (const letter of letters) found ??= detector.observe({ tool: letter, ...identifyCall(letter, {}) })
+      return found
+    }
+    expect(feed('ABABA')).toBeUndefined()
+    detector.reset()
+    // Without the reset, this B would complete the third lap.
+    expect(feed('B')).toBeUndefined()
+    expect(feed('XABABA')).toBeUndefined()
+    expect(feed('B')).toMatchObject({ laps: 3, tools: ['A', 'B'] })
+  })
+})
