@@ -49,7 +49,7 @@ export function apply(ctx: Context, config: Config): void {
   function contain(where: string, error: unknown): void {
     if (reported.has(where)) return
     reported.add(where)
-    logger.warn('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
+    logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
       where, error instanceof Error ? error.stack ?? error.message : String(error))
   }
 

@@ -2,7 +2,14 @@
  * A real DSH agent loop for tests: the published tool registry, session store, system prompt, agent registry and
  * agent loop, with a scripted model adapter in place of a provider. Only the model is scripted.
  */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
+import Include, { entryListSchema, type PatchOptions } from '@deepseek-ai/cordis-plugin-include'
+import Loader, { type EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
+import yaml from 'js-yaml'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import AgentRegistry from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
@@ -69,8 +76,10 @@ function chunks(turn: Exclude<Turn, (request: GenerateOptions) => Turn>): Stream
 /** A model that plays a script, one entry per request, and records every request. */
 export class ScriptedModel extends LlmAdapter {
   readonly requests: GenerateOptions[] = []
-  constructor(private readonly script: Turn[]) {
+  private readonly script: Turn[]
+  constructor(script: Turn[]) {
     super()
+    this.script = script
   }
 
   override resolveModel(provider: string, model: string): Promise<LlmResolvedModelInfo> {
@@ -99,6 +108,35 @@ export async function bootDsh(): Promise<Context> {
   await ctx.plugin(AgentRegistry)
   await ctx.plugin(AgentLoop, { agents: [] })
   return ctx
+}
+
+/** This checkout: the package a profile links to. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * Mount dsh-brake the way a DSH profile does: a profile directory whose `node_modules/dsh-brake` links to this
+ * checkout (what `dsh plugin add <dir>` records), the real Loader and Include, an empty `cordis.yml`, our bundle's
+ * `cordis.patch.yml` as the bundle layer, then the user's patch rows. The plugin is imported by its bare name, so
+ * the built `dist/` and the package's `exports` are what run.
+ */
+export async function mountProfile(ctx: Context, userPatch: readonly PatchOptions[] = []): Promise<void> {
+  const profile = mkdtempSync(join(tmpdir(), 'dsh-brake-profile-'))
+  process.once('exit', () => rmSync(profile, { recursive: true, force: true }))
+  mkdirSync(join(profile, 'node_modules'))
+  symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'dir')
+  writeFileSync(join(profile, 'cordis.yml'), '[]\n')
+  const bundle = yaml.load(readFileSync(join(PACKAGE_ROOT, 'cordis.patch.yml'), 'utf8'), { schema: entryListSchema }) as PatchOptions[]
+  ctx.baseUrl = pathToFileURL(profile).href + '/'
+  await ctx.plugin(Loader)
+  ctx.loader.builtins.include = Include
+  // The root include as DSH's app boot mounts it: an entry list file plus the layers' patches, applied in order.
+  const root: EntryOptions = {
+    id: 'include',
+    name: 'cordis:include',
+    config: { path: pathToFileURL(join(profile, 'cordis.yml')).href, patches: [...bundle, ...userPatch] },
+  }
+  await ctx.loader.create(root)
+  await ctx.loader.await()
 }
 
 /** Register a content tool whose text result comes from `body` (default: `ok`). Returns a run counter. */

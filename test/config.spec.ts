@@ -1,0 +1,77 @@
+import { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it } from 'vitest'
+import { Config, DEFAULTS, resolveOptions } from '../src/config.ts'
+import * as Brake from '../src/index.ts'
+
+/** Mount the plugin on a bare Cordis context, as the Loader does after resolving a row. */
+async function mount(config: unknown): Promise<void> {
+  const ctx = new Context()
+  await ctx.plugin(Brake, config as Partial<Config>)
+}
+
+describe('config defaults', () => {
+  it.each([undefined, null, {}])('fills every default from %j', (input) => {
+    expect(Config(input as never)).toEqual(DEFAULTS)
+  })
+
+  it('keeps what the user set and defaults the rest (a partial patch loses nothing)', () => {
+    expect(Config({ callWarnCount: 4, exclude: ['todo_*'] })).toEqual({ ...DEFAULTS, callWarnCount: 4, exclude: ['todo_*'] })
+  })
+
+  it('loads with the defaults', async () => {
+    await expect(mount({})).resolves.toBeUndefined()
+  })
+
+  it('describes every key in English and Chinese', () => {
+    const dict = (Config as unknown as { dict: Record<string, { meta: { description: unknown } }> }).dict
+    expect(Object.keys(dict).sort()).toEqual(Object.keys(DEFAULTS).sort())
+    for (const [key, schema] of Object.entries(dict)) {
+      const description = schema.meta.description as Record<string, string>
+      expect(description[''], key).toMatch(/\w/)
+      expect(description['zh-CN'], key).toMatch(/[\u4e00-\u9fff]/)
+    }
+  })
+})
+
+describe('config validation fails loud', () => {
+  it.each<[string, Record<string, unknown>, string]>([
+    ['unknown key', { callWarnCnt: 6 }, 'dsh-brake: unknown config key `callWarnCnt` (valid keys: mode, callWarnCount,'],
+    ['callWarnCount below 2', { callWarnCount: 1 }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got 1'],
+    ['callWarnCount not an integer', { callWarnCount: 2.5 }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got 2.5'],
+    ['callWarnCount NaN', { callWarnCount: Number.NaN }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got NaN'],
+    ['callReWarnEvery 0', { callReWarnEvery: 0 }, 'dsh-brake: `callReWarnEvery` must be an integer >= 1, got 0'],
+    ['callDenyCount not an integer', { callDenyCount: 10.5 }, 'dsh-brake: `callDenyCount` must be an integer >= 1, got 10.5'],
+    ['callDenyCount equal to callWarnCount', { callWarnCount: 6, callDenyCount: 6 }, 'dsh-brake: `callDenyCount` must be greater than `callWarnCount` (6), got 6'],
+    ['callDenyCount below callWarnCount', { callDenyCount: 4 }, 'dsh-brake: `callDenyCount` must be greater than `callWarnCount` (6), got 4'],
+    ['sequenceLength 1', { sequenceLength: 1 }, 'dsh-brake: `sequenceLength` must be an integer from 2 to 32, got 1'],
+    ['sequenceLength too long', { sequenceLength: 33 }, 'dsh-brake: `sequenceLength` must be an integer from 2 to 32, got 33'],
+    ['sequenceCount 1', { sequenceCount: 1 }, 'dsh-brake: `sequenceCount` must be an integer >= 2, got 1'],
+    ['duplicateTextThreshold 1', { duplicateTextThreshold: 1 }, 'dsh-brake: `duplicateTextThreshold` must be an integer >= 2, got 1'],
+    ['duplicateTextWindowMs 0', { duplicateTextWindowMs: 0 }, 'dsh-brake: `duplicateTextWindowMs` must be an integer >= 1, got 0'],
+    ['duplicateTextCooldownMs negative', { duplicateTextCooldownMs: -1 }, 'dsh-brake: `duplicateTextCooldownMs` must be an integer >= 0, got -1'],
+    ['minimumDuplicateChars 0', { minimumDuplicateChars: 0 }, 'dsh-brake: `minimumDuplicateChars` must be an integer >= 1, got 0'],
+    ['empty include pattern', { include: ['read', ' '] }, 'dsh-brake: `include[1]` must be a non-empty tool-name pattern, got " "'],
+    ['empty exclude pattern', { exclude: [''] }, 'dsh-brake: `exclude[0]` must be a non-empty tool-name pattern, got ""'],
+  ])('%s', async (_, input, message) => {
+    expect(() => resolveOptions(Config(input))).toThrow(message)
+    // The same message stops the plugin from loading.
+    await expect(mount(input)).rejects.toThrow(message)
+  })
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" but got "block"'],
+    ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six'],
+    ['include not a list', { include: 'read' }, '$.include expected array but got read'],
+    ['include item not a string', { exclude: [1] }, '$.exclude[0] expected string but got 1'],
+  ])('type errors come from the schema, naming key, rule and value: %s', async (_, input, message) => {
+    expect(() => Config(input)).toThrow(message)
+    await expect(mount(input)).rejects.toThrow(message)
+  })
+
+  it('derives the detector options from the config', () => {
+    const { detectors } = resolveOptions(Config({ callWarnCount: 3, callReWarnEvery: 2, sequenceLength: 5, sequenceCount: 4 }))
+    expect(detectors.calls).toMatchObject({ warnCount: 3, reWarnEvery: 2 })
+    expect(detectors.sequences).toEqual({ maxLength: 5, laps: 4, reWarnEvery: 2 })
+    expect(detectors.text).toMatchObject({ threshold: 3, windowMs: 120_000, cooldownMs: 30_000, minChars: 80 })
+  })
+})
