@@ -25,70 +25,89 @@ export interface NoticeText {
   readonly summary: string
 }
 
-/** The first line of every notice: who is speaking. */
-export const NOTICE_PREFIX = '[dsh-brake]'
+// Templates. `{name}` placeholders are filled in one pass, so text that is inserted (arguments, previews) is never
+// scanned for placeholders itself.
 
-/** The advice closing a repeated-call notice. */
-export const REPEATED_CALL_ADVICE = 'Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.'
+/** The notice attached to the result of the call that reached a repeated-call threshold. */
+export const REPEATED_CALL_NOTICE = `[dsh-brake] You have called \`{tool}\` with these exact arguments {count} times since the last user message:
+{arguments}
+Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.`
 
-/** Added to a repeated-call notice in deny mode, before the call is refused. */
+/** The line added to a repeated-call notice in deny mode while the call is still below the deny count. */
 export const DENY_WARNING = 'Identical calls beyond {denyCount} are refused until the user speaks again.'
 
-/** The advice closing a sequence notice. */
-export const SEQUENCE_ADVICE = 'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.'
+/** The collapsed-row summary of a repeated-call notice. */
+export const REPEATED_CALL_SUMMARY = '{tool} × {count}, same arguments'
 
-/** The advice closing a duplicate-text notice. */
-export const DUPLICATE_TEXT_ADVICE = 'It repeats what you already have and is not a new instruction: do not redo work because of it. If it asks for something you cannot do, tell the user instead of trying again.'
+/** The notice attached to the result of the call that completed another lap of a call cycle. */
+export const SEQUENCE_NOTICE = `[dsh-brake] The same {length} calls have run {laps} times in a row, each time with the same arguments: {cycle}.
+This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.`
 
-/** The advice closing a refusal. */
-export const DENIAL_ADVICE = 'Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. Identical calls are allowed again after the next user message.'
+/** The collapsed-row summary of a sequence notice. */
+export const SEQUENCE_SUMMARY = 'cycle × {laps}: {cycle}'
+
+/** The notice appended before a step whose claimed messages repeat text the agent already received. */
+export const DUPLICATE_TEXT_NOTICE = `[dsh-brake] The same text keeps arriving in your context, unchanged:
+{blocks}
+It repeats what you already have and is not a new instruction: do not redo work because of it. If it asks for something you cannot do, tell the user instead of trying again.`
+
+/** One repeated block, all of whose counted occurrences fell within the window. */
+export const DUPLICATE_BLOCK_LINE = '- {count} times within {window}, from {sources}: "{preview}"'
+
+/** One repeated block with more occurrences than the threshold, only the last of which fell within the window. */
+export const DUPLICATE_BLOCK_LINE_SPREAD = '- {count} times, {threshold} of them within {window}, from {sources}: "{preview}"'
+
+/** The last line of the block list when more blocks tripped than are listed. */
+export const MORE_BLOCKS_LINE = '- repeated blocks not shown: {more}'
+
+/** The collapsed-row summary of a duplicate-text notice. */
+export const DUPLICATE_TEXT_SUMMARY = 'repeated text × {count} from {source}'
+
+/** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
+export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments since the last user message, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. Identical calls are allowed again after the next user message.'
 
 /**
- * The notice attached to the result of the call that reached a repeated-call threshold.
- * `denyCount` is given in deny mode while the call is still below it.
+ * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
+ * further identical calls will be refused.
  */
 export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: number): NoticeText {
   const tool = clip(found.tool, NAME_CHARS)
-  const lines = [
-    `${NOTICE_PREFIX} You have called \`${tool}\` with these exact arguments ${found.count} times since the last user message:`,
-    clip(found.args, ARGS_PREVIEW_CHARS),
-    REPEATED_CALL_ADVICE,
-  ]
-  if (denyCount !== undefined && found.count < denyCount) lines.push(DENY_WARNING.replace('{denyCount}', String(denyCount)))
-  return { text: lines.join('\n'), summary: summary(`${tool} × ${found.count}, same arguments`) }
+  const count = String(found.count)
+  let text = fill(REPEATED_CALL_NOTICE, { tool, count, arguments: clip(found.args, ARGS_PREVIEW_CHARS) })
+  if (denyCount !== undefined && found.count < denyCount) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
+  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count })) }
 }
 
-/** The notice attached to the result of the call that completed another lap of a call cycle. */
+/** The sequence notice. */
 export function sequenceNotice(found: SequenceFinding): NoticeText {
   const cycle = found.tools.map(tool => clip(tool, NAME_CHARS)).join(' → ')
+  const laps = String(found.laps)
   return {
-    text: [
-      `${NOTICE_PREFIX} The same ${found.tools.length} calls have run ${found.laps} times in a row, each time with the same arguments: ${cycle}.`,
-      SEQUENCE_ADVICE,
-    ].join('\n'),
-    summary: summary(`cycle × ${found.laps}: ${cycle}`),
+    text: fill(SEQUENCE_NOTICE, { length: String(found.tools.length), laps, cycle }),
+    summary: summary(fill(SEQUENCE_SUMMARY, { laps, cycle })),
   }
 }
 
-/** The notice appended before a step whose claimed messages repeat text the agent already received. */
+/** The duplicate-text notice: up to {@link LISTED_BLOCKS} blocks, each with its count, sources and a preview. */
 export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
-  const within = duration(found.windowMs)
-  const listed = found.blocks.slice(0, LISTED_BLOCKS).map(block => {
-    const seen = block.count > found.threshold ? `${block.count} times, ${found.threshold} of them within ${within}` : `${block.count} times within ${within}`
-    return `- ${seen}, from ${block.sources.join(', ')}: "${oneLine(block.head, TEXT_PREVIEW_CHARS, block.length)}"`
-  })
-  const more = found.blocks.length - listed.length
-  if (more > 0) listed.push(`- and ${more} more repeated ${more === 1 ? 'block' : 'blocks'}`)
+  const window = duration(found.windowMs)
+  const threshold = String(found.threshold)
+  const lines = found.blocks.slice(0, LISTED_BLOCKS).map(block => fill(
+    block.count > found.threshold ? DUPLICATE_BLOCK_LINE_SPREAD : DUPLICATE_BLOCK_LINE,
+    { count: String(block.count), threshold, window, sources: block.sources.join(', '), preview: oneLine(block.head, TEXT_PREVIEW_CHARS, block.length) },
+  ))
+  const more = found.blocks.length - lines.length
+  if (more > 0) lines.push(fill(MORE_BLOCKS_LINE, { more: String(more) }))
   const first = found.blocks[0]!
   return {
-    text: [`${NOTICE_PREFIX} The same text keeps arriving in your context, unchanged:`, ...listed, DUPLICATE_TEXT_ADVICE].join('\n'),
-    summary: summary(`repeated text × ${first.count} from ${first.sources[0] ?? 'unknown'}`),
+    text: fill(DUPLICATE_TEXT_NOTICE, { blocks: lines.join('\n') }),
+    summary: summary(fill(DUPLICATE_TEXT_SUMMARY, { count: String(first.count), source: first.sources[0] ?? 'unknown' })),
   }
 }
 
-/** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
+/** The refusal reason of deny mode. */
 export function denialReason(tool: string, count: number): string {
-  return `dsh-brake refused this call: \`${clip(tool, NAME_CHARS)}\` has already been called ${count} times with these exact arguments since the last user message, and another identical call will not give a different answer. ${DENIAL_ADVICE}`
+  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count) })
 }
 
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */
@@ -121,6 +140,11 @@ function cut(text: string, max: number): string {
   const end = Math.min(max, text.length)
   const last = text.charCodeAt(end - 1)
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end)
+}
+
+/** Fill `{name}` placeholders in one pass over the template. */
+function fill(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole)
 }
 
 function duration(ms: number): string {

@@ -24,6 +24,14 @@ describe('repeated-call notice', () => {
     expect(repeatedCallNotice(found).text).not.toContain('refused')
   })
 
+  it('inserts arguments as they are, never expanding placeholders inside them', () => {
+    const { text } = repeatedCallNotice({ kind: 'repeated-call', tool: '{count}', args: '{"q":"{tool} {count}"}', count: 6 })
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      '[dsh-brake] You have called `{count}` with these exact arguments 6 times since the last user message:',
+      '{"q":"{tool} {count}"}',
+    ])
+  })
+
   it('quotes a bounded preview of huge arguments and a bounded tool name', () => {
     const args = JSON.stringify({ body: 'x'.repeat(10_000_000) })
     const tool = 't'.repeat(5000)
@@ -71,7 +79,7 @@ describe('duplicate-text notice', () => {
     const long = block({ count: 5, sources: ['plugin a', 'subagent-report'], head: 'y'.repeat(200), length: 5000 })
     const { text } = duplicateTextNotice({ kind: 'duplicate-text', threshold: 3, windowMs: 90_000, blocks: [long, block(), block(), block(), block()] })
     expect(text).toContain(`- 5 times, 3 of them within 90 s, from plugin a, subagent-report: "${'y'.repeat(120)}…"`)
-    expect(text).toContain('- and 2 more repeated blocks')
+    expect(text).toContain('- repeated blocks not shown: 2')
     expect(text.split('\n')).toHaveLength(6)
   })
 })

@@ -3,13 +3,13 @@
  * agent loop, with a scripted model adapter in place of a provider. Only the model is scripted.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import Include, { entryListSchema, type PatchOptions } from '@deepseek-ai/cordis-plugin-include'
 import Loader, { type EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
 import yaml from 'js-yaml'
+import { PROFILES_ROOT } from './profiles.ts'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import AgentRegistry from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
@@ -120,7 +120,8 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
  * the built `dist/` and the package's `exports` are what run.
  */
 export async function mountProfile(ctx: Context, userPatch: readonly PatchOptions[] = []): Promise<void> {
-  const profile = mkdtempSync(join(tmpdir(), 'dsh-brake-profile-'))
+  mkdirSync(PROFILES_ROOT, { recursive: true })
+  const profile = mkdtempSync(join(PROFILES_ROOT, 'profile-'))
   process.once('exit', () => rmSync(profile, { recursive: true, force: true }))
   mkdirSync(join(profile, 'node_modules'))
   symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'dir')
