@@ -1,0 +1,88 @@
+/**
+ * The READMEs say what the code does: every model-facing template is quoted verbatim, the config table matches the
+ * defaults, and the Chinese file mirrors the English one (DSH's bilingual convention: same structure, byte-identical
+ * code fences, a README.i18n.yaml recording the git blob hash of each side as last confirmed equivalent).
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { DEFAULTS } from '../src/config.ts'
+import * as messages from '../src/messages.ts'
+import { PACKAGE_ROOT } from './support/dsh.ts'
+
+const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
+const english = read('README.md')
+const chinese = read('README.zh.md')
+
+const fences = (text: string): string[] => [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].map(m => m[0])
+const headingLevels = (text: string): number[] =>
+  text.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter(line => /^#{1,6} /.test(line)).map(line => line.indexOf(' '))
+const templates = (Object.entries(messages) as [string, unknown][]).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+
+/** `git hash-object` of a file's bytes. */
+function blob(file: string): string {
+  const bytes = readFileSync(join(PACKAGE_ROOT, file))
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+}
+
+describe('README.md', () => {
+  it('opens with the two commands a newcomer runs: the demo and the tests', () => {
+    const opening = english.split('\n').slice(0, 8).join('\n')
+    expect(opening).toMatch(/^npm install && npm run demo/m)
+    expect(opening).toMatch(/^npm test/m)
+  })
+
+  it.each(templates)('quotes the model-facing template %s verbatim', (_, template) => {
+    // Multi-line texts stand whole in a code fence; one-line templates (summaries) may stand as inline code.
+    const quoted = fences(english).some(fence => fence.includes(`\n${template}\n`)) || english.includes(`\`${template}\``)
+    expect(quoted).toBe(true)
+  })
+
+  it('quotes rendered examples exactly as the plugin renders them', () => {
+    const examples = [
+      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', args: '{"file_path":"src/app.ts"}', count: 6 }, 10).text,
+      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3 }).text,
+      messages.duplicateTextNotice({
+        kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
+        blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
+      }).text,
+    ]
+    for (const example of examples) expect(english).toContain(`\`\`\`text\n${example}\n\`\`\``)
+  })
+
+  it('documents every config key with its default', () => {
+    const lines = english.split('\n')
+    for (const [key, value] of Object.entries(DEFAULTS)) {
+      const shown = Array.isArray(value) ? '[]' : String(value)
+      const row = lines.find(line => line.startsWith(`| \`${key}\` |`))
+      expect(row, key).toContain(` | \`${shown}\` | `)
+      expect(lines.some(line => line.startsWith(`    ${key}: ${shown} `)), key).toBe(true)
+    }
+  })
+})
+
+describe('README.zh.md mirrors README.md', () => {
+  it('links back to the English file', () => {
+    expect(chinese.split('\n').slice(0, 3)).toEqual(['# dsh-brake', '', '[English](README.md) | 中文'])
+  })
+
+  it('has byte-identical code fences, in the same order', () => {
+    expect(fences(chinese)).toEqual(fences(english))
+  })
+
+  it('has the same heading structure', () => {
+    expect(headingLevels(chinese)).toEqual(headingLevels(english))
+  })
+
+  it('has the same table rows', () => {
+    const rows = (text: string): number => text.split('\n').filter(line => line.startsWith('|')).length
+    expect(rows(chinese)).toBe(rows(english))
+  })
+
+  it('was confirmed equivalent for exactly these two versions (update with `npm run readme:record`)', () => {
+    const record = read('README.i18n.yaml')
+    expect(record).toContain(`README.md: ${blob('README.md')}`)
+    expect(record).toContain(`README.zh.md: ${blob('README.zh.md')}`)
+  })
+})
