@@ -1,0 +1,29 @@
+/** `npm run demo` is a newcomer's first command: each scenario must run and show what the README promises. */
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT } from './support/dsh.ts'
+
+function demo(...args: string[]): string {
+  return execFileSync(process.execPath, ['--expose-internals', join(PACKAGE_ROOT, 'scripts/demo.ts'), ...args], {
+    cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+  })
+}
+
+describe('npm run demo', () => {
+  it.each([
+    ['identical', '→ 7 calls made (7 ran), 1 notice, 0 refusals', 'read × 6, same arguments'],
+    ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals', 'cycle × 3: grep → curl → read → bash'],
+    ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals', 'repeated text × 3 from plugin hooks-demo'],
+    ['deny', '→ 12 calls made (10 ran), 1 notice, 2 refusals', 'Error: dsh-brake refused this call'],
+    ['reset', '→ 10 calls made (10 ran), 0 notices, 0 refusals', 'person'],
+  ])('%s', (scenario, tally, shows) => {
+    const out = demo(scenario)
+    expect(out).toContain(tally)
+    expect(out).toContain(shows)
+  })
+
+  it('lists the scenarios and fails on an unknown one', () => {
+    expect(() => demo('no-such-scenario')).toThrow(/identical[\s\S]*sequence[\s\S]*text[\s\S]*deny[\s\S]*reset/)
+  })
+})
