@@ -12,10 +12,25 @@ export function compilePatterns(patterns: readonly string[]): (name: string) => 
   return name => regexp.test(name)
 }
 
-/** Whether a tool is tracked: in `include` (or `include` is empty) and not in `exclude`. */
+/** Tool names whose verdict is remembered; a session uses a few dozen tools, the bound only guards odd names. */
+const REMEMBERED_NAMES = 256
+
+/**
+ * Whether a tool is tracked: in `include` (or `include` is empty) and not in `exclude`. The filter runs on every
+ * tool call, so verdicts are remembered per name instead of running the patterns again.
+ */
 export function createToolFilter(include: readonly string[], exclude: readonly string[]): (name: string) => boolean {
   const included = compilePatterns(include)
   const excluded = compilePatterns(exclude)
   const all = include.length === 0
-  return name => (all || included(name)) && !excluded(name)
+  const verdicts = new Map<string, boolean>()
+  return (name) => {
+    let tracked = verdicts.get(name)
+    if (tracked === undefined) {
+      tracked = (all || included(name)) && !excluded(name)
+      if (verdicts.size >= REMEMBERED_NAMES) verdicts.clear()
+      verdicts.set(name, tracked)
+    }
+    return tracked
+  }
 }
