@@ -9,6 +9,8 @@
  */
 import Schema from '@deepseek-ai/schemastery'
 import type { BrakeOptions } from './core/brake-state.js'
+import type { ToolPolicy } from './core/policies.js'
+import type { ToolClass } from './core/types.js'
 
 /** Whether the brake only tells the model (`remind`) or also refuses exact repeats (`deny`). */
 export type Mode = 'remind' | 'deny'
@@ -39,6 +41,15 @@ export interface Config {
   include: string[]
   /** Tool-name patterns (`*` wildcard) that are transparent: they neither count nor break a sequence. Default []. */
   exclude: string[]
+  /**
+   * Count only repeats without progress (same result, no new successful change since the chain began): true
+   * (default). False counts every repeat, as plain loop detectors do.
+   */
+  progressAware: boolean
+  /** Failures of one tool with the same error, across different arguments, that give a notice. Default 3. */
+  errorRepeatCount: number
+  /** Tool-name pattern → policy; consulted before the built-in defaults. Default {}. */
+  toolPolicies: Record<string, ToolPolicy>
 }
 
 /** The defaults, in one place: the schema, the README table and the tests read them from here. */
@@ -55,6 +66,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   minimumDuplicateChars: 80,
   include: [],
   exclude: [],
+  progressAware: true,
+  errorRepeatCount: 3,
+  toolPolicies: {},
 })
 
 /** Bounds that are not configuration: they keep per-agent memory flat however long a session runs. */
@@ -63,6 +77,8 @@ export const LIMITS = Object.freeze({
   trackedCalls: 1024,
   /** Distinct text blocks remembered per agent. */
   trackedBlocks: 2048,
+  /** Tools whose failure chains are remembered per agent. */
+  trackedTools: 256,
   /** Claimed message ids remembered per agent, to ignore replays. */
   messageIds: 1024,
   /** Characters of a block's beginning kept for a notice's preview. */
@@ -85,7 +101,23 @@ const ZH = {
   minimumDuplicateChars: '短于此字符数的文本块不计。默认 80。',
   include: '要跟踪的工具名模式（支持 `*` 通配符）；为空时跟踪所有工具。',
   exclude: '透明的工具名模式（支持 `*`）：既不计数，也不打断序列。',
+  progressAware: '为 true（默认）时只计“没有进展”的重复：结果相同，且自调用链开始以来没有新的成功修改。为 false 时每次重复都计数。',
+  errorRepeatCount: '同一工具以相同错误失败（参数各不相同）多少次时提醒。默认 3。',
+  toolPolicies: '工具名模式 → 策略（`class`：default、read、poller、mutating、bookkeeping；可选 `identity` 参数字段与 `byArgument`），先于内置默认值查找。',
 }
+
+/** The classes a tool policy can name. */
+export const TOOL_CLASSES: readonly ToolClass[] = ['default', 'read', 'poller', 'mutating', 'bookkeeping']
+
+const CLASS = Schema.union(TOOL_CLASSES)
+
+// Schemastery types unset optional fields as `T | undefined`, which `exactOptionalPropertyTypes` keeps apart from an
+// absent key; the runtime value is the same shape as `ToolPolicy` (unset lists and maps come back empty).
+const POLICIES = Schema.dict(Schema.object({
+  class: CLASS.required(),
+  identity: Schema.array(Schema.string()),
+  byArgument: Schema.dict(Schema.dict(CLASS)),
+})) as unknown as Schema<Record<string, ToolPolicy>>
 
 /**
  * The config schema. Input keys are optional (Cordis fills the defaults); the output type is the complete
@@ -116,6 +148,12 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('Tool-name patterns (`*` wildcard) to track; empty tracks every tool.'),
   exclude: Schema.array(Schema.string()).default([])
     .description('Tool-name patterns (`*` wildcard) that are transparent: they neither count nor break a sequence.'),
+  progressAware: Schema.boolean().default(DEFAULTS.progressAware)
+    .description('Count only repeats without progress (same result, no new successful change since the chain began); false counts every repeat.'),
+  errorRepeatCount: Schema.number().default(DEFAULTS.errorRepeatCount)
+    .description('Failures of one tool with the same error, across different arguments, that give a notice.'),
+  toolPolicies: POLICIES.default({})
+    .description('Tool-name pattern → policy (`class`: default, read, poller, mutating, bookkeeping; optional `identity` argument fields and `byArgument`), consulted before the built-in defaults.'),
 }).description('dsh-brake: detects agent loops (identical calls, repeated call sequences, repeated injected text), tells the model, and can refuse exact repeats.')
   .i18n({ 'zh-CN': ZH })
 
@@ -149,8 +187,15 @@ export function resolveOptions(config: Config): ResolvedConfig {
   integer(config, 'duplicateTextWindowMs', 1)
   integer(config, 'duplicateTextCooldownMs', 0)
   integer(config, 'minimumDuplicateChars', 1)
+  integer(config, 'errorRepeatCount', 2)
   patterns(config, 'include')
   patterns(config, 'exclude')
+  for (const [pattern, policy] of Object.entries(config.toolPolicies)) {
+    if (pattern.trim() === '') fail(`\`toolPolicies\` keys must be non-empty tool-name patterns, got ${show(pattern)}`)
+    policy.identity?.forEach((field, index) => {
+      if (field === '') fail(`\`toolPolicies.${pattern}.identity[${index}]\` must be a non-empty argument name, got ""`)
+    })
+  }
   return {
     config,
     detectors: {
@@ -158,11 +203,18 @@ export function resolveOptions(config: Config): ResolvedConfig {
         warnCount: config.callWarnCount,
         reWarnEvery: config.callReWarnEvery,
         maxTracked: LIMITS.trackedCalls,
+        progressAware: config.progressAware,
       },
       sequences: {
         maxLength: config.sequenceLength,
         laps: config.sequenceCount,
         reWarnEvery: config.callReWarnEvery,
+        progressAware: config.progressAware,
+      },
+      errors: {
+        threshold: config.errorRepeatCount,
+        reWarnEvery: config.callReWarnEvery,
+        maxTracked: LIMITS.trackedTools,
       },
       text: {
         threshold: config.duplicateTextThreshold,

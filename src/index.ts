@@ -11,15 +11,19 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
-import type { PostToolDecision, ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { Config, resolveOptions } from './config.js'
 import { createBrakeState, type BrakeState } from './core/brake-state.js'
-import { identifyCall, type CallIdentity } from './core/canonical.js'
+import { identifyCall } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
+import { fingerprint } from './core/fingerprint.js'
+import { normalizeError, normalizeResult } from './core/normalize.js'
 import { createToolFilter } from './core/patterns.js'
-import type { Finding } from './core/types.js'
+import { classOf, createPolicyResolver, identityOf } from './core/policies.js'
+import type { CallObservation, Finding, ToolClass } from './core/types.js'
 import {
-  denialReason, duplicateTextNotice, repeatedCallNotice, sequenceNotice, sourceLabel, type NoticeText,
+  denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, sequenceNotice, sourceLabel,
+  type NoticeText,
 } from './messages.js'
 
 export { Config }
@@ -37,9 +41,10 @@ export function apply(ctx: Context, config: Config): void {
   const { detectors } = resolveOptions(config)
   const deny = config.mode === 'deny'
   const tracked = createToolFilter(config.include, config.exclude)
+  const policyOf = createPolicyResolver(config.toolPolicies)
   const states = new WeakMap<Agent, BrakeState>()
-  // Identities computed by the guard, reused by post-execute for the same execution object (deny mode only).
-  const identities = new WeakMap<object, CallIdentity>()
+  // What the guard worked out about an execution, reused by post-execute for the same execution object.
+  const described = new WeakMap<object, Described | null>()
   // Executions this plugin refused; their refusal reason already told the model, so no notice repeats it.
   const refused = new WeakSet<object>()
   const logger = ctx.logger(name)
@@ -59,8 +64,32 @@ export function apply(ctx: Context, config: Config): void {
     return state
   }
 
-  function identify(exec: ToolExecution): CallIdentity {
-    return identities.get(exec) ?? identifyCall(exec.name, exec.arguments)
+  /**
+   * The tool's class and the call's identity, or `null` when the call is not watched (no agent, excluded, or a
+   * bookkeeping tool: all transparent).
+   */
+  function describe(exec: ToolExecution): Described | null {
+    let found = described.get(exec)
+    if (found === undefined) {
+      found = null
+      if (exec.agent !== undefined && tracked(exec.name)) {
+        const policy = policyOf(exec.name)
+        const kind = classOf(policy, exec.arguments)
+        if (kind !== 'bookkeeping') found = { kind, ...identifyCall(exec.name, identityOf(policy, exec.arguments)) }
+      }
+      described.set(exec, found)
+    }
+    return found
+  }
+
+  function observation(exec: ToolExecution, call: Described, result: Readonly<ToolExecutionResult>): CallObservation {
+    const text = resultText(result)
+    const base = {
+      tool: exec.name, args: call.args, key: call.key, kind: call.kind,
+      result: fingerprint(normalizeResult(text)), failed: result.isError, refused: refused.has(exec),
+    }
+    if (!result.isError) return base
+    return { ...base, error: normalizeError(text), errorLine: text.split('\n').find(line => line.trim() !== '') ?? '' }
   }
 
   function callNotice(found: Finding, exec: ToolExecution): NoticeText | undefined {
@@ -68,6 +97,8 @@ export function apply(ctx: Context, config: Config): void {
       case 'repeated-call':
         // A call this plugin refused carries the refusal reason already.
         return refused.has(exec) ? undefined : repeatedCallNotice(found, deny ? config.callDenyCount : undefined)
+      case 'repeated-error':
+        return repeatedErrorNotice(found)
       case 'sequence':
         return sequenceNotice(found)
       default:
@@ -80,10 +111,9 @@ export function apply(ctx: Context, config: Config): void {
   ctx.on('tools/post-execute', async (exec, result, next) => {
     let notices: UserMessage[] | undefined
     try {
-      const agent = exec.agent
-      if (agent !== undefined && tracked(exec.name)) {
-        const { key, args } = identify(exec)
-        const findings = stateOf(agent).observeCall({ tool: exec.name, args, key })
+      const call = describe(exec)
+      if (call !== null) {
+        const findings = stateOf(exec.agent!).observeCall(observation(exec, call, result))
         if (findings !== undefined) {
           for (const found of findings) {
             const text = callNotice(found, exec)
@@ -135,16 +165,15 @@ export function apply(ctx: Context, config: Config): void {
     ctx.inject(['tools'], (ctx) => {
       ctx.tools.guard((exec) => {
         try {
-          const agent = exec.agent
-          if (agent === undefined || !tracked(exec.name)) return undefined
-          const state = states.get(agent)
+          const call = describe(exec)
+          // Pollers are never refused: waiting on something is not a loop the brake can judge before the result.
+          if (call === null || call.kind === 'poller') return undefined
+          const state = states.get(exec.agent!)
           if (state === undefined) return undefined
-          const identity = identifyCall(exec.name, exec.arguments)
-          identities.set(exec, identity)
-          const count = state.callCount(identity.key)
+          const count = state.callCount(call.key)
           if (count < config.callDenyCount) return undefined
           refused.add(exec)
-          return denialReason(exec.name, count)
+          return denialReason(exec.name, count, config.progressAware)
         } catch (error) {
           // A throwing guard would turn the call into an error that skips post-execute: abstain instead.
           contain('guard', error)
@@ -153,6 +182,20 @@ export function apply(ctx: Context, config: Config): void {
       })
     })
   }
+}
+
+/** A watched call's class and identity. */
+interface Described {
+  readonly kind: Exclude<ToolClass, 'bookkeeping'>
+  readonly key: string
+  readonly args: string
+}
+
+/** A result's content as text for comparison: text blocks as they are, any other block by its type. */
+function resultText(result: Readonly<ToolExecutionResult>): string {
+  let text = ''
+  for (const block of result.content) text += block.type === 'text' ? `${block.text}\n` : `[${block.type}]\n`
+  return text
 }
 
 /** A plugin-sourced notice, built structurally as strict lossless JSON with a fresh id per attachment. */

@@ -6,7 +6,7 @@
  * at most a bounded preview, never the whole payload.
  * @module dsh-brake/messages
  */
-import type { DuplicateTextFinding, RepeatedCallFinding, SequenceFinding } from './core/types.js'
+import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, SequenceFinding } from './core/types.js'
 
 /** Characters of canonical arguments quoted in a notice. */
 export const ARGS_PREVIEW_CHARS = 200
@@ -29,22 +29,58 @@ export interface NoticeText {
 // scanned for placeholders itself.
 
 /** The notice attached to the result of the call that reached a repeated-call threshold. */
-export const REPEATED_CALL_NOTICE = `[dsh-brake] You have called \`{tool}\` with these exact arguments {count} times since the last user message:
+export const REPEATED_CALL_NOTICE = `[dsh-brake] You have called \`{tool}\` with these exact arguments {count} times {evidence}:
 {arguments}
-Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.`
+{advice}`
+
+/** What the repeats showed, completing the first line of {@link REPEATED_CALL_NOTICE}. */
+export const CALL_EVIDENCE = {
+  'same-result': 'and got the same result each time',
+  'same-failure': 'and it failed the same way each time',
+  'changed': 'since the last user message, although the results changed along the way',
+} as const
+
+/** The advice closing a repeated-call notice: one concrete alternative, fitting the tool's class and the evidence. */
+export const CALL_ADVICE = {
+  repeat: 'Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.',
+  poll: 'Polling more often will not make it finish sooner. Wait longer between polls (a single blocking wait, or a pause before the next check), do other work meanwhile, or tell the user what you are waiting for.',
+  change: 'Making the same change again will not change the outcome. Check whether it is already in place, change what you write, or tell the user what is blocking you.',
+  changed: 'If each run is the progress you expect, carry on; otherwise take a different approach, or tell the user what is blocking you.',
+} as const
 
 /** The line added to a repeated-call notice in deny mode while the call is still below the deny count. */
-export const DENY_WARNING = 'Identical calls beyond {denyCount} are refused until the user speaks again.'
+export const DENY_WARNING = 'Identical calls beyond {denyCount} are refused until something changes or the user speaks again.'
 
 /** The collapsed-row summary of a repeated-call notice. */
-export const REPEATED_CALL_SUMMARY = '{tool} × {count}, same arguments'
+export const REPEATED_CALL_SUMMARY = '{tool} × {count}, {evidence}'
+
+/** The summary's short form of the evidence. */
+export const SUMMARY_EVIDENCE = {
+  'same-result': 'same result',
+  'same-failure': 'same failure',
+  'changed': 'results changed',
+} as const
 
 /** The notice attached to the result of the call that completed another lap of a call cycle. */
-export const SEQUENCE_NOTICE = `[dsh-brake] The same {length} calls have run {laps} times in a row, each time with the same arguments: {cycle}.
+export const SEQUENCE_NOTICE = `[dsh-brake] The same {length} calls have run {laps} times in a row, each time with {sameness}: {cycle}.
 This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.`
+
+/** What repeated in a cycle, filling `{sameness}`: with progress-aware counting, the results are part of it. */
+export const SEQUENCE_SAMENESS = {
+  results: 'the same arguments and the same results',
+  arguments: 'the same arguments',
+} as const
 
 /** The collapsed-row summary of a sequence notice. */
 export const SEQUENCE_SUMMARY = 'cycle × {laps}: {cycle}'
+
+/** The notice attached to the result of a tool's latest failure with an error it keeps giving, whatever the input. */
+export const REPEATED_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has failed {count} times with the same error, with {variants} different sets of arguments:
+{error}
+The inputs are not the problem: something the tool depends on is wrong (a missing file or program, permissions, the environment). Find and fix that cause, use another tool, or tell the user what is blocking you.`
+
+/** The collapsed-row summary of a repeated-error notice. */
+export const REPEATED_ERROR_SUMMARY = '{tool} failed × {count}, same error'
 
 /** The notice appended before a step whose claimed messages repeat text the agent already received. */
 export const DUPLICATE_TEXT_NOTICE = `[dsh-brake] The same text keeps arriving in your context, unchanged:
@@ -64,7 +100,19 @@ export const MORE_BLOCKS_LINE = '- repeated blocks not shown: {more}'
 export const DUPLICATE_TEXT_SUMMARY = 'repeated text × {count} from {source}'
 
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
-export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments since the last user message, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. Identical calls are allowed again after the next user message.'
+export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+
+/** What the refusal counted over, and what lifts it, for each counting mode. */
+export const DENIAL_TERMS = {
+  progress: {
+    scope: 'with nothing changing in between',
+    unlock: 'The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.',
+  },
+  plain: {
+    scope: 'since the last user message',
+    unlock: 'The same call is allowed again after the next user message.',
+  },
+} as const
 
 /**
  * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
@@ -73,18 +121,37 @@ export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already 
 export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: number): NoticeText {
   const tool = clip(found.tool, NAME_CHARS)
   const count = String(found.count)
-  let text = fill(REPEATED_CALL_NOTICE, { tool, count, arguments: clip(found.args, ARGS_PREVIEW_CHARS) })
-  if (denyCount !== undefined && found.count < denyCount) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
-  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count })) }
+  const advice = found.evidence === 'changed' ? CALL_ADVICE.changed
+    : found.toolClass === 'poller' ? CALL_ADVICE.poll
+      : found.toolClass === 'mutating' ? CALL_ADVICE.change
+        : CALL_ADVICE.repeat
+  let text = fill(REPEATED_CALL_NOTICE, {
+    tool, count, evidence: CALL_EVIDENCE[found.evidence], arguments: clip(found.args, ARGS_PREVIEW_CHARS), advice,
+  })
+  if (denyCount !== undefined && found.count < denyCount && found.toolClass !== 'poller') {
+    text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
+  }
+  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count, evidence: SUMMARY_EVIDENCE[found.evidence] })) }
 }
 
 /** The sequence notice. */
 export function sequenceNotice(found: SequenceFinding): NoticeText {
   const cycle = found.tools.map(tool => clip(tool, NAME_CHARS)).join(' → ')
   const laps = String(found.laps)
+  const sameness = found.sameResults ? SEQUENCE_SAMENESS.results : SEQUENCE_SAMENESS.arguments
   return {
-    text: fill(SEQUENCE_NOTICE, { length: String(found.tools.length), laps, cycle }),
+    text: fill(SEQUENCE_NOTICE, { length: String(found.tools.length), laps, sameness, cycle }),
     summary: summary(fill(SEQUENCE_SUMMARY, { laps, cycle })),
+  }
+}
+
+/** The repeated-error notice. */
+export function repeatedErrorNotice(found: RepeatedErrorFinding): NoticeText {
+  const tool = clip(found.tool, NAME_CHARS)
+  const count = String(found.count)
+  return {
+    text: fill(REPEATED_ERROR_NOTICE, { tool, count, variants: String(found.variants), error: clip(found.error, ARGS_PREVIEW_CHARS) }),
+    summary: summary(fill(REPEATED_ERROR_SUMMARY, { tool, count })),
   }
 }
 
@@ -105,9 +172,10 @@ export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
   }
 }
 
-/** The refusal reason of deny mode. */
-export function denialReason(tool: string, count: number): string {
-  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count) })
+/** The refusal reason of deny mode, for progress-aware or plain counting. */
+export function denialReason(tool: string, count: number, progressAware = true): string {
+  const terms = progressAware ? DENIAL_TERMS.progress : DENIAL_TERMS.plain
+  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count), ...terms })
 }
 
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */

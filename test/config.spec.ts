@@ -52,6 +52,9 @@ describe('config validation fails loud', () => {
     ['minimumDuplicateChars 0', { minimumDuplicateChars: 0 }, 'dsh-brake: `minimumDuplicateChars` must be an integer >= 1, got 0'],
     ['empty include pattern', { include: ['read', ' '] }, 'dsh-brake: `include[1]` must be a non-empty tool-name pattern, got " "'],
     ['empty exclude pattern', { exclude: [''] }, 'dsh-brake: `exclude[0]` must be a non-empty tool-name pattern, got ""'],
+    ['errorRepeatCount 1', { errorRepeatCount: 1 }, 'dsh-brake: `errorRepeatCount` must be an integer >= 2, got 1'],
+    ['empty policy pattern', { toolPolicies: { ' ': { class: 'read' } } }, 'dsh-brake: `toolPolicies` keys must be non-empty tool-name patterns, got " "'],
+    ['empty identity field', { toolPolicies: { bash: { class: 'default', identity: ['command', ''] } } }, 'dsh-brake: `toolPolicies.bash.identity[1]` must be a non-empty argument name, got ""'],
   ])('%s', async (_, input, message) => {
     expect(() => resolveOptions(Config(input))).toThrow(message)
     // The same message stops the plugin from loading.
@@ -63,6 +66,9 @@ describe('config validation fails loud', () => {
     ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six'],
     ['include not a list', { include: 'read' }, '$.include expected array but got read'],
     ['include item not a string', { exclude: [1] }, '$.exclude[0] expected string but got 1'],
+    ['progressAware not a boolean', { progressAware: 'yes' }, '$.progressAware expected boolean but got yes'],
+    ['a policy class that does not exist', { toolPolicies: { bash: { class: 'shell' } } }, '$.toolPolicies.bash.class expected "default" | "read" | "poller" | "mutating" | "bookkeeping" but got "shell"'],
+    ['a policy without a class', { toolPolicies: { bash: { identity: ['command'] } } }, '$.toolPolicies.bash.class missing required value'],
   ])('type errors come from the schema, naming key, rule and value: %s', async (_, input, message) => {
     expect(() => Config(input)).toThrow(message)
     await expect(mount(input)).rejects.toThrow(message)
@@ -71,7 +77,8 @@ describe('config validation fails loud', () => {
   it('derives the detector options from the config', () => {
     const { detectors } = resolveOptions(Config({ callWarnCount: 3, callReWarnEvery: 2, sequenceLength: 5, sequenceCount: 4 }))
     expect(detectors.calls).toMatchObject({ warnCount: 3, reWarnEvery: 2 })
-    expect(detectors.sequences).toEqual({ maxLength: 5, laps: 4, reWarnEvery: 2 })
+    expect(detectors.sequences).toEqual({ maxLength: 5, laps: 4, reWarnEvery: 2, progressAware: true })
+    expect(detectors.errors).toMatchObject({ threshold: 3, reWarnEvery: 2 })
     expect(detectors.text).toMatchObject({ threshold: 3, windowMs: 120_000, cooldownMs: 30_000, minChars: 80 })
   })
 })

@@ -72,7 +72,7 @@ describe('7. failures are contained', () => {
       { name: 'read', text: 'ok', isError: false },
     ])
     expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'other')).toHaveLength(5)
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result'])
     const logs = brakeLogs(ctx)
     expect(logs).toHaveLength(1)
     expect(logs[0]).toContain('tools/post-execute failed and was skipped')

@@ -12,7 +12,7 @@ function demo(...args: string[]): string {
 
 describe('npm run demo', () => {
   it.each([
-    ['identical', '→ 7 calls made (7 ran), 1 notice, 0 refusals', 'read × 6, same arguments'],
+    ['identical', '→ 7 calls made (7 ran), 1 notice, 0 refusals', 'read × 6, same result'],
     ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals', 'cycle × 3: grep → curl → read → bash'],
     ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals', 'repeated text × 3 from plugin hooks-demo'],
     ['deny', '→ 12 calls made (10 ran), 1 notice, 2 refusals', 'Error: dsh-brake refused this call'],

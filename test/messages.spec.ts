@@ -1,33 +1,49 @@
 import { describe, expect, it } from 'vitest'
-import type { DuplicateBlock } from '../src/core/types.ts'
+import type { DuplicateBlock, RepeatedCallFinding } from '../src/core/types.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, repeatedCallNotice, sequenceNotice, sourceLabel, SUMMARY_CHARS,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, sequenceNotice, sourceLabel,
+  SUMMARY_CHARS,
 } from '../src/messages.ts'
 
 const wellFormed = (text: string): boolean => text.isWellFormed()
 
 describe('repeated-call notice', () => {
+  const call = (over: Partial<RepeatedCallFinding> = {}): RepeatedCallFinding => ({
+    kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
+  })
+
   it('says what was seen and what to do instead', () => {
-    const { text, summary } = repeatedCallNotice({ kind: 'repeated-call', tool: 'read', args: '{"file_path":"a.ts"}', count: 6 })
+    const { text, summary } = repeatedCallNotice(call())
     expect(text).toBe([
-      '[dsh-brake] You have called `read` with these exact arguments 6 times since the last user message:',
+      '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:',
       '{"file_path":"a.ts"}',
       'Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.',
     ].join('\n'))
-    expect(summary).toBe('read × 6, same arguments')
+    expect(summary).toBe('read × 6, same result')
   })
 
-  it('warns about refusals in deny mode, only while below the deny count', () => {
-    const found = { kind: 'repeated-call', tool: 'read', args: '{}', count: 6 } as const
-    expect(repeatedCallNotice(found, 10).text).toMatch(/\nIdentical calls beyond 10 are refused until the user speaks again\.$/)
-    expect(repeatedCallNotice({ ...found, count: 11 }, 10).text).not.toContain('refused')
-    expect(repeatedCallNotice(found).text).not.toContain('refused')
+  it.each<[string, Partial<RepeatedCallFinding>, string, string]>([
+    ['a failing command', { tool: 'bash', toolClass: 'default', evidence: 'same-failure' }, 'and it failed the same way each time:', 'Calling it again will not tell you anything new.'],
+    ['a poll', { tool: 'job_output', toolClass: 'poller' }, 'and got the same result each time:', 'Polling more often will not make it finish sooner.'],
+    ['a change', { tool: 'write', toolClass: 'mutating' }, 'and got the same result each time:', 'Making the same change again will not change the outcome.'],
+    ['plain counting with changing results', { tool: 'bash', toolClass: 'default', evidence: 'changed' }, 'since the last user message, although the results changed along the way:', 'If each run is the progress you expect, carry on'],
+  ])('fits evidence and advice to %s', (_, over, evidence, advice) => {
+    const [first, , third] = repeatedCallNotice(call(over)).text.split('\n')
+    expect(first).toMatch(new RegExp(` 6 times ${evidence.replace(/[.,:]/g, '\\$&')}$`))
+    expect(third!.startsWith(advice)).toBe(true)
+  })
+
+  it('warns about refusals in deny mode, only while below the deny count, and never for pollers', () => {
+    expect(repeatedCallNotice(call(), 10).text).toMatch(/\nIdentical calls beyond 10 are refused until something changes or the user speaks again\.$/)
+    expect(repeatedCallNotice(call({ count: 11 }), 10).text).not.toContain('refused')
+    expect(repeatedCallNotice(call()).text).not.toContain('refused')
+    expect(repeatedCallNotice(call({ toolClass: 'poller' }), 10).text).not.toContain('refused')
   })
 
   it('inserts arguments as they are, never expanding placeholders inside them', () => {
-    const { text } = repeatedCallNotice({ kind: 'repeated-call', tool: '{count}', args: '{"q":"{tool} {count}"}', count: 6 })
+    const { text } = repeatedCallNotice(call({ tool: '{count}', args: '{"q":"{tool} {count}"}' }))
     expect(text.split('\n').slice(0, 2)).toEqual([
-      '[dsh-brake] You have called `{count}` with these exact arguments 6 times since the last user message:',
+      '[dsh-brake] You have called `{count}` with these exact arguments 6 times and got the same result each time:',
       '{"q":"{tool} {count}"}',
     ])
   })
@@ -35,7 +51,7 @@ describe('repeated-call notice', () => {
   it('quotes a bounded preview of huge arguments and a bounded tool name', () => {
     const args = JSON.stringify({ body: 'x'.repeat(10_000_000) })
     const tool = 't'.repeat(5000)
-    const { text, summary } = repeatedCallNotice({ kind: 'repeated-call', tool, args, count: 6 })
+    const { text, summary } = repeatedCallNotice(call({ tool, args }))
     expect(text.length).toBeLessThan(1000)
     expect(text).toContain(`${args.slice(0, ARGS_PREVIEW_CHARS)}… (+${args.length - ARGS_PREVIEW_CHARS} more chars)`)
     expect(summary.length).toBeLessThanOrEqual(SUMMARY_CHARS)
@@ -44,9 +60,9 @@ describe('repeated-call notice', () => {
 
 describe('sequence notice', () => {
   it('names the cycle and the laps', () => {
-    const { text, summary } = sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3 })
+    const { text, summary } = sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
     expect(text).toBe([
-      '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments: grep → curl → read → bash.',
+      '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
       'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('cycle × 3: grep → curl → read → bash')
@@ -54,7 +70,8 @@ describe('sequence notice', () => {
 
   it('keeps the summary within 120 characters for long cycles', () => {
     const tools = Array.from({ length: 32 }, (_, i) => `tool_with_a_long_name_${i}`)
-    const { summary } = sequenceNotice({ kind: 'sequence', tools, laps: 3 })
+    const { summary, text } = sequenceNotice({ kind: 'sequence', tools, laps: 3, sameResults: false })
+    expect(text).toContain('each time with the same arguments: tool_with')
     expect(summary.length).toBe(SUMMARY_CHARS)
     expect(summary.endsWith('…')).toBe(true)
   })
@@ -84,10 +101,22 @@ describe('duplicate-text notice', () => {
   })
 })
 
+describe('repeated-error notice', () => {
+  it('says the inputs are not the problem, quoting the error', () => {
+    const { text, summary } = repeatedErrorNotice({ kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found' })
+    expect(text).toBe([
+      '[dsh-brake] `read` has failed 3 times with the same error, with 3 different sets of arguments:',
+      'Error: cannot read "a.ts": not found',
+      'The inputs are not the problem: something the tool depends on is wrong (a missing file or program, permissions, the environment). Find and fix that cause, use another tool, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('read failed × 3, same error')
+  })
+})
+
 describe('denial reason', () => {
   it('says what happened and how to get unstuck, bounded', () => {
-    const reason = denialReason('read', 10)
-    expect(reason).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments since the last user message, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. Identical calls are allowed again after the next user message.')
+    expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments with nothing changing in between, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
+    expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments since the last user message, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
     expect(denialReason('x'.repeat(100_000), 10).length).toBeLessThan(600)
   })
 })
@@ -96,7 +125,7 @@ describe('bounded, well-formed text', () => {
   it('never splits a surrogate pair when clipping', () => {
     const emoji = '😀'.repeat(100)
     for (let max = 1; max < 20; max++) expect(wellFormed(clip(emoji, max))).toBe(true)
-    const { summary } = sequenceNotice({ kind: 'sequence', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3 })
+    const { summary } = sequenceNotice({ kind: 'sequence', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
     expect(wellFormed(summary)).toBe(true)
   })
 

@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 async function brake(config: Partial<Config> = {}): Promise<Context> {
   const ctx = await bootDsh()
   await ctx.plugin(Brake, config)
-  tool(ctx, 'read', args => `contents of ${JSON.stringify(args)}`)
+  tool(ctx, 'read', args => `contents of ${String((args as { file_path?: unknown }).file_path)}`)
   for (const name of ['grep', 'curl', 'bash', 'todo_write']) tool(ctx, name)
   return ctx
 }
@@ -55,9 +55,9 @@ describe('1. identical calls', () => {
     const ctx = await brake()
     const target = await session(ctx, repeat(16, call('read', { file_path: 'a.ts' })))
     const found = notices(target)
-    expect(found.map(n => n.summary)).toEqual(['read × 6, same arguments', 'read × 11, same arguments', 'read × 16, same arguments'])
+    expect(found.map(n => n.summary)).toEqual(['read × 6, same result', 'read × 11, same result', 'read × 16, same result'])
     expect(found[0]!.text).toBe([
-      '[dsh-brake] You have called `read` with these exact arguments 6 times since the last user message:',
+      '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:',
       '{"file_path":"a.ts"}',
       'Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.',
     ].join('\n'))
@@ -70,14 +70,14 @@ describe('1. identical calls', () => {
     const seventh = model.requests[6]!
     const last = seventh.messages.at(-1)!
     expect(last.role).toBe('user')
-    expect(last.content).toEqual([{ type: 'text', text: expect.stringContaining('6 times since the last user message') }])
+    expect(last.content).toEqual([{ type: 'text', text: expect.stringContaining('6 times and got the same result each time') }])
     expect(model.requests[5]!.messages.some(m => m.content.some(b => b.type === 'text' && b.text.includes('[dsh-brake]')))).toBe(false)
   })
 
   it('counts across the whole run, not only back to back', async () => {
     const ctx = await brake()
     const script = Array.from({ length: 6 }, () => [call('read', { file_path: 'a.ts' }), call('grep', { pattern: String(Math.random()) })]).flat()
-    expect(notices(await session(ctx, script)).map(n => n.summary)).toEqual(['read × 6, same arguments'])
+    expect(notices(await session(ctx, script)).map(n => n.summary)).toEqual(['read × 6, same result'])
   })
 
   it('builds each notice as strict lossless JSON with the plugin source, a bounded summary and a fresh id', async () => {
@@ -122,7 +122,7 @@ describe('1. identical calls', () => {
       ...repeat(5, call('grep', { pattern: 'x' })),
       call('read', { file_path: 'a' }), call('todo_write', {}), call('read', { file_path: 'a' }), call('read', { file_path: 'a' }),
     ])
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 3, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 3, same result'])
   })
 
   it('gives parallel identical calls in one response each a notice of their own, with distinct ids', async () => {
@@ -132,7 +132,7 @@ describe('1. identical calls', () => {
     const same = { name: 'probe', args: { q: 1 } }
     const target = await session(ctx, [{ calls: [same, same, same] }])
     const found = notices(target)
-    expect(found.map(n => n.summary)).toEqual(['probe × 2, same arguments', 'probe × 3, same arguments'])
+    expect(found.map(n => n.summary)).toEqual(['probe × 2, same result', 'probe × 3, same result'])
     expect(new Set(found.map(n => n.id)).size).toBe(2)
     expect(results(target).map(r => r.text)).toEqual(['ok', 'ok', 'ok'])
   })
@@ -151,7 +151,7 @@ describe('2. sequence loops', () => {
     const found = notices(target)
     expect(found.map(n => n.summary)).toEqual(['cycle × 3: grep → curl → read → bash'])
     expect(found[0]!.text).toBe([
-      '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments: grep → curl → read → bash.',
+      '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
       'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
     ].join('\n'))
     expect(JSON.stringify(model.requests[12]!.messages.at(-1))).toContain('cycle')
@@ -239,10 +239,10 @@ describe('4. deny mode', () => {
     const out = results(target)
     expect(out.slice(0, 10).every(r => !r.isError && r.text === 'ok')).toBe(true)
     expect(out.slice(10).map(r => r.text)).toEqual([10, 11, 12].map(count =>
-      `Error: dsh-brake refused this call: \`bash\` has already been called ${count} times with these exact arguments since the last user message, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. Identical calls are allowed again after the next user message.`))
+      `Error: dsh-brake refused this call: \`bash\` has already been called ${count} times with these exact arguments with nothing changing in between, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.`))
     // Notices at 6 and 11 would be due; 11 was refused and its refusal says it all, so only the sixth's notice.
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same arguments'.replace('read', 'bash')])
-    expect(notices(target)[0]!.text).toContain('Identical calls beyond 10 are refused until the user speaks again.')
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same result'.replace('read', 'bash')])
+    expect(notices(target)[0]!.text).toContain('Identical calls beyond 10 are refused until something changes or the user speaks again.')
   })
 
   it('refuses only that exact identity: other arguments and other tools still run', async () => {
@@ -306,7 +306,7 @@ describe('5. reset', () => {
     let n = 0
     ctx.on('tools/post-execute', async (_exec, _result, next) => ({ ...await next(), additionalContexts: [context(`note ${++n}`)] }))
     const target = await session(ctx, repeat(5, call('read', { file_path: 'a' })))
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 3, same arguments', 'read × 4, same arguments', 'read × 5, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 3, same result', 'read × 4, same result', 'read × 5, same result'])
   })
 })
 
@@ -390,8 +390,8 @@ describe('8. per-agent state', () => {
       return next()
     })
     const parent = await session(ctx, [...repeat(2, call('read', { file_path: 'a' })), call('delegate', {}), ...repeat(2, call('read', { file_path: 'a' }))])
-    expect(notices(child!).map(n => n.summary)).toEqual(['read × 4, same arguments'])
-    expect(notices(parent).map(n => n.summary)).toEqual(['read × 4, same arguments'])
+    expect(notices(child!).map(n => n.summary)).toEqual(['read × 4, same result'])
+    expect(notices(parent).map(n => n.summary)).toEqual(['read × 4, same result'])
   })
 
   it('starts fresh for a new agent that reuses a disposed agent\'s id', async () => {

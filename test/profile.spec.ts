@@ -21,14 +21,14 @@ describe('loaded from a profile', () => {
     const ctx = await profile()
     const { agent: target } = agent(ctx, [...reads(6), say('done')])
     await prompt(ctx, target)
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same result'])
   })
 
   it('takes the user config from the profile patch (a partial config keeps the other defaults)', async () => {
     const ctx = await profile([{ id: 'dsh-brake', config: { mode: 'deny', callWarnCount: 2, callDenyCount: 3 } }])
     const { agent: target } = agent(ctx, [...reads(4), say('done')])
     await prompt(ctx, target)
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result'])
     expect(results(target).map(r => r.isError)).toEqual([false, false, false, true])
   })
 
@@ -62,7 +62,7 @@ describe('loaded from a profile', () => {
     const target = agent(ctx, [...reads(2), call('reconfigure'), ...reads(2), say('a'), ...reads(5), say('b')]).agent
     await prompt(ctx, target)
     // Two notices at count 2: the restarted plugin counted the later reads from one again.
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same arguments', 'read × 2, same arguments'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result', 'read × 2, same result'])
     // Disabling the row live (as adding `disabled: true` to the patch does) disposes the plugin: no guard, no listeners.
     await ctx.loader.update('include:dsh-brake', { disabled: true })
     await ctx.loader.await()

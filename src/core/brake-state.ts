@@ -1,8 +1,16 @@
 /**
- * Everything dsh-brake remembers about one agent: one instance of each detector, bounded by configuration.
+ * Everything dsh-brake remembers about one agent: one instance of each detector, and the progress epoch they share.
+ *
+ * Progress is what separates work from a loop. The epoch moves on when the agent makes a change it had not made
+ * before (a successful call of a mutating tool with arguments not already used since the last progress), and when a
+ * poller reports something new (its result differs from its previous one: the world moved). Chains of repeats that
+ * began before the epoch moved are then broken. A failed change is not progress, and neither is repeating the same
+ * change: writing the same file with the same content ten times moves nothing.
  * @module dsh-brake/core/brake-state
  */
+import { touch } from './bounded-map.js'
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './duplicate-text.js'
+import { createErrorRepeatDetector, type ErrorRepeatOptions } from './error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './identical-calls.js'
 import { createSequenceDetector, type SequenceOptions } from './sequences.js'
 import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
@@ -11,39 +19,74 @@ import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
 export interface BrakeOptions {
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
+  readonly errors: ErrorRepeatOptions
   readonly text: DuplicateTextOptions
 }
 
 /** One agent's detectors. */
 export interface BrakeState {
-  /** Observe one executed call; returns every finding it tripped (usually none). */
+  /** Observe one executed or refused call; returns every finding it tripped (usually none). */
   observeCall(call: CallObservation): Finding[] | undefined
   /** Observe the messages claimed for one step. */
   observeText(observation: TextObservation): DuplicateTextFinding | undefined
-  /** How many times the call identity `key` was observed since the last reset. */
+  /** The length of the call identity `key`'s current chain (0 when progress broke it). */
   callCount(key: string): number
   /** Forget everything. */
   reset(): void
 }
 
+/** The result every refused attempt stands for: refusals repeat each other, whatever their wording. */
+const REFUSED = 'refused'
+
 /** Create the state of one agent. */
 export function createBrakeState(options: BrakeOptions): BrakeState {
   const calls = createIdenticalCallDetector(options.calls)
   const sequences = createSequenceDetector(options.sequences)
+  const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
+  let epoch = 0
+  let changes = new Set<string>()
+  const polls = new Map<string, { result: string }>()
+
+  function progress(): void {
+    epoch++
+    changes = new Set()
+  }
+
+  /** Move the epoch on when this call is progress. */
+  function judge(call: CallObservation): void {
+    if (call.refused || call.failed) return
+    if (call.kind === 'mutating' && !changes.has(call.key)) {
+      progress()
+      changes.add(call.key)
+    } else if (call.kind === 'poller') {
+      const last = touch(polls, call.key, options.calls.maxTracked, () => ({ result: call.result }))
+      if (last.result !== call.result) progress()
+      last.result = call.result
+    }
+  }
+
   return {
     observeCall(call) {
-      const repeated = calls.observe(call)
-      const cycle = sequences.observe(call)
-      if (repeated === undefined) return cycle === undefined ? undefined : [cycle]
-      return cycle === undefined ? [repeated] : [repeated, cycle]
+      judge(call)
+      const seen = { ...call, epoch, result: call.refused ? REFUSED : call.result }
+      let found: Finding[] | undefined
+      for (const detector of [calls, errors, sequences]) {
+        const finding = detector.observe(seen)
+        if (finding !== undefined) (found ??= []).push(finding)
+      }
+      return found
     },
     observeText: observation => text.observe(observation),
-    callCount: key => calls.count(key),
+    callCount: key => calls.count(key, epoch),
     reset() {
       calls.reset()
       sequences.reset()
+      errors.reset()
       text.reset()
+      epoch = 0
+      changes = new Set()
+      polls.clear()
     },
   }
 }

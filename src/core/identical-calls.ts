@@ -1,48 +1,80 @@
 /**
- * Identical calls: the same tool with the same canonical arguments, counted per agent over the whole run since the
- * last reset, not only back to back (a model that re-reads a file between two other calls is still re-reading it).
+ * Identical calls: the same tool with the same canonical arguments, per agent, over the whole run since the last
+ * reset, not only back to back (a model that re-reads a file between two other calls is still re-reading it).
+ *
+ * Progress-aware (the default), a repeat only extends the chain when nothing moved: the result is the same as the
+ * chain's, and the agent made no progress (a new successful change) since the chain began. A changed result or new
+ * progress starts the chain again at one, so "poll until done" and "edit, then re-run the test" never add up. Plain
+ * counting counts every repeat. Pollers are always judged by their results.
  * @module dsh-brake/core/identical-calls
  */
 import { touch } from './bounded-map.js'
-import type { CallObservation, Detector, RepeatedCallFinding } from './types.js'
+import type { Detector, EpochObservation, RepeatedCallFinding } from './types.js'
 
 /** Thresholds of the identical-call detector. */
 export interface IdenticalCallOptions {
-  /** The call count (first call included) whose result carries the first notice. */
+  /** The chain length (first call included) whose result carries the first notice. */
   readonly warnCount: number
-  /** After the first notice, another notice every this many further calls. */
+  /** After the first notice, another notice every this many further calls of the chain. */
   readonly reWarnEvery: number
   /** How many distinct call identities are remembered; the least recently seen is forgotten first. */
   readonly maxTracked: number
+  /** Count only repeats without progress (true), or every repeat (false). */
+  readonly progressAware: boolean
 }
 
-/** The identical-call detector, plus the count lookup the deny guard needs. */
-export interface IdenticalCallDetector extends Detector<CallObservation, RepeatedCallFinding> {
-  /** How many times `key` has been observed since the last reset (0 when unknown or forgotten). */
-  count(key: string): number
+/** The identical-call detector, plus what the deny guard needs. */
+export interface IdenticalCallDetector extends Detector<EpochObservation, RepeatedCallFinding> {
+  /**
+   * The length of `key`'s chain as it stands in progress epoch `epoch`: 0 when unknown, forgotten, or (progress-aware)
+   * broken by progress made since it was last extended.
+   */
+  count(key: string, epoch: number): number
 }
 
-/** Whether the `count`-th identical call carries a notice: at `warnCount`, then every `reWarnEvery` after it. */
+/** Whether the `count`-th call of a chain carries a notice: at `warnCount`, then every `reWarnEvery` after it. */
 export function isNoticeCount(count: number, warnCount: number, reWarnEvery: number): boolean {
   return count >= warnCount && (count - warnCount) % reWarnEvery === 0
 }
 
+interface Chain {
+  n: number
+  result: string
+  epoch: number
+  aware: boolean
+  failed: boolean
+  changed: boolean
+}
+
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
-  const counts = new Map<string, { n: number }>()
-  const fresh = (): { n: number } => ({ n: 0 })
+  const chains = new Map<string, Chain>()
+  const fresh = (): Chain => ({ n: 0, result: '', epoch: 0, aware: true, failed: false, changed: false })
   return {
     observe(call) {
-      const entry = touch(counts, call.key, options.maxTracked, fresh)
-      const count = ++entry.n
-      if (!isNoticeCount(count, options.warnCount, options.reWarnEvery)) return undefined
-      return { kind: 'repeated-call', tool: call.tool, args: call.args, count }
+      const chain = touch(chains, call.key, options.maxTracked, fresh)
+      const aware = options.progressAware || call.kind === 'poller'
+      if (call.refused) {
+        // A refused attempt has no result of its own: it extends the chain it was refused for.
+        chain.n++
+      } else if (chain.n === 0 || (aware && (chain.epoch !== call.epoch || chain.result !== call.result))) {
+        Object.assign(chain, { n: 1, result: call.result, epoch: call.epoch, aware, failed: call.failed, changed: false })
+      } else {
+        chain.n++
+        if (chain.result !== call.result) chain.changed = true
+        Object.assign(chain, { result: call.result, epoch: call.epoch, failed: call.failed })
+      }
+      if (!isNoticeCount(chain.n, options.warnCount, options.reWarnEvery)) return undefined
+      const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
+      return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: call.args, count: chain.n, evidence }
     },
-    count(key) {
-      return counts.get(key)?.n ?? 0
+    count(key, epoch) {
+      const chain = chains.get(key)
+      if (chain === undefined || (chain.aware && chain.epoch !== epoch)) return 0
+      return chain.n
     },
     reset() {
-      counts.clear()
+      chains.clear()
     },
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `laps` times back to
- * back, such as grep → curl → read → bash, grep → curl → read → bash, …
+ * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, each call's result is part of
+ * its identity here, so a cycle whose output changes from lap to lap is not a loop.
  *
  * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
  * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
@@ -19,11 +20,13 @@ export interface SequenceOptions {
   readonly laps: number
   /** After a notice for a running loop, another one every this many further laps. */
   readonly reWarnEvery: number
+  /** Whether a call's result is part of what must repeat (progress-aware counting). */
+  readonly progressAware: boolean
 }
 
 /** Create a sequence detector. */
 export function createSequenceDetector(options: SequenceOptions): Detector<CallObservation, SequenceFinding> {
-  const { maxLength, laps, reWarnEvery } = options
+  const { maxLength, laps, reWarnEvery, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
   const keys: string[] = new Array<string>(size).fill('')
@@ -46,12 +49,14 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallO
   return {
     observe(call) {
       const slot = seen % size
-      keys[slot] = call.key
+      // Progress-aware, a lap only repeats when the results repeat too: a cycle whose output moves is work.
+      const key = progressAware ? `${call.key}#${call.result}` : call.key
+      keys[slot] = key
       tools[slot] = call.tool
       seen++
       let found: SequenceFinding | undefined
       for (let period = 2; period <= maxLength; period++) {
-        if (seen <= period || keys[at(period)] !== call.key) {
+        if (seen <= period || keys[at(period)] !== key) {
           runs[period] = 0
           noticed[period] = 0
           continue
@@ -66,7 +71,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallO
         noticed[period] = done
         const lap: string[] = []
         for (let i = period - 1; i >= 0; i--) lap.push(tools[at(i)]!)
-        found = { kind: 'sequence', tools: lap, laps: done }
+        found = { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware }
       }
       return found
     },

@@ -17,24 +17,63 @@ export interface Detector<Observation, Found> {
   reset(): void
 }
 
-/** One executed tool call of one agent, in call order. */
+/**
+ * How a tool's calls are judged (README, "Tool policies"). `bookkeeping` tools never reach the detectors: like
+ * excluded tools, they are transparent.
+ */
+export type ToolClass = 'default' | 'read' | 'poller' | 'mutating' | 'bookkeeping'
+
+/** One executed (or refused) tool call of one agent, in call order. */
 export interface CallObservation {
   /** Tool name as the model requested it. */
   readonly tool: string
-  /** Canonical arguments (key-sorted JSON). Only read to build a finding's preview; never retained. */
+  /** Canonical arguments (key-sorted JSON, identity fields only). Only read to build a preview; never retained. */
   readonly args: string
-  /** 64-bit fingerprint of tool name plus canonical arguments: the call identity. */
+  /** Fingerprint of tool name plus canonical arguments: the call identity. */
   readonly key: string
+  /** The tool's class. */
+  readonly kind: Exclude<ToolClass, 'bookkeeping'>
+  /** Fingerprint of the normalized result the call returned. */
+  readonly result: string
+  /** Whether the call failed (an error result). */
+  readonly failed: boolean
+  /** Whether this plugin's guard refused the call (its result is the refusal, not the tool's). */
+  readonly refused: boolean
+  /** For a failed call: the normalized shape of its error (first line, particulars removed). */
+  readonly error?: string
+  /** For a failed call: the first line of its error as the model saw it. */
+  readonly errorLine?: string
 }
 
-/** The same call identity observed `count` times since the last reset. */
+/** A call observation as the detectors see it: with the progress epoch it happened in. */
+export interface EpochObservation extends CallObservation {
+  /** Bumped whenever the agent made progress (a new successful change, a poller that reported a change). */
+  readonly epoch: number
+}
+
+/** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */
 export interface RepeatedCallFinding {
   readonly kind: 'repeated-call'
   readonly tool: string
+  readonly toolClass: CallObservation['kind']
   /** Canonical arguments of the call that tripped the detector (unbounded; the message layer trims it). */
   readonly args: string
-  /** How many times this identity has been observed, the current call included. */
+  /** How many calls the chain holds, the current call included. */
   readonly count: number
+  /** What the results showed: all the same, all the same failure, or changing (plain counting only). */
+  readonly evidence: 'same-result' | 'same-failure' | 'changed'
+}
+
+/** The same tool failing with the same error, whatever the arguments. */
+export interface RepeatedErrorFinding {
+  readonly kind: 'repeated-error'
+  readonly tool: string
+  /** Failures since the tool last succeeded (or since the last progress), the current one included. */
+  readonly count: number
+  /** How many different argument sets failed this way (at least 2). */
+  readonly variants: number
+  /** The first line of the latest error, as the model saw it (unbounded; the message layer trims it). */
+  readonly error: string
 }
 
 /** A cycle of pairwise-distinct call identities repeated back to back. */
@@ -44,6 +83,8 @@ export interface SequenceFinding {
   readonly tools: readonly string[]
   /** Complete laps seen back to back, the current one included. */
   readonly laps: number
+  /** Whether the results were part of what repeated (progress-aware counting). */
+  readonly sameResults: boolean
 }
 
 /** One text block that crossed the duplicate threshold. */
@@ -70,4 +111,4 @@ export interface DuplicateTextFinding {
 }
 
 /** Anything a detector can report. */
-export type Finding = RepeatedCallFinding | SequenceFinding | DuplicateTextFinding
+export type Finding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | DuplicateTextFinding

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { identifyCall } from '../../src/core/canonical.ts'
-import { createIdenticalCallDetector, isNoticeCount } from '../../src/core/identical-calls.ts'
-import type { CallObservation } from '../../src/core/types.ts'
+import { createIdenticalCallDetector, isNoticeCount, type IdenticalCallOptions } from '../../src/core/identical-calls.ts'
+import type { EpochObservation } from '../../src/core/types.ts'
+import { callOf, inEpoch } from './support.ts'
 
-const obs = (tool: string, args: unknown = {}): CallObservation => ({ tool, ...identifyCall(tool, args) })
+const obs = (tool: string, args: unknown = {}): EpochObservation => inEpoch(callOf(tool, args))
+const DEFAULTS: IdenticalCallOptions = { warnCount: 6, reWarnEvery: 5, maxTracked: 1024, progressAware: true }
 
 /** Feed `calls` (letters name distinct calls) and return the 1-based positions that produced a finding. */
-function noticesAt(calls: string, options = { warnCount: 6, reWarnEvery: 5, maxTracked: 1024 }): number[] {
+function noticesAt(calls: string, options = DEFAULTS): number[] {
   const detector = createIdenticalCallDetector(options)
   const at: number[] = []
   ;[...calls].forEach((letter, index) => {
@@ -34,38 +35,90 @@ describe('identical calls', () => {
     [2, 1, 'AAAA', [2, 3, 4]],
     [3, 2, 'AAAAAAA', [3, 5, 7]],
   ])('warn %i, re-warn every %i: %s → %j', (warnCount, reWarnEvery, calls, expected) => {
-    expect(noticesAt(calls, { warnCount, reWarnEvery, maxTracked: 1024 })).toEqual(expected)
+    expect(noticesAt(calls, { ...DEFAULTS, warnCount, reWarnEvery })).toEqual(expected)
   })
 
   it('reports tool, canonical arguments and count', () => {
-    const detector = createIdenticalCallDetector({ warnCount: 2, reWarnEvery: 5, maxTracked: 8 })
+    const detector = createIdenticalCallDetector({ ...DEFAULTS, warnCount: 2 })
     detector.observe(obs('read', { b: 2, a: 1 }))
-    expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({ kind: 'repeated-call', tool: 'read', args: '{"a":1,"b":2}', count: 2 })
+    expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({
+      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
+    })
   })
 
   it('exposes the count for the deny guard, and forgets everything on reset', () => {
-    const detector = createIdenticalCallDetector({ warnCount: 6, reWarnEvery: 5, maxTracked: 8 })
+    const detector = createIdenticalCallDetector(DEFAULTS)
     const call = obs('bash', { command: 'npm test' })
     for (let i = 0; i < 4; i++) detector.observe(call)
-    expect(detector.count(call.key)).toBe(4)
-    expect(detector.count(obs('bash', { command: 'ls' }).key)).toBe(0)
+    expect(detector.count(call.key, 0)).toBe(4)
+    expect(detector.count(obs('bash', { command: 'ls' }).key, 0)).toBe(0)
     detector.reset()
-    expect(detector.count(call.key)).toBe(0)
+    expect(detector.count(call.key, 0)).toBe(0)
   })
 
   it('forgets the least recently seen identity first when over its bound', () => {
-    const detector = createIdenticalCallDetector({ warnCount: 6, reWarnEvery: 5, maxTracked: 3 })
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(file => obs('read', { file })) as [CallObservation, CallObservation, CallObservation, CallObservation]
+    const detector = createIdenticalCallDetector({ ...DEFAULTS, maxTracked: 3 })
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(file => obs('read', { file })) as [EpochObservation, EpochObservation, EpochObservation, EpochObservation]
     detector.observe(a)
     detector.observe(b)
     detector.observe(c)
     detector.observe(a) // a is now the most recent; b is the least recent
     detector.observe(d) // evicts b
-    expect([a, b, c, d].map(call => detector.count(call.key))).toEqual([2, 0, 1, 1])
+    expect([a, b, c, d].map(call => detector.count(call.key, 0))).toEqual([2, 0, 1, 1])
   })
 
   it('isNoticeCount matches the README rule', () => {
     const counts = Array.from({ length: 30 }, (_, i) => i + 1).filter(n => isNoticeCount(n, 6, 5))
     expect(counts).toEqual([6, 11, 16, 21, 26])
+  })
+})
+
+describe('progress-aware identical calls', () => {
+  /**
+   * Feed one identity with the given results (a letter per call; `|` before a letter moves the progress epoch on;
+   * `!` marks a refused attempt) and return the chain length after each call.
+   */
+  function chain(results: string, options: Partial<IdenticalCallOptions> = {}, kind: EpochObservation['kind'] = 'default'): number[] {
+    const detector = createIdenticalCallDetector({ ...DEFAULTS, ...options })
+    const base = callOf('bash', { command: 'npm test' }, { kind })
+    let epoch = 0
+    const lengths: number[] = []
+    for (const token of results.match(/[|]?!?[a-z]/g) ?? []) {
+      if (token.startsWith('|')) epoch++
+      const refused = token.includes('!')
+      detector.observe({ ...base, epoch, refused, result: refused ? 'refused' : token.at(-1)! })
+      lengths.push(detector.count(base.key, epoch))
+    }
+    return lengths
+  }
+
+  it.each<[string, string, Partial<IdenticalCallOptions>, string, number[]]>([
+    ['the same result extends the chain', 'aaaa', {}, 'default', [1, 2, 3, 4]],
+    ['a changed result starts it again (a change back is a change too)', 'aabaa', {}, 'default', [1, 2, 1, 1, 2]],
+    ['progress in between starts it again', 'aa|aa', {}, 'default', [1, 2, 1, 2]],
+    ['a refused attempt extends the chain, whatever its result', 'aa!x!xa', {}, 'default', [1, 2, 3, 4, 5]],
+    ['plain counting counts every repeat', 'aab|ba', { progressAware: false }, 'default', [1, 2, 3, 4, 5]],
+    ['pollers are judged by their results even with plain counting', 'aabb', { progressAware: false }, 'poller', [1, 2, 1, 2]],
+  ])('%s: %s', (_, results, options, kind, expected) => {
+    expect(chain(results, options, kind as EpochObservation['kind'])).toEqual(expected)
+  })
+
+  it('reads a chain broken by later progress as zero for the guard', () => {
+    const detector = createIdenticalCallDetector(DEFAULTS)
+    const call = obs('bash', { command: 'make' })
+    for (let i = 0; i < 3; i++) detector.observe(call)
+    expect(detector.count(call.key, 0)).toBe(3)
+    expect(detector.count(call.key, 1)).toBe(0)
+  })
+
+  it.each<[string, Partial<EpochObservation>[], Partial<IdenticalCallOptions>, string]>([
+    ['same-result', [{}, {}], {}, 'same-result'],
+    ['same-failure', [{ failed: true }, { failed: true }], {}, 'same-failure'],
+    ['changed, with plain counting', [{ result: 'a' }, { result: 'b' }], { progressAware: false }, 'changed'],
+  ])('reports the evidence: %s', (_, calls, options, evidence) => {
+    const detector = createIdenticalCallDetector({ ...DEFAULTS, ...options, warnCount: 2 })
+    let found
+    for (const over of calls) found = detector.observe({ ...obs('bash', { command: 'x' }), ...over })
+    expect(found?.evidence).toBe(evidence)
   })
 })

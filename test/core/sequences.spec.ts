@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { identifyCall } from '../../src/core/canonical.ts'
-import { createSequenceDetector } from '../../src/core/sequences.ts'
+import { createSequenceDetector, type SequenceOptions } from '../../src/core/sequences.ts'
 import type { SequenceFinding } from '../../src/core/types.ts'
+import { callOf } from './support.ts'
+
+const DEFAULTS: SequenceOptions = { maxLength: 4, laps: 3, reWarnEvery: 5, progressAware: true }
 
 /**
  * Feed a call stream written as letters (each letter one call identity; the tool is named after it) and return
  * `position:laps:cycle` for every finding.
  */
-function run(stream: string, options = { maxLength: 4, laps: 3, reWarnEvery: 5 }): string[] {
+function run(stream: string, options = DEFAULTS): string[] {
   const detector = createSequenceDetector(options)
   const out: string[] = []
   ;[...stream.replaceAll(' ', '')].forEach((letter, index) => {
-    const found: SequenceFinding | undefined = detector.observe({ tool: letter, ...identifyCall(letter, { q: letter }) })
+    const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))
     if (found) out.push(`${index + 1}:${found.laps}:${found.tools.join('')}`)
   })
   return out
@@ -49,23 +51,37 @@ describe('sequence loops', () => {
     [{ maxLength: 16, laps: 3, reWarnEvery: 5 }, 'ABCDEFGHIJKLMNOP'.repeat(3), ['48:3:ABCDEFGHIJKLMNOP']],
     [{ maxLength: 3, laps: 3, reWarnEvery: 5 }, 'ABCD ABCD ABCD', []],
   ])('%j: %s → %j', (options, stream, expected) => {
-    expect(run(stream, options)).toEqual(expected)
+    expect(run(stream, { ...DEFAULTS, ...options })).toEqual(expected)
+  })
+
+  it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
+    const feed = (progressAware: boolean): SequenceFinding | undefined => {
+      const detector = createSequenceDetector({ ...DEFAULTS, progressAware })
+      let found: SequenceFinding | undefined
+      for (let lap = 0; lap < 3; lap++) {
+        found ??= detector.observe(callOf('job_output', { job_id: 'bash-1' }, { result: `${lap * 10}% done` }))
+        found ??= detector.observe(callOf('read', { file_path: 'log' }))
+      }
+      return found
+    }
+    expect(feed(true)).toBeUndefined()
+    expect(feed(false)).toMatchObject({ laps: 3, tools: ['job_output', 'read'], sameResults: false })
   })
 
   it('arguments are part of identity: a new query is a new sequence', () => {
-    const detector = createSequenceDetector({ maxLength: 4, laps: 3, reWarnEvery: 5 })
+    const detector = createSequenceDetector(DEFAULTS)
     let found: SequenceFinding | undefined
     for (let lap = 0; lap < 3; lap++) {
-      for (const tool of ['grep', 'read']) found ??= detector.observe({ tool, ...identifyCall(tool, { q: tool === 'grep' ? lap : 0 }) })
+      for (const tool of ['grep', 'read']) found ??= detector.observe(callOf(tool, { q: tool === 'grep' ? lap : 0 }))
     }
     expect(found).toBeUndefined()
   })
 
   it('forgets the stream on reset', () => {
-    const detector = createSequenceDetector({ maxLength: 4, laps: 3, reWarnEvery: 5 })
+    const detector = createSequenceDetector(DEFAULTS)
     const feed = (letters: string): SequenceFinding | undefined => {
       let found: SequenceFinding | undefined
-      for (const letter of letters) found ??= detector.observe({ tool: letter, ...identifyCall(letter, {}) })
+      for (const letter of letters) found ??= detector.observe(callOf(letter))
       return found
     }
     expect(feed('ABABA')).toBeUndefined()

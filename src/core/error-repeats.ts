@@ -1,0 +1,60 @@
+/**
+ * The same error, whatever the arguments: a tool that keeps failing the same way while the model varies its input
+ * (another path, another flag) is telling it that the input is not the problem. Counted per tool since it last
+ * succeeded or the agent last made progress; it needs at least two different argument sets, because a repeat of one
+ * exact call is the identical-call detector's business.
+ * @module dsh-brake/core/error-repeats
+ */
+import { touch } from './bounded-map.js'
+import type { Detector, EpochObservation, RepeatedErrorFinding } from './types.js'
+
+/** Thresholds of the repeated-error detector. */
+export interface ErrorRepeatOptions {
+  /** Failures with the same error (first one included) that give the first notice. */
+  readonly threshold: number
+  /** After a notice, another one every this many further failures. */
+  readonly reWarnEvery: number
+  /** How many tools' failure chains are remembered. */
+  readonly maxTracked: number
+}
+
+/** Distinct argument sets remembered per chain: only "more than one" matters, the rest is the notice's figure. */
+const MAX_VARIANTS = 16
+
+interface Chain {
+  error: string
+  epoch: number
+  n: number
+  variants: Set<string>
+  noticedAt: number
+}
+
+/** Create a repeated-error detector. */
+export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<EpochObservation, RepeatedErrorFinding> {
+  const chains = new Map<string, Chain>()
+  return {
+    observe(call) {
+      if (call.refused) return undefined
+      if (!call.failed || call.error === undefined) {
+        chains.delete(call.tool)
+        return undefined
+      }
+      const error = call.error
+      const fresh = (): Chain => ({ error, epoch: call.epoch, n: 0, variants: new Set(), noticedAt: 0 })
+      let chain = touch(chains, call.tool, options.maxTracked, fresh)
+      if (chain.error !== error || chain.epoch !== call.epoch) {
+        chain = fresh()
+        chains.set(call.tool, chain)
+      }
+      chain.n++
+      if (chain.variants.size < MAX_VARIANTS) chain.variants.add(call.key)
+      const due = chain.noticedAt === 0 ? chain.n >= options.threshold : chain.n >= chain.noticedAt + options.reWarnEvery
+      if (!due || chain.variants.size < 2) return undefined
+      chain.noticedAt = chain.n
+      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: call.errorLine ?? call.error }
+    },
+    reset() {
+      chains.clear()
+    },
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Normalizing tool output before it is compared: two results that differ only in what changes on every run anyway
+ * (a timestamp, a duration, a process id, a temporary path) are the same result. Plain counts such as "3 passed" stay:
+ * they carry meaning, and a count that moves is progress.
+ * @module dsh-brake/core/normalize
+ */
+
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
+const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
+
+/** Fragments that differ from run to run without meaning anything, tried left to right at each position. */
+const VOLATILE = new RegExp([
+  // UUIDs, then long hexadecimal ids (commit hashes, container ids, memory addresses).
+  '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b',
+  '\\b(?:0x)?(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\\b',
+  '\\b0x[0-9a-f]{6,}\\b',
+  // ISO-8601 dates and date-times, with fractions and a zone.
+  '\\b\\d{4}-\\d{2}-\\d{2}(?:[t ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:z|[+-]\\d{2}:?\\d{2})?)?\\b',
+  // Written-out dates: "Mon, 30 Nov 2026", "Mon Nov 30", "30 Nov 2026", "Nov 30, 2026".
+  `\\b(?:${WEEKDAY},? )?(?:\\d{1,2} ${MONTH}(?: \\d{4})?|${MONTH} \\d{1,2}(?:,? \\d{4})?)\\b`,
+  // Clock times (with seconds) and slashed dates.
+  '\\b\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b',
+  '\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b',
+  // Unix epoch seconds or milliseconds.
+  '\\b1\\d{9}(?:\\d{3})?\\b',
+  // Durations: 12ms, 1.5 s, 3 seconds, 2m, 4 minutes, 1h.
+  '\\b\\d+(?:\\.\\d+)?\\s?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
+  // Process ids.
+  '\\b(?:pid|process)[\\s:=#]*\\d+',
+  // Temporary paths.
+  '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+',
+  '\\b[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
+].join('|'), 'gi')
+
+/** Tool output with its volatile fragments replaced by a placeholder. */
+export function normalizeResult(text: string): string {
+  return text.replace(VOLATILE, '∅')
+}
+
+/** What an error message looks like once paths, numbers and ids are gone (for "same error, other arguments"). */
+const PARTICULARS = /(?:[a-z]:)?(?:[\w.@~-]*[\\/])+[\w.@~-]*|\d+/gi
+
+/**
+ * The shape of a failure: its first non-empty line, normalized as a result, then with paths and numbers replaced, so
+ * `ENOENT: no such file or directory, open 'src/a.ts'` and `… open 'lib/b.ts'` are the same error.
+ */
+export function normalizeError(text: string): string {
+  const line = text.split('\n').find(candidate => candidate.trim() !== '') ?? ''
+  return normalizeResult(line.trim()).replace(PARTICULARS, '∅')
+}

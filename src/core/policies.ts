@@ -1,0 +1,104 @@
+/**
+ * Tool policies: how each tool's calls are judged. One declarative map from tool-name pattern to a class (and
+ * optionally the argument fields that make up a call's identity), with defaults for the tools DSH's stock profiles
+ * register. The user's entries are consulted first; the first pattern that matches a tool name wins.
+ * @module dsh-brake/core/policies
+ */
+import { compilePatterns } from './patterns.js'
+import type { ToolClass } from './types.js'
+
+/** How one tool (or family of tools) is judged. */
+export interface ToolPolicy {
+  /**
+   * `mutating`: a successful call changes the workspace, which is progress. `poller`: identical calls are expected;
+   * only unchanged results count, whatever the counting mode, and it is never refused. `read`: reads what is there.
+   * `bookkeeping`: transparent, like `exclude`. `default`: anything else (shell commands are judged by their results).
+   */
+  readonly class: ToolClass
+  /**
+   * The argument fields that make up a call's identity; other fields (descriptions, timeouts) are ignored. Absent or
+   * empty: every argument counts.
+   */
+  readonly identity?: readonly string[]
+  /** A different class when an argument has a given value, e.g. `{ command: { view: 'read' } }`. */
+  readonly byArgument?: Readonly<Record<string, Readonly<Record<string, ToolClass>>>>
+}
+
+const SANDBOX = ['sandbox_permissions']
+
+/**
+ * Defaults for the tools of DSH's stock profiles (0.1.0-rc.8). Fields left out of `identity` change nothing about
+ * what a call does: `description` and `justification` are display or approval text, `timeoutMs` / `timeout_ms` /
+ * `wait` only bound how long a call may take.
+ */
+export const DEFAULT_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.freeze({
+  'bash': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX] },
+  'pwsh': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX] },
+  'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX] },
+  'edit': { class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX] },
+  'str_replace_editor': { class: 'mutating', byArgument: { command: { view: 'read' } } },
+  'job_kill': { class: 'mutating', identity: ['job_id'] },
+  'job_output': { class: 'poller', identity: ['job_id'] },
+  'job_list': { class: 'poller' },
+  'list_agents': { class: 'poller' },
+  'read': { class: 'read' },
+  'read_image': { class: 'read' },
+  'glob': { class: 'read' },
+  'grep': { class: 'read' },
+  'skill': { class: 'read' },
+  'web_search': { class: 'read' },
+  'web_fetch': { class: 'read' },
+  'get_goal': { class: 'read' },
+  'todo_write': { class: 'bookkeeping' },
+  'create_goal': { class: 'bookkeeping' },
+  'update_goal': { class: 'bookkeeping' },
+  'exit_plan_mode': { class: 'bookkeeping' },
+  'ask_user_question': { class: 'bookkeeping' },
+  'subagent': { class: 'default', identity: ['prompt', 'run_in_background'] },
+  'subagent_fork': { class: 'default', identity: ['prompt', 'run_in_background'] },
+  'run_code': { class: 'default', identity: ['code'] },
+})
+
+const FALLBACK: ToolPolicy = Object.freeze({ class: 'default' })
+
+/** Tool names whose policy is remembered; a session uses a few dozen tools, the bound only guards odd names. */
+const REMEMBERED_NAMES = 256
+
+/** Resolve tool names to policies: the user's patterns first, then the defaults, then `default`. */
+export function createPolicyResolver(user: Readonly<Record<string, ToolPolicy>>): (tool: string) => ToolPolicy {
+  const entries = [...Object.entries(user), ...Object.entries(DEFAULT_POLICIES)]
+    .map(([pattern, policy]) => ({ matches: compilePatterns([pattern]), policy }))
+  const resolved = new Map<string, ToolPolicy>()
+  return (tool) => {
+    let policy = resolved.get(tool)
+    if (policy === undefined) {
+      policy = entries.find(entry => entry.matches(tool))?.policy ?? FALLBACK
+      if (resolved.size >= REMEMBERED_NAMES) resolved.clear()
+      resolved.set(tool, policy)
+    }
+    return policy
+  }
+}
+
+/** The class of one call: the policy's, unless an argument value picks another. */
+export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
+  if (policy.byArgument !== undefined && isRecord(args)) {
+    for (const [field, classes] of Object.entries(policy.byArgument)) {
+      const value = args[field]
+      if (typeof value === 'string' && Object.hasOwn(classes, value)) return classes[value]!
+    }
+  }
+  return policy.class
+}
+
+/** The part of the arguments that makes up identity: the policy's `identity` fields when the arguments are an object. */
+export function identityOf(policy: ToolPolicy, args: unknown): unknown {
+  if (policy.identity === undefined || policy.identity.length === 0 || !isRecord(args)) return args
+  const picked: Record<string, unknown> = {}
+  for (const field of policy.identity) if (Object.hasOwn(args, field)) picked[field] = args[field]
+  return picked
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

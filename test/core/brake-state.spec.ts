@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { createBrakeState } from '../../src/core/brake-state.ts'
+import type { CallObservation } from '../../src/core/types.ts'
+import { callOf } from './support.ts'
+
+const options = {
+  calls: { warnCount: 3, reWarnEvery: 5, maxTracked: 64, progressAware: true },
+  sequences: { maxLength: 4, laps: 3, reWarnEvery: 5, progressAware: true },
+  errors: { threshold: 3, reWarnEvery: 5, maxTracked: 8 },
+  text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
+}
+
+const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
+const edit = (content: string, over: Partial<CallObservation> = {}): CallObservation => callOf('write', { file_path: 'a.ts', content }, { kind: 'mutating', ...over })
+const poll = (result: string): CallObservation => callOf('job_output', { job_id: 'bash-1' }, { kind: 'poller', result })
+
+/** Observe the calls in order and return the test call's chain length after the last one. */
+function testChain(calls: CallObservation[]): number {
+  const state = createBrakeState(options)
+  for (const call of calls) state.observeCall(call)
+  return state.callCount(test.key)
+}
+
+describe('progress', () => {
+  it.each<[string, CallObservation[], number]>([
+    ['no progress: the test chain grows', [test, test, test], 3],
+    ['a new successful change is progress', [test, test, edit('v1'), test], 1],
+    ['each new change is progress', [test, edit('v1'), test, edit('v2'), test], 1],
+    ['repeating the same change is not', [test, edit('v1'), test, edit('v1'), test, edit('v1'), test], 3],
+    ['a failed change is not', [test, test, edit('v1', { failed: true }), test], 3],
+    ['a poller reporting news is progress', [poll('running'), test, test, poll('done'), test], 1],
+    ['a poller reporting the same is not', [poll('running'), test, test, poll('running'), test], 3],
+    ['a refused change is not', [test, test, edit('v1', { refused: true }), test], 3],
+  ])('%s', (_, calls, expected) => {
+    expect(testChain(calls)).toBe(expected)
+  })
+
+  it('forgets progress and chains on reset', () => {
+    const state = createBrakeState(options)
+    state.observeCall(test)
+    state.observeCall(test)
+    state.reset()
+    state.observeCall(test)
+    expect(state.callCount(test.key)).toBe(1)
+  })
+
+  it('reports every finding a call trips, in detector order', () => {
+    const state = createBrakeState({ ...options, calls: { ...options.calls, warnCount: 6 } })
+    const a = callOf('read', { f: 'a' })
+    const b = callOf('bash', { command: 'make' })
+    let found
+    for (let i = 0; i < 6; i++) found = state.observeCall(i % 2 === 0 ? a : b)
+    expect(found?.map(f => f.kind)).toEqual(['sequence'])
+  })
+})

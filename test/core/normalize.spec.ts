@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { normalizeError, normalizeResult } from '../../src/core/normalize.ts'
+
+describe('normalizing results', () => {
+  it.each([
+    ['an ISO timestamp', 'built at 2026-11-30T06:45:29.123Z', 'built at 2026-12-01T17:02:11.900+01:00'],
+    ['a date', 'report for 2026-11-30', 'report for 2026-12-01'],
+    ['a written-out date', 'Last login: Mon Nov 30 06:45:29 2026', 'Last login: Tue Dec 1 17:02:11 2026'],
+    ['a clock time', '[06:45:29] compiled', '[17:02:11] compiled'],
+    ['a duration', 'Tests 12 passed (12)\nDuration 4.60s', 'Tests 12 passed (12)\nDuration 5.01s'],
+    ['a duration in ms', 'done in 120ms', 'done in 87 ms'],
+    ['a uuid', 'job 28960c95-e9da-434f-a0d1-23b48e4767d5 queued', 'job 5d3c7e0a-1b2c-4d5e-8f90-123456789abc queued'],
+    ['a commit hash', 'HEAD is now at 0b772361f3a5c1d', 'HEAD is now at dcc0fe5a77b2e44'],
+    ['a memory address', '<object at 0x7ffd3a2b1c40>', '<object at 0x7ffd3a2b9e08>'],
+    ['a process id', 'server started (pid 4121)', 'server started (pid 5530)'],
+    ['a temporary path', 'wrote /tmp/vitest-Xa81kq/out.json', 'wrote /tmp/vitest-Pq02mz/out.json'],
+    ['an epoch', 'ts=1764484000', 'ts=1764484123'],
+  ])('ignores %s', (_, a, b) => {
+    expect(normalizeResult(a)).toBe(normalizeResult(b))
+  })
+
+  it.each([
+    ['a count', 'Tests 3 passed', 'Tests 4 passed'],
+    ['a progress percentage', 'build 45% done', 'build 60% done'],
+    ['a status', 'job state: running', 'job state: finished'],
+    ['a line number', 'stopped at app.ts:41', 'stopped at app.ts:42'],
+    ['a short number in text', 'exit code 1', 'exit code 2'],
+    ['words of hex letters', 'added facade', 'added decade'],
+  ])('keeps %s', (_, a, b) => {
+    expect(normalizeResult(a)).not.toBe(normalizeResult(b))
+  })
+})
+
+describe('normalizing errors', () => {
+  it.each([
+    ['paths', "Error: ENOENT: no such file or directory, open 'src/a.ts'", "Error: ENOENT: no such file or directory, open 'lib/deep/b.ts'"],
+    ['numbers', 'Error: request failed with status 503 after 3 retries', 'Error: request failed with status 502 after 5 retries'],
+    ['later lines', 'Error: old_string not found\n  at line 12', '\nError: old_string not found\n  at line 90'],
+    ['windows paths', 'Error: cannot open C:\\work\\a.txt', 'Error: cannot open D:\\other\\b.txt'],
+  ])('ignores %s', (_, a, b) => {
+    expect(normalizeError(a)).toBe(normalizeError(b))
+  })
+
+  it('keeps what the error says', () => {
+    expect(normalizeError('Error: command not found: foo')).not.toBe(normalizeError('Error: permission denied'))
+  })
+})
