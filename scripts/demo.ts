@@ -112,6 +112,20 @@ const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'progress',
+    about: 'Real work that looks like a loop: 8 polls whose output moves, then edit → re-run the same test 7 times: no notice.',
+    config: {},
+    prompts: ['Wait for the build, then make the server test pass.'],
+    script: [
+      ...times(8, call('job_output', { job_id: 'bash-3', wait: true, timeout_ms: 30_000 })),
+      ...Array.from({ length: 7 }, (_, i) => [
+        call('edit', { file_path: 'src/server.ts', old_string: `retries: ${i}`, new_string: `retries: ${i + 1}` }),
+        call('bash', TEST),
+      ]).flat(),
+      say('The server test passes now: it needed 7 connection retries while the database starts.'),
+    ],
+  },
+  {
     name: 'reset',
     about: '5 identical calls, the person speaks, 5 more: no notice, as a person\'s message resets the count.',
     config: {},
@@ -128,7 +142,9 @@ const SCENARIOS: readonly Scenario[] = [
 // ── fake tools ────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Plausible canned outputs: what a stuck agent keeps getting back. */
-const TOOLS: Record<string, (args: unknown) => string> = {
+const TOOLS: Record<string, (args: unknown, runs: number) => string> = {
+  job_output: (_, runs) => runs < 8 ? `compiled ${runs * 12} of 96 modules\n[status: running]` : 'build finished\n[status: completed, exit code: 0]',
+  edit: (args) => `The file ${String((args as { file_path?: string }).file_path)} has been updated successfully.`,
   read: (args) => {
     const path = (args as { file_path?: string }).file_path ?? '?'
     if (path === 'README.md') return '# app\n\nRun `npm start`. Configure with APP_ENV.\n'
@@ -164,7 +180,7 @@ async function run(scenario: Scenario): Promise<Run> {
   try {
     await mountProfile(ctx, [{ id: 'dsh-brake', config: scenario.config }])
     await scenario.setup?.(ctx)
-    const counters = Object.entries(TOOLS).map(([name, body]) => tool(ctx, name, args => body(args)))
+    const counters = Object.entries(TOOLS).map(([name, body]) => tool(ctx, name, (args, runs) => body(args, runs)))
     const { agent: target } = agent(ctx, [...scenario.script])
     for (const text of scenario.prompts) await prompt(ctx, target, text)
     return { events: [...target.session.events], ran: counters.reduce((sum, counter) => sum + counter.runs, 0) }

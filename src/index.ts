@@ -17,7 +17,7 @@ import { createBrakeState, type BrakeState } from './core/brake-state.js'
 import { identifyCall } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
 import { fingerprint } from './core/fingerprint.js'
-import { normalizeError, normalizeResult } from './core/normalize.js'
+import { normalizeError, normalizeResult, reportsShellFailure } from './core/normalize.js'
 import { createToolFilter } from './core/patterns.js'
 import { classOf, createPolicyResolver, identityOf } from './core/policies.js'
 import type { CallObservation, Finding, ToolClass } from './core/types.js'
@@ -85,9 +85,12 @@ export function apply(ctx: Context, config: Config): void {
   function observation(exec: ToolExecution, call: Described, result: Readonly<ToolExecutionResult>): CallObservation {
     const text = resultText(result)
     const base = {
-      tool: exec.name, args: call.args, key: call.key, kind: call.kind,
-      result: fingerprint(normalizeResult(text)), failed: result.isError, refused: refused.has(exec),
+      tool: exec.name, args: call.args, key: call.key, kind: call.kind, result: fingerprint(normalizeResult(text)),
+      // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
+      failed: result.isError || reportsShellFailure(text),
+      refused: refused.has(exec),
     }
+    // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
     if (!result.isError) return base
     return { ...base, error: normalizeError(text), errorLine: text.split('\n').find(line => line.trim() !== '') ?? '' }
   }

@@ -52,9 +52,9 @@ export const CALL_ADVICE = {
 export const DENY_WARNING = 'Identical calls beyond {denyCount} are refused until something changes or the user speaks again.'
 
 /** The collapsed-row summary of a repeated-call notice. */
-export const REPEATED_CALL_SUMMARY = '{tool} × {count}, {evidence}'
+export const REPEATED_CALL_SUMMARY = '{tool} × {count}, {short}'
 
-/** The summary's short form of the evidence. */
+/** The summary's short form of the evidence, filling `{short}`. */
 export const SUMMARY_EVIDENCE = {
   'same-result': 'same result',
   'same-failure': 'same failure',
@@ -100,12 +100,12 @@ export const MORE_BLOCKS_LINE = '- repeated blocks not shown: {more}'
 export const DUPLICATE_TEXT_SUMMARY = 'repeated text × {count} from {source}'
 
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
-export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
 
 /** What the refusal counted over, and what lifts it, for each counting mode. */
 export const DENIAL_TERMS = {
   progress: {
-    scope: 'with nothing changing in between',
+    scope: 'while nothing changed',
     unlock: 'The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.',
   },
   plain: {
@@ -131,7 +131,7 @@ export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: numbe
   if (denyCount !== undefined && found.count < denyCount && found.toolClass !== 'poller') {
     text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
   }
-  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count, evidence: SUMMARY_EVIDENCE[found.evidence] })) }
+  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count, short: SUMMARY_EVIDENCE[found.evidence] })) }
 }
 
 /** The sequence notice. */

@@ -16,6 +16,7 @@ describe('npm run demo', () => {
     ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals', 'cycle × 3: grep → curl → read → bash'],
     ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals', 'repeated text × 3 from plugin hooks-demo'],
     ['deny', '→ 12 calls made (10 ran), 1 notice, 2 refusals', 'Error: dsh-brake refused this call'],
+    ['progress', '→ 22 calls made (22 ran), 0 notices, 0 refusals', 'compiled 84 of 96 modules'],
     ['reset', '→ 10 calls made (10 ran), 0 notices, 0 refusals', 'person'],
   ])('%s', (scenario, tally, shows) => {
     const out = demo(scenario)
@@ -24,6 +25,6 @@ describe('npm run demo', () => {
   })
 
   it('lists the scenarios and fails on an unknown one', () => {
-    expect(() => demo('no-such-scenario')).toThrow(/identical[\s\S]*sequence[\s\S]*text[\s\S]*deny[\s\S]*reset/)
+    expect(() => demo('no-such-scenario')).toThrow(/identical[\s\S]*sequence[\s\S]*text[\s\S]*deny[\s\S]*progress[\s\S]*reset/)
   })
 })

@@ -239,7 +239,7 @@ describe('4. deny mode', () => {
     const out = results(target)
     expect(out.slice(0, 10).every(r => !r.isError && r.text === 'ok')).toBe(true)
     expect(out.slice(10).map(r => r.text)).toEqual([10, 11, 12].map(count =>
-      `Error: dsh-brake refused this call: \`bash\` has already been called ${count} times with these exact arguments with nothing changing in between, and another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.`))
+      `Error: dsh-brake refused this call: \`bash\` has already been called ${count} times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.`))
     // Notices at 6 and 11 would be due; 11 was refused and its refusal says it all, so only the sixth's notice.
     expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same result'.replace('read', 'bash')])
     expect(notices(target)[0]!.text).toContain('Identical calls beyond 10 are refused until something changes or the user speaks again.')

@@ -18,7 +18,14 @@ const chinese = read('README.zh.md')
 const fences = (text: string): string[] => [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].map(m => m[0])
 const headingLevels = (text: string): number[] =>
   text.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter(line => /^#{1,6} /.test(line)).map(line => line.indexOf(' '))
-const templates = (Object.entries(messages) as [string, unknown][]).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+/** Every model-facing string messages.ts exports, tables of them included (`CALL_ADVICE.poll`, …). */
+const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([name, value]): [string, string][] => {
+  if (typeof value === 'string') return [[name, value]]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([key, inner]): [string, string][] => typeof inner === 'string'
+    ? [[`${name}.${key}`, inner]]
+    : Object.entries(inner as Record<string, string>).map(([leaf, text]) => [`${name}.${key}.${leaf}`, text]))
+})
 
 /** `git hash-object` of a file's bytes. */
 function blob(file: string): string {
@@ -41,8 +48,9 @@ describe('README.md', () => {
 
   it('quotes rendered examples exactly as the plugin renders them', () => {
     const examples = [
-      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', args: '{"file_path":"src/app.ts"}', count: 6 }, 10).text,
-      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3 }).text,
+      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 6, evidence: 'same-result' }, 10).text,
+      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.repeatedErrorNotice({ kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found' }).text,
       messages.duplicateTextNotice({
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
@@ -54,7 +62,7 @@ describe('README.md', () => {
   it('documents every config key with its default', () => {
     const lines = english.split('\n')
     for (const [key, value] of Object.entries(DEFAULTS)) {
-      const shown = Array.isArray(value) ? '[]' : String(value)
+      const shown = typeof value === 'object' ? JSON.stringify(value) : String(value)
       const row = lines.find(line => line.startsWith(`| \`${key}\` |`))
       expect(row, key).toContain(` | \`${shown}\` | `)
       expect(lines.some(line => line.startsWith(`    ${key}: ${shown} `)), key).toBe(true)

@@ -48,3 +48,14 @@ export function normalizeError(text: string): string {
   const line = text.split('\n').find(candidate => candidate.trim() !== '') ?? ''
   return normalizeResult(line.trim()).replace(PARTICULARS, '∅')
 }
+
+/** The closing marker DSH's shell tools (`bash`, `pwsh`) give a command that exited non-zero, timed out or was killed. */
+const SHELL_FAILURE = /(?:^|\n)\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]\s*$/
+
+/**
+ * Whether a successful tool result reports a failed command. DSH's shell tools return a non-zero exit as a success
+ * whose text ends in `[exit code: N]`; for judging repeats it is a failure all the same.
+ */
+export function reportsShellFailure(text: string): boolean {
+  return SHELL_FAILURE.test(text)
+}

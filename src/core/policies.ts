@@ -20,11 +20,26 @@ export interface ToolPolicy {
    * empty: every argument counts.
    */
   readonly identity?: readonly string[]
-  /** A different class when an argument has a given value, e.g. `{ command: { view: 'read' } }`. */
+  /**
+   * A different class when a string argument matches a pattern (`*` wildcard), e.g. `{ command: { view: 'read' } }`
+   * or `{ command: { 'git commit*': 'mutating' } }`. The first matching pattern wins.
+   */
   readonly byArgument?: Readonly<Record<string, Readonly<Record<string, ToolClass>>>>
 }
 
 const SANDBOX = ['sandbox_permissions']
+
+/**
+ * Shell commands whose job is to change files or the repository. A shell call is not a change by itself (the same
+ * failing command run again and again is the commonest loop there is), but these are: when one of them succeeds
+ * with arguments not used since the last progress, it is progress, like an `edit`.
+ */
+const SHELL_CHANGES: Readonly<Record<string, ToolClass>> = Object.fromEntries([
+  'git add *', 'git apply*', 'git checkout *', 'git commit*', 'git merge*', 'git mv *', 'git rebase*', 'git reset*',
+  'git restore*', 'git rm *', 'git stash*', 'git switch *', 'sed -i*', 'perl -i*', 'perl -pi*', 'patch *', 'mv *',
+  'cp *', 'rm *', 'mkdir *', 'touch *', 'npm install*', 'npm i *', 'npm uninstall*', 'pnpm add *', 'pnpm install*',
+  'pnpm remove *', 'yarn add *', 'yarn install*', 'pip install *', 'cargo add *', 'go get *',
+].map(pattern => [pattern, 'mutating' as const]))
 
 /**
  * Defaults for the tools of DSH's stock profiles (0.1.0-rc.8). Fields left out of `identity` change nothing about
@@ -32,8 +47,8 @@ const SANDBOX = ['sandbox_permissions']
  * `wait` only bound how long a call may take.
  */
 export const DEFAULT_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.freeze({
-  'bash': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX] },
-  'pwsh': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX] },
+  'bash': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX], byArgument: { command: SHELL_CHANGES } },
+  'pwsh': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX], byArgument: { command: SHELL_CHANGES } },
   'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX] },
   'edit': { class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX] },
   'str_replace_editor': { class: 'mutating', byArgument: { command: { view: 'read' } } },
@@ -80,13 +95,25 @@ export function createPolicyResolver(user: Readonly<Record<string, ToolPolicy>>)
   }
 }
 
-/** The class of one call: the policy's, unless an argument value picks another. */
+/** Compiled `byArgument` tables, per policy object. */
+const compiled = new WeakMap<ToolPolicy, { field: string; rules: { matches: (value: string) => boolean; class: ToolClass }[] }[]>()
+
+/** The class of one call: the policy's, unless a string argument matches one of its `byArgument` patterns. */
 export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
-  if (policy.byArgument !== undefined && isRecord(args)) {
-    for (const [field, classes] of Object.entries(policy.byArgument)) {
-      const value = args[field]
-      if (typeof value === 'string' && Object.hasOwn(classes, value)) return classes[value]!
-    }
+  if (policy.byArgument === undefined || !isRecord(args)) return policy.class
+  let tables = compiled.get(policy)
+  if (tables === undefined) {
+    tables = Object.entries(policy.byArgument).map(([field, classes]) => ({
+      field,
+      rules: Object.entries(classes).map(([pattern, kind]) => ({ matches: compilePatterns([pattern]), class: kind })),
+    }))
+    compiled.set(policy, tables)
+  }
+  for (const { field, rules } of tables) {
+    const value = args[field]
+    if (typeof value !== 'string') continue
+    const trimmed = value.trimStart()
+    for (const rule of rules) if (rule.matches(trimmed)) return rule.class
   }
   return policy.class
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeError, normalizeResult } from '../../src/core/normalize.ts'
+import { normalizeError, normalizeResult, reportsShellFailure } from '../../src/core/normalize.ts'
 
 describe('normalizing results', () => {
   it.each([
@@ -43,5 +43,19 @@ describe('normalizing errors', () => {
 
   it('keeps what the error says', () => {
     expect(normalizeError('Error: command not found: foo')).not.toBe(normalizeError('Error: permission denied'))
+  })
+})
+
+describe('shell failures', () => {
+  it.each([
+    ['FAIL test/a.spec.ts\n[exit code: 1]', true],
+    ['out\n[stderr]\nboom\n[exit code: 127]\n', true],
+    ['(no output)\n[timed out after 120000ms]', true],
+    ['partial\n[killed by signal: SIGKILL]', true],
+    ['all good\n[exit code: 0]', false],
+    ['the text mentions [exit code: 1] in the middle\nand goes on', false],
+    ['ok', false],
+  ])('%j → %s', (text, failed) => {
+    expect(reportsShellFailure(text)).toBe(failed)
   })
 })

@@ -30,3 +30,17 @@ describe('tool policies', () => {
     expect(identityOf({ class: 'default', identity: [] }, { a: 1 })).toEqual({ a: 1 })
   })
 })
+
+describe('shell commands that change files', () => {
+  const bash = DEFAULT_POLICIES['bash']!
+  it.each([
+    ['git commit -m "fix"', 'mutating'],
+    ['  sed -i s/a/b/ file.ts', 'mutating'],
+    ['npm install left-pad', 'mutating'],
+    ['npm test', 'default'],
+    ['git status', 'default'],
+    ['cat file.ts', 'default'],
+  ])('%s is %s', (command, expected) => {
+    expect(classOf(bash, { command, description: 'x' })).toBe(expected)
+  })
+})

@@ -1,0 +1,94 @@
+/**
+ * Issue-level proof of the progress-aware brake: every corpus scenario through the real DSH agent loop. With the
+ * defaults, traps draw no notice and no refusal, and every loop draws exactly its expected notices. The same corpus
+ * with plain counting (`progressAware: false`) is measured too, and the README's table must match both.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import { describe, expect, it } from 'vitest'
+import * as Brake from '../src/index.ts'
+import { SCENARIOS, type Scenario } from './corpus/scenarios.ts'
+import { agent, bootDsh, notices, PACKAGE_ROOT, prompt, results, say, tool } from './support/dsh.ts'
+
+interface Outcome {
+  readonly notices: string[]
+  readonly refusals: number
+}
+
+async function play(scenario: Scenario, progressAware = true): Promise<Outcome> {
+  const ctx: Context = await bootDsh()
+  await ctx.plugin(Brake, { ...scenario.config, progressAware })
+  for (const [name, body] of Object.entries(scenario.tools)) {
+    tool(ctx, name, (args, runs) => body(args as Record<string, unknown>, runs), scenario.concurrent?.includes(name) ?? false)
+  }
+  const inject = scenario.inject
+  if (inject !== undefined) {
+    let runs = 0
+    ctx.on('tools/post-execute', async (_exec, _result, next) => {
+      const decision = await next()
+      const message = {
+        content: [{ type: 'text', text: inject(++runs) }],
+        source: { kind: 'plugin', plugin: 'hooks-claude-code' },
+        role: 'user',
+        id: crypto.randomUUID(),
+      } as UserMessage
+      return { ...decision, additionalContexts: [message, ...decision.additionalContexts ?? []] }
+    })
+  }
+  const { agent: target } = agent(ctx, [...scenario.script, say('done')])
+  await prompt(ctx, target)
+  return {
+    notices: notices(target).map(n => n.summary),
+    refusals: results(target).filter(r => r.text.startsWith('Error: dsh-brake refused')).length,
+  }
+}
+
+const traps = SCENARIOS.filter(s => s.kind === 'trap')
+const loops = SCENARIOS.filter(s => s.kind === 'loop')
+
+describe('the corpus has at least 12 traps and 12 loops', () => {
+  it('counts', () => {
+    expect(traps.length).toBeGreaterThanOrEqual(12)
+    expect(loops.length).toBeGreaterThanOrEqual(12)
+  })
+})
+
+describe('real work draws no notice and no refusal (deny mode, defaults)', () => {
+  it.each(traps.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
+    expect(await play(scenario)).toEqual(scenario.expected)
+  })
+})
+
+describe('real loops draw exactly their notices and refusals (defaults)', () => {
+  it.each(loops.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
+    expect(await play(scenario)).toEqual(scenario.expected)
+  })
+})
+
+describe('the README reports the corpus', () => {
+  it('with the figures of both counting modes', async () => {
+    const tally = async (progressAware: boolean): Promise<string> => {
+      let falseNotices = 0
+      let missed = 0
+      for (const scenario of traps) {
+        const outcome = await play(scenario, progressAware)
+        if (outcome.notices.length > 0 || outcome.refusals > 0) falseNotices++
+      }
+      for (const scenario of loops) {
+        const outcome = await play(scenario, progressAware)
+        if (outcome.notices.length === 0 && outcome.refusals === 0) missed++
+      }
+      return `${falseNotices} of ${traps.length} | ${missed} of ${loops.length}`
+    }
+    if (process.env['CORPUS_TALLY'] === '1') {
+      for (const progressAware of [true, false]) {
+        for (const scenario of SCENARIOS) console.log(progressAware, scenario.kind, scenario.name, JSON.stringify(await play(scenario, progressAware)))
+      }
+    }
+    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')
+    expect(readme).toContain(`| progress-aware (default) | ${await tally(true)} |`)
+    expect(readme).toContain(`| plain counting (\`progressAware: false\`) | ${await tally(false)} |`)
+  }, 60_000)
+})
