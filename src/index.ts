@@ -16,10 +16,10 @@ import { Config, resolveOptions } from './config.js'
 import { createBrakeState, type BrakeState } from './core/brake-state.js'
 import { identifyCall } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
-import { fingerprint } from './core/fingerprint.js'
-import { normalizeError, normalizeResult, reportsShellFailure } from './core/normalize.js'
+import { reportsShellFailure } from './core/normalize.js'
 import { createToolFilter } from './core/patterns.js'
 import { classOf, createPolicyResolver, identityOf } from './core/policies.js'
+import { REFUSED, resultOf } from './core/results.js'
 import type { CallObservation, Finding, ToolClass } from './core/types.js'
 import {
   denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, sequenceNotice, sourceLabel,
@@ -77,22 +77,26 @@ export function apply(ctx: Context, config: Config): void {
         const kind = classOf(policy, exec.arguments)
         if (kind !== 'bookkeeping') found = { kind, ...identifyCall(exec.name, identityOf(policy, exec.arguments)) }
       }
-      described.set(exec, found)
+      // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
+      if (deny) described.set(exec, found)
     }
     return found
   }
 
   function observation(exec: ToolExecution, call: Described, result: Readonly<ToolExecutionResult>): CallObservation {
+    const wasRefused = refused.has(exec)
     const text = resultText(result)
-    const base = {
-      tool: exec.name, args: call.args, key: call.key, kind: call.kind, result: fingerprint(normalizeResult(text)),
+    // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
+    const errorLine = result.isError ? text.split('\n', 8).find(line => line.trim() !== '') ?? '' : undefined
+    return {
+      tool: exec.name, args: call.args, key: call.key, kind: call.kind,
+      result: wasRefused ? REFUSED : resultOf(text),
       // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
       failed: result.isError || reportsShellFailure(text),
-      refused: refused.has(exec),
+      refused: wasRefused,
+      ...errorLine === undefined ? {} : { errorLine },
+      epoch: 0,
     }
-    // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-    if (!result.isError) return base
-    return { ...base, error: normalizeError(text), errorLine: text.split('\n').find(line => line.trim() !== '') ?? '' }
   }
 
   function callNotice(found: Finding, exec: ToolExecution): NoticeText | undefined {
@@ -196,6 +200,8 @@ interface Described {
 
 /** A result's content as text for comparison: text blocks as they are, any other block by its type. */
 function resultText(result: Readonly<ToolExecutionResult>): string {
+  const [only] = result.content
+  if (result.content.length === 1 && only?.type === 'text') return only.text
   let text = ''
   for (const block of result.content) text += block.type === 'text' ? `${block.text}\n` : `[${block.type}]\n`
   return text

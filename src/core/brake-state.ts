@@ -12,6 +12,7 @@ import { touch } from './bounded-map.js'
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './duplicate-text.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './identical-calls.js'
+import { createRecentResults, sameResult, type ResultRef } from './results.js'
 import { createSequenceDetector, type SequenceOptions } from './sequences.js'
 import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
 
@@ -25,7 +26,10 @@ export interface BrakeOptions {
 
 /** One agent's detectors. */
 export interface BrakeState {
-  /** Observe one executed or refused call; returns every finding it tripped (usually none). */
+  /**
+   * Observe one executed or refused call; returns every finding it tripped (usually none). Fills in the
+   * observation's `epoch`. A refused call's `result` is expected to be `REFUSED`.
+   */
   observeCall(call: CallObservation): Finding[] | undefined
   /** Observe the messages claimed for one step. */
   observeText(observation: TextObservation): DuplicateTextFinding | undefined
@@ -35,8 +39,8 @@ export interface BrakeState {
   reset(): void
 }
 
-/** The result every refused attempt stands for: refusals repeat each other, whatever their wording. */
-const REFUSED = 'refused'
+/** Characters of recent result text kept per agent for lazy normalization (see `results.ts`). */
+const RECENT_RESULT_CHARS = 65_536
 
 /** Create the state of one agent. */
 export function createBrakeState(options: BrakeOptions): BrakeState {
@@ -46,7 +50,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const text = createDuplicateTextDetector(options.text)
   let epoch = 0
   let changes = new Set<string>()
-  const polls = new Map<string, { result: string }>()
+  const polls = new Map<string, { result: ResultRef }>()
+  const recent = createRecentResults(RECENT_RESULT_CHARS)
 
   function progress(): void {
     epoch++
@@ -61,20 +66,27 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       changes.add(call.key)
     } else if (call.kind === 'poller') {
       const last = touch(polls, call.key, options.calls.maxTracked, () => ({ result: call.result }))
-      if (last.result !== call.result) progress()
+      if (!sameResult(last.result, call.result)) progress()
       last.result = call.result
     }
   }
 
   return {
     observeCall(call) {
+      if (!call.refused) recent.remember(call.result)
       judge(call)
-      const seen = { ...call, epoch, result: call.refused ? REFUSED : call.result }
+      // Filled in place: a copy per call would only feed the garbage collector on the hottest path.
+      call.epoch = epoch
+      const seen = call
       let found: Finding[] | undefined
-      for (const detector of [calls, errors, sequences]) {
-        const finding = detector.observe(seen)
+      const add = (finding: Finding | undefined): void => {
         if (finding !== undefined) (found ??= []).push(finding)
       }
+      add(calls.observe(seen))
+      add(errors.observe(seen))
+      // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work.
+      const key = options.sequences.progressAware ? `${call.key}#${calls.version(call.key)}` : call.key
+      add(sequences.observe({ tool: call.tool, key }))
       return found
     },
     observeText: observation => text.observe(observation),
@@ -87,6 +99,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       epoch = 0
       changes = new Set()
       polls.clear()
+      recent.clear()
     },
   }
 }

@@ -3,11 +3,11 @@
  * @module dsh-brake/core/canonical
  */
 import stringify from 'fast-json-stable-stringify'
-import { fingerprint } from './fingerprint.js'
+import { keyOf } from './results.js'
 
 /** A call's identity and the canonical arguments it was computed from. */
 export interface CallIdentity {
-  /** 64-bit fingerprint of the tool name and the canonical arguments. */
+  /** The key of the tool name and the canonical arguments (itself when short, its fingerprint otherwise). */
   readonly key: string
   /** Key-sorted JSON of the arguments. */
   readonly args: string
@@ -21,5 +21,5 @@ export interface CallIdentity {
  */
 export function identifyCall(tool: string, args: unknown): CallIdentity {
   const canonical = stringify(args) ?? 'null'
-  return { key: fingerprint(JSON.stringify(tool) + canonical), args: canonical }
+  return { key: keyOf(JSON.stringify(tool) + canonical), args: canonical }
 }

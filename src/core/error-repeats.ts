@@ -6,6 +6,7 @@
  * @module dsh-brake/core/error-repeats
  */
 import { touch } from './bounded-map.js'
+import { normalizeError } from './normalize.js'
 import type { Detector, EpochObservation, RepeatedErrorFinding } from './types.js'
 
 /** Thresholds of the repeated-error detector. */
@@ -22,11 +23,27 @@ export interface ErrorRepeatOptions {
 const MAX_VARIANTS = 16
 
 interface Chain {
-  error: string
+  /** The latest error line as the model saw it, and its normalized shape once computed. */
+  line: string
+  shape?: string
   epoch: number
   n: number
   variants: Set<string>
   noticedAt: number
+}
+
+/**
+ * Whether `line` is the same error as the chain's: the same text, or the same shape once paths, numbers and ids are
+ * removed (computed only when the texts differ). The chain moves on to the latest line either way.
+ */
+function sameError(chain: Chain, line: string): boolean {
+  if (chain.n === 0 || chain.line === line) return true
+  chain.shape ??= normalizeError(chain.line)
+  const shape = normalizeError(line)
+  const same = chain.shape === shape
+  chain.line = line
+  chain.shape = shape
+  return same
 }
 
 /** Create a repeated-error detector. */
@@ -35,14 +52,14 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
   return {
     observe(call) {
       if (call.refused) return undefined
-      if (!call.failed || call.error === undefined) {
+      const line = call.errorLine
+      if (!call.failed || line === undefined) {
         chains.delete(call.tool)
         return undefined
       }
-      const error = call.error
-      const fresh = (): Chain => ({ error, epoch: call.epoch, n: 0, variants: new Set(), noticedAt: 0 })
+      const fresh = (): Chain => ({ line, epoch: call.epoch, n: 0, variants: new Set(), noticedAt: 0 })
       let chain = touch(chains, call.tool, options.maxTracked, fresh)
-      if (chain.error !== error || chain.epoch !== call.epoch) {
+      if (chain.epoch !== call.epoch || !sameError(chain, line)) {
         chain = fresh()
         chains.set(call.tool, chain)
       }
@@ -51,7 +68,7 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       const due = chain.noticedAt === 0 ? chain.n >= options.threshold : chain.n >= chain.noticedAt + options.reWarnEvery
       if (!due || chain.variants.size < 2) return undefined
       chain.noticedAt = chain.n
-      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: call.errorLine ?? call.error }
+      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line }
     },
     reset() {
       chains.clear()

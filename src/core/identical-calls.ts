@@ -9,6 +9,7 @@
  * @module dsh-brake/core/identical-calls
  */
 import { touch } from './bounded-map.js'
+import { sameResult, type ResultRef } from './results.js'
 import type { Detector, EpochObservation, RepeatedCallFinding } from './types.js'
 
 /** Thresholds of the identical-call detector. */
@@ -30,6 +31,11 @@ export interface IdenticalCallDetector extends Detector<EpochObservation, Repeat
    * broken by progress made since it was last extended.
    */
   count(key: string, epoch: number): number
+  /**
+   * A number that changes whenever `key`'s result changes (as this detector judged it, normalized): what the sequence
+   * detector compares instead of results. 0 for an unknown key.
+   */
+  version(key: string): number
 }
 
 /** Whether the `count`-th call of a chain carries a notice: at `warnCount`, then every `reWarnEvery` after it. */
@@ -39,7 +45,8 @@ export function isNoticeCount(count: number, warnCount: number, reWarnEvery: num
 
 interface Chain {
   n: number
-  result: string
+  result: ResultRef
+  version: number
   epoch: number
   aware: boolean
   failed: boolean
@@ -49,7 +56,7 @@ interface Chain {
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
   const chains = new Map<string, Chain>()
-  const fresh = (): Chain => ({ n: 0, result: '', epoch: 0, aware: true, failed: false, changed: false })
+  const fresh = (): Chain => ({ n: 0, result: { raw: '' }, version: 0, epoch: 0, aware: true, failed: false, changed: false })
   return {
     observe(call) {
       const chain = touch(chains, call.key, options.maxTracked, fresh)
@@ -57,16 +64,27 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
         chain.n++
-      } else if (chain.n === 0 || (aware && (chain.epoch !== call.epoch || chain.result !== call.result))) {
-        Object.assign(chain, { n: 1, result: call.result, epoch: call.epoch, aware, failed: call.failed, changed: false })
       } else {
-        chain.n++
-        if (chain.result !== call.result) chain.changed = true
-        Object.assign(chain, { result: call.result, epoch: call.epoch, failed: call.failed })
+        const same = chain.n > 0 && sameResult(chain.result, call.result)
+        if (!same) chain.version++
+        if (chain.n === 0 || (aware && (chain.epoch !== call.epoch || !same))) {
+          chain.n = 1
+          chain.changed = false
+        } else {
+          chain.n++
+          if (!same) chain.changed = true
+        }
+        chain.result = call.result
+        chain.epoch = call.epoch
+        chain.aware = aware
+        chain.failed = call.failed
       }
       if (!isNoticeCount(chain.n, options.warnCount, options.reWarnEvery)) return undefined
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
       return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: call.args, count: chain.n, evidence }
+    },
+    version(key) {
+      return chains.get(key)?.version ?? 0
     },
     count(key, epoch) {
       const chain = chains.get(key)

@@ -45,7 +45,7 @@ const PARTICULARS = /(?:[a-z]:)?(?:[\w.@~-]*[\\/])+[\w.@~-]*|\d+/gi
  * `ENOENT: no such file or directory, open 'src/a.ts'` and `… open 'lib/b.ts'` are the same error.
  */
 export function normalizeError(text: string): string {
-  const line = text.split('\n').find(candidate => candidate.trim() !== '') ?? ''
+  const line = text.split('\n', 8).find(candidate => candidate.trim() !== '') ?? ''
   return normalizeResult(line.trim()).replace(PARTICULARS, '∅')
 }
 

@@ -22,7 +22,8 @@ export interface ToolPolicy {
   readonly identity?: readonly string[]
   /**
    * A different class when a string argument matches a pattern (`*` wildcard), e.g. `{ command: { view: 'read' } }`
-   * or `{ command: { 'git commit*': 'mutating' } }`. The first matching pattern wins.
+   * or `{ command: { 'git commit*': 'mutating' } }`. Where patterns of different classes overlap, the class listed
+   * first wins.
    */
   readonly byArgument?: Readonly<Record<string, Readonly<Record<string, ToolClass>>>>
 }
@@ -95,21 +96,30 @@ export function createPolicyResolver(user: Readonly<Record<string, ToolPolicy>>)
   }
 }
 
-/** Compiled `byArgument` tables, per policy object. */
+/** Compiled `byArgument` tables, per policy object: per field, one test per class (patterns of a class combined). */
 const compiled = new WeakMap<ToolPolicy, { field: string; rules: { matches: (value: string) => boolean; class: ToolClass }[] }[]>()
 
-/** The class of one call: the policy's, unless a string argument matches one of its `byArgument` patterns. */
-export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
-  if (policy.byArgument === undefined || !isRecord(args)) return policy.class
+function rulesOf(policy: ToolPolicy & { byArgument: NonNullable<ToolPolicy['byArgument']> }) {
   let tables = compiled.get(policy)
   if (tables === undefined) {
-    tables = Object.entries(policy.byArgument).map(([field, classes]) => ({
-      field,
-      rules: Object.entries(classes).map(([pattern, kind]) => ({ matches: compilePatterns([pattern]), class: kind })),
-    }))
+    tables = Object.entries(policy.byArgument).map(([field, classes]) => {
+      // One combined test per class keeps a long list (the shell's file-changing commands) to one regex run.
+      const byClass = new Map<ToolClass, string[]>()
+      for (const [pattern, kind] of Object.entries(classes)) byClass.set(kind, [...byClass.get(kind) ?? [], pattern])
+      return { field, rules: [...byClass].map(([kind, patterns]) => ({ matches: compilePatterns(patterns), class: kind })) }
+    })
     compiled.set(policy, tables)
   }
-  for (const { field, rules } of tables) {
+  return tables
+}
+
+/**
+ * The class of one call: the policy's, unless a string argument matches one of its `byArgument` patterns. Where
+ * patterns of different classes overlap, the class listed first wins.
+ */
+export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
+  if (policy.byArgument === undefined || !isRecord(args)) return policy.class
+  for (const { field, rules } of rulesOf(policy as Parameters<typeof rulesOf>[0])) {
     const value = args[field]
     if (typeof value !== 'string') continue
     const trimmed = value.trimStart()

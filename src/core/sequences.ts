@@ -1,7 +1,7 @@
 /**
  * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `laps` times back to
- * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, each call's result is part of
- * its identity here, so a cycle whose output changes from lap to lap is not a loop.
+ * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, the caller folds each call's
+ * result version into its key, so a cycle whose output changes from lap to lap is not a loop.
  *
  * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
  * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
@@ -10,7 +10,14 @@
  * leaves plain repeats (A A A) to the identical-call detector.
  * @module dsh-brake/core/sequences
  */
-import type { CallObservation, Detector, SequenceFinding } from './types.js'
+import type { Detector, SequenceFinding } from './types.js'
+
+/** One call as the sequence detector sees it. */
+export interface SequenceObservation {
+  readonly tool: string
+  /** What must repeat: the call identity, plus (progress-aware) the version of its result. */
+  readonly key: string
+}
 
 /** Thresholds of the sequence detector. */
 export interface SequenceOptions {
@@ -20,12 +27,12 @@ export interface SequenceOptions {
   readonly laps: number
   /** After a notice for a running loop, another one every this many further laps. */
   readonly reWarnEvery: number
-  /** Whether a call's result is part of what must repeat (progress-aware counting). */
+  /** Whether results are part of what must repeat (progress-aware counting); reported in findings. */
   readonly progressAware: boolean
 }
 
 /** Create a sequence detector. */
-export function createSequenceDetector(options: SequenceOptions): Detector<CallObservation, SequenceFinding> {
+export function createSequenceDetector(options: SequenceOptions): Detector<SequenceObservation, SequenceFinding> {
   const { maxLength, laps, reWarnEvery, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
@@ -49,8 +56,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallO
   return {
     observe(call) {
       const slot = seen % size
-      // Progress-aware, a lap only repeats when the results repeat too: a cycle whose output moves is work.
-      const key = progressAware ? `${call.key}#${call.result}` : call.key
+      const key = call.key
       keys[slot] = key
       tools[slot] = call.tool
       seen++

@@ -17,6 +17,8 @@ export interface Detector<Observation, Found> {
   reset(): void
 }
 
+import type { ResultRef } from './results.js'
+
 /**
  * How a tool's calls are judged (README, "Tool policies"). `bookkeeping` tools never reach the detectors: like
  * excluded tools, they are transparent.
@@ -33,23 +35,23 @@ export interface CallObservation {
   readonly key: string
   /** The tool's class. */
   readonly kind: Exclude<ToolClass, 'bookkeeping'>
-  /** Fingerprint of the normalized result the call returned. */
-  readonly result: string
+  /** The result the call returned (compared raw, and normalized when needed). */
+  readonly result: ResultRef
   /** Whether the call failed (an error result). */
   readonly failed: boolean
   /** Whether this plugin's guard refused the call (its result is the refusal, not the tool's). */
   readonly refused: boolean
-  /** For a failed call: the normalized shape of its error (first line, particulars removed). */
-  readonly error?: string
-  /** For a failed call: the first line of its error as the model saw it. */
+  /** For a failed call with an error result: the first line of its error as the model saw it. */
   readonly errorLine?: string
+  /**
+   * The progress epoch the call happened in: bumped whenever the agent made progress (a new successful change, a
+   * poller that reported news). The brake state fills it in; whoever builds the observation passes 0.
+   */
+  epoch: number
 }
 
-/** A call observation as the detectors see it: with the progress epoch it happened in. */
-export interface EpochObservation extends CallObservation {
-  /** Bumped whenever the agent made progress (a new successful change, a poller that reported a change). */
-  readonly epoch: number
-}
+/** A call observation once the brake state has filled in its epoch (the same object). */
+export type EpochObservation = CallObservation
 
 /** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */
 export interface RepeatedCallFinding {

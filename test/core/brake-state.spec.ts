@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createBrakeState } from '../../src/core/brake-state.ts'
 import type { CallObservation } from '../../src/core/types.ts'
-import { callOf } from './support.ts'
+import { callOf, type Override } from './support.ts'
 
 const options = {
   calls: { warnCount: 3, reWarnEvery: 5, maxTracked: 64, progressAware: true },
@@ -11,7 +11,7 @@ const options = {
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
-const edit = (content: string, over: Partial<CallObservation> = {}): CallObservation => callOf('write', { file_path: 'a.ts', content }, { kind: 'mutating', ...over })
+const edit = (content: string, over: Override = {}): CallObservation => callOf('write', { file_path: 'a.ts', content }, { kind: 'mutating', ...over })
 const poll = (result: string): CallObservation => callOf('job_output', { job_id: 'bash-1' }, { kind: 'poller', result })
 
 /** Observe the calls in order and return the test call's chain length after the last one. */
@@ -42,6 +42,21 @@ describe('progress', () => {
     state.reset()
     state.observeCall(test)
     expect(state.callCount(test.key)).toBe(1)
+  })
+
+  it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
+    const feed = (progressAware: boolean): string[] => {
+      const state = createBrakeState({ ...options, calls: { ...options.calls, warnCount: 99, progressAware }, sequences: { ...options.sequences, progressAware } })
+      const found: string[] = []
+      for (let lap = 0; lap < 3; lap++) {
+        for (const call of [callOf('grep', { q: 1 }, { result: `${lap * 10} matches` }), callOf('read', { file_path: 'log' })]) {
+          for (const finding of state.observeCall(call) ?? []) found.push(finding.kind)
+        }
+      }
+      return found
+    }
+    expect(feed(true)).toEqual([])
+    expect(feed(false)).toEqual(['sequence'])
   })
 
   it('reports every finding a call trips, in detector order', () => {

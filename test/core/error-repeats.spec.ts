@@ -3,12 +3,12 @@ import { createErrorRepeatDetector } from '../../src/core/error-repeats.ts'
 import type { EpochObservation } from '../../src/core/types.ts'
 import { callOf, inEpoch } from './support.ts'
 
-const ENOENT = 'Error: ENOENT: no such file or directory, open ∅'
+const ENOENT = 'Error: ENOENT: no such file or directory, open'
 
-/** A call of `tool` with `args`; `error` makes it a failure with that normalized error. */
+/** A call of `tool` with `args`; `error` makes it a failure with that error, about a path of its own. */
 function attempt(tool: string, args: unknown, error?: string, epoch = 0): EpochObservation {
   const failed = error !== undefined
-  return inEpoch(callOf(tool, args, failed ? { failed, error, errorLine: `${error} (raw)` } : {}), epoch)
+  return inEpoch(callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch)
 }
 
 describe('same error, different arguments', () => {
@@ -38,6 +38,6 @@ describe('same error, different arguments', () => {
   it('reports the tool, the count, the argument sets and the error as the model saw it', () => {
     const detector = createErrorRepeatDetector({ threshold: 2, reWarnEvery: 5, maxTracked: 8 })
     detector.observe(attempt('read', 'a', ENOENT))
-    expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} (raw)` })
+    expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'` })
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createIdenticalCallDetector, isNoticeCount, type IdenticalCallOptions } from '../../src/core/identical-calls.ts'
 import type { EpochObservation } from '../../src/core/types.ts'
-import { callOf, inEpoch } from './support.ts'
+import { resultOf } from '../../src/core/results.ts'
+import { callOf, inEpoch, type Override } from './support.ts'
 
 const obs = (tool: string, args: unknown = {}): EpochObservation => inEpoch(callOf(tool, args))
 const DEFAULTS: IdenticalCallOptions = { warnCount: 6, reWarnEvery: 5, maxTracked: 1024, progressAware: true }
@@ -86,7 +87,7 @@ describe('progress-aware identical calls', () => {
     for (const token of results.match(/[|]?!?[a-z]/g) ?? []) {
       if (token.startsWith('|')) epoch++
       const refused = token.includes('!')
-      detector.observe({ ...base, epoch, refused, result: refused ? 'refused' : token.at(-1)! })
+      detector.observe({ ...base, epoch, refused, result: resultOf(refused ? 'refused' : token.at(-1)!) })
       lengths.push(detector.count(base.key, epoch))
     }
     return lengths
@@ -111,14 +112,35 @@ describe('progress-aware identical calls', () => {
     expect(detector.count(call.key, 1)).toBe(0)
   })
 
-  it.each<[string, Partial<EpochObservation>[], Partial<IdenticalCallOptions>, string]>([
+  it.each<[string, Override[], Partial<IdenticalCallOptions>, string]>([
     ['same-result', [{}, {}], {}, 'same-result'],
     ['same-failure', [{ failed: true }, { failed: true }], {}, 'same-failure'],
     ['changed, with plain counting', [{ result: 'a' }, { result: 'b' }], { progressAware: false }, 'changed'],
   ])('reports the evidence: %s', (_, calls, options, evidence) => {
     const detector = createIdenticalCallDetector({ ...DEFAULTS, ...options, warnCount: 2 })
     let found
-    for (const over of calls) found = detector.observe({ ...obs('bash', { command: 'x' }), ...over })
+    for (const over of calls) found = detector.observe(inEpoch(callOf('bash', { command: 'x' }, over)))
     expect(found?.evidence).toBe(evidence)
+  })
+})
+
+describe('results compared normalized', () => {
+  it('takes results that differ only in volatile fragments for the same result', () => {
+    const detector = createIdenticalCallDetector({ ...DEFAULTS, warnCount: 3 })
+    const run = (ms: number) => inEpoch(callOf('bash', { command: 'npm test' }, { result: `Tests 3 passed\nDuration ${ms}ms (pid ${ms + 4000})` }))
+    detector.observe(run(120))
+    detector.observe(run(87))
+    expect(detector.observe(run(301))?.count).toBe(3)
+  })
+
+  it('versions a result: the version moves only when the result changes', () => {
+    const detector = createIdenticalCallDetector(DEFAULTS)
+    const call = (result: string) => inEpoch(callOf('job_output', { job_id: 'j' }, { kind: 'poller', result }))
+    const versions = ['running 1', 'running 1', 'running 2', 'running 2', 'done'].map((result) => {
+      const observed = call(result)
+      detector.observe(observed)
+      return detector.version(observed.key)
+    })
+    expect(versions).toEqual([1, 1, 2, 2, 3])
   })
 })

@@ -54,20 +54,6 @@ describe('sequence loops', () => {
     expect(run(stream, { ...DEFAULTS, ...options })).toEqual(expected)
   })
 
-  it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
-    const feed = (progressAware: boolean): SequenceFinding | undefined => {
-      const detector = createSequenceDetector({ ...DEFAULTS, progressAware })
-      let found: SequenceFinding | undefined
-      for (let lap = 0; lap < 3; lap++) {
-        found ??= detector.observe(callOf('job_output', { job_id: 'bash-1' }, { result: `${lap * 10}% done` }))
-        found ??= detector.observe(callOf('read', { file_path: 'log' }))
-      }
-      return found
-    }
-    expect(feed(true)).toBeUndefined()
-    expect(feed(false)).toMatchObject({ laps: 3, tools: ['job_output', 'read'], sameResults: false })
-  })
-
   it('arguments are part of identity: a new query is a new sequence', () => {
     const detector = createSequenceDetector(DEFAULTS)
     let found: SequenceFinding | undefined
