@@ -76,7 +76,7 @@ export const LIMITS = Object.freeze({
   /** Distinct call identities remembered per agent. */
   trackedCalls: 1024,
   /** Distinct text blocks remembered per agent. */
-  trackedBlocks: 2048,
+  trackedBlocks: 1024,
   /** Tools whose failure chains are remembered per agent. */
   trackedTools: 256,
   /** Claimed message ids remembered per agent, to ignore replays. */

@@ -39,7 +39,12 @@ export interface BrakeState {
   reset(): void
 }
 
-/** Characters of recent result text kept per agent for lazy normalization (see `results.ts`). */
+/**
+ * Recent results whose text is kept per agent for lazy normalization (see `results.ts`): a repeat within this many
+ * calls compares normalized even when its raw text differs.
+ */
+const RECENT_RESULTS = 256
+/** Characters of recent result text kept per agent, at most. */
 const RECENT_RESULT_CHARS = 65_536
 
 /** Create the state of one agent. */
@@ -51,7 +56,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   let epoch = 0
   let changes = new Set<string>()
   const polls = new Map<string, { result: ResultRef }>()
-  const recent = createRecentResults(RECENT_RESULT_CHARS)
+  const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
 
   function progress(): void {
     epoch++

@@ -10,7 +10,7 @@
  * @module dsh-brake/core/duplicate-text
  */
 import { touch } from './bounded-map.js'
-import { fingerprint } from './fingerprint.js'
+import { keyOf } from './results.js'
 import type { Detector, DuplicateBlock, DuplicateTextFinding } from './types.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */
@@ -50,39 +50,62 @@ export interface TextObservation {
 /** Sources listed per block at most; more only make the notice longer. */
 const MAX_SOURCES = 4
 
+/**
+ * One tracked block. Most blocks are seen once, so an entry starts small: the timestamp list and the source list are
+ * only allocated once a second occurrence (or a second source) needs them.
+ */
 interface BlockEntry {
-  /** Timestamps of the most recent occurrences since the last trip (at most `threshold`). */
-  times: number[]
   /** Occurrences since the last trip. */
   count: number
-  sources: string[]
+  /** The latest occurrence. */
+  last: number
+  /** Timestamps of the most recent occurrences since the last trip (at most `threshold`), from the second on. */
+  times: number[] | undefined
+  /** The source of the first occurrence, or the distinct sources once there is more than one. */
+  sources: string | string[]
   quietUntil: number
+}
+
+function addSource(entry: BlockEntry, source: string): void {
+  const sources = entry.sources
+  if (typeof sources === 'string') {
+    if (sources !== source) entry.sources = [sources, source]
+  } else if (sources.length < MAX_SOURCES && !sources.includes(source)) {
+    sources.push(source)
+  }
 }
 
 /** Create a duplicate-text detector. */
 export function createDuplicateTextDetector(options: DuplicateTextOptions): Detector<TextObservation, DuplicateTextFinding> {
   const blocks = new Map<string, BlockEntry>()
   const messageIds = new Map<string, true>()
-  const fresh = (): BlockEntry => ({ times: [], count: 0, sources: [], quietUntil: -Infinity })
+  const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
 
   function occur(key: string, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
     const entry = touch(blocks, key, options.maxTracked, fresh)
-    entry.count++
-    entry.times.push(at)
-    if (entry.times.length > options.threshold) entry.times.shift()
-    if (entry.sources.length < MAX_SOURCES && !entry.sources.includes(source)) entry.sources.push(source)
-    if (entry.times.length < options.threshold) return undefined
-    if (at - entry.times[0]! > options.windowMs || at < entry.quietUntil) return undefined
+    if (entry.count++ === 0) {
+      entry.last = at
+      if (typeof entry.sources === 'string') entry.sources = source
+      else entry.sources.push(source)
+      return undefined
+    }
+    const times = entry.times ??= [entry.last]
+    entry.last = at
+    times.push(at)
+    if (times.length > options.threshold) times.shift()
+    addSource(entry, source)
+    if (times.length < options.threshold) return undefined
+    if (at - times[0]! > options.windowMs || at < entry.quietUntil) return undefined
     const found: DuplicateBlock = {
       count: entry.count,
-      sources: entry.sources,
+      sources: typeof entry.sources === 'string' ? [entry.sources] : entry.sources,
       head: text.slice(start, Math.min(end, start + options.headChars)),
       length: end - start,
     }
     // Escalation needs fresh evidence: the next notice for this block counts from zero again.
-    entry.times = []
-    entry.count = 0
+    entry.times = undefined
     entry.sources = []
+    entry.count = 0
     entry.quietUntil = at + options.cooldownMs
     return found
   }
@@ -97,7 +120,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
           forEachBlock(text, (start, end) => {
             if (end - start < options.minChars) return
-            const key = fingerprint(text.slice(start, end))
+            const key = keyOf(text.slice(start, end))
             const block = occur(key, text, start, end, message.source, at)
             if (block !== undefined) (found ??= []).push(block)
           })

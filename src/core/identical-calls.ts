@@ -56,7 +56,7 @@ interface Chain {
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
   const chains = new Map<string, Chain>()
-  const fresh = (): Chain => ({ n: 0, result: { raw: '' }, version: 0, epoch: 0, aware: true, failed: false, changed: false })
+  const fresh = (): Chain => ({ n: 0, result: { raw: '', norm: undefined, text: undefined }, version: 0, epoch: 0, aware: true, failed: false, changed: false })
   return {
     observe(call) {
       const chain = touch(chains, call.key, options.maxTracked, fresh)

@@ -16,26 +16,32 @@ export interface ResultRef {
   /** The raw text's key: the text itself when short, its fingerprint otherwise. */
   readonly raw: string
   /** The normalized text's key, once computed. */
-  norm?: string
+  norm: string | undefined
   /** The raw text, while the result is in its agent's recent window. */
-  text?: string
+  text: string | undefined
 }
 
 /** Texts up to this length are their own key: hashing them would cost more than it saves. */
 const LITERAL_CHARS = 64
 
-/** The key of a text: the text itself when short (prefixed `=`), its fingerprint otherwise (prefixed `#`). */
+/**
+ * The key of a text: the text itself when short (prefixed `=`), its fingerprint otherwise. A fingerprint never
+ * starts with `=` (base64 pads only at the end; the UTF-16 domain starts with `~`), so the two kinds never meet, and
+ * the fingerprint is kept as one flat string rather than a prefixed pair.
+ */
 export function keyOf(text: string): string {
-  return text.length <= LITERAL_CHARS ? `=${text}` : `#${fingerprint(text)}`
+  return text.length <= LITERAL_CHARS ? `=${text}` : fingerprint(text)
 }
 
 /** A result for `text`, not yet normalized. */
 export function resultOf(text: string): ResultRef {
-  return { raw: keyOf(text), text }
+  // Every field is present from the start and later set to `undefined` rather than deleted: a deleted property turns
+  // a V8 object into a dictionary several times its size, and chains keep these objects for a long time.
+  return { raw: keyOf(text), norm: undefined, text }
 }
 
 /** Stands for every refused attempt: refusals repeat each other, whatever their wording. */
-export const REFUSED: ResultRef = Object.freeze({ raw: '!refused', norm: '!refused' })
+export const REFUSED: ResultRef = Object.freeze({ raw: '!refused', norm: '!refused', text: undefined })
 
 function normOf(result: ResultRef): string | undefined {
   if (result.norm === undefined && result.text !== undefined) result.norm = keyOf(normalizeResult(result.text))
@@ -49,18 +55,26 @@ export function sameResult(a: ResultRef, b: ResultRef): boolean {
   return left !== undefined && left === normOf(b)
 }
 
-/** The window of recent results whose text is kept for a later normalization, bounded by total characters. */
+/** The window of recent results whose text is kept for a later normalization, bounded by count and characters. */
 export interface RecentResults {
   /** Keep `result`'s text for a while; older texts beyond the bound are let go. */
   remember(result: ResultRef): void
   clear(): void
 }
 
-/** Create a window holding at most `maxChars` characters of result text. */
-export function createRecentResults(maxChars: number): RecentResults {
-  const queue: ResultRef[] = []
-  let head = 0
+/** Create a window holding the text of at most `maxResults` results and `maxChars` characters. */
+export function createRecentResults(maxResults: number, maxChars: number): RecentResults {
+  // A ring of the last `maxResults` results; `oldest` is the next slot to reuse.
+  const ring: (ResultRef | undefined)[] = new Array<ResultRef | undefined>(maxResults).fill(undefined)
+  let oldest = 0
   let chars = 0
+  const forget = (slot: number): void => {
+    const old = ring[slot]
+    if (old === undefined) return
+    chars -= old.text?.length ?? 0
+    old.text = undefined
+    ring[slot] = undefined
+  }
   return {
     remember(result) {
       const text = result.text
@@ -68,26 +82,19 @@ export function createRecentResults(maxChars: number): RecentResults {
       if (text.length > maxChars) {
         // Too large to keep: normalize it now, while the text is at hand.
         normOf(result)
-        delete result.text
+        result.text = undefined
         return
       }
-      queue.push(result)
+      forget(oldest)
+      ring[oldest] = result
       chars += text.length
-      while (chars > maxChars) {
-        const old = queue[head++]!
-        chars -= old.text?.length ?? 0
-        delete old.text
-      }
-      if (head > 1024 && head * 2 > queue.length) {
-        queue.splice(0, head)
-        head = 0
-      }
+      oldest = (oldest + 1) % maxResults
+      // Over the character bound: let the oldest texts go first.
+      for (let slot = oldest; chars > maxChars; slot = (slot + 1) % maxResults) forget(slot)
     },
     clear() {
-      for (let i = head; i < queue.length; i++) delete queue[i]!.text
-      queue.length = 0
-      head = 0
-      chars = 0
+      for (let slot = 0; slot < maxResults; slot++) forget(slot)
+      oldest = 0
     },
   }
 }
