@@ -1,22 +1,28 @@
 /**
- * dsh-brake on the real DSH agent loop: the published tool registry, agent registry and loop, with a scripted model.
- * Every numbered point of the spec is exercised here through the path a real session takes.
+ * dsh-brake on the real DSH agent loop: the published tool registry, agent registry and loop, with a scripted model,
+ * and the plugin loaded as a profile loads it: by its bare name through the real Loader, from the bundle's row plus a
+ * user patch row (so the built `dist/` runs; `npm test` builds first). Every numbered point of the spec is exercised
+ * here through the path a real session takes.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import * as Brake from '../src/index.ts'
 import type { Config } from '../src/config.ts'
 import {
-  agent, bootDsh, call, human, idle, notices, prompt, results, say, tool, userMessages, type Turn,
+  agent, bootDsh, call, human, idle, mountProfile, notices, prompt, results, say, tool, userMessages, type Turn,
 } from './support/dsh.ts'
+
+/** Load dsh-brake into `ctx` from a profile whose patch sets `config`. */
+function load(ctx: Context, config: Partial<Config>): Promise<void> {
+  return mountProfile(ctx, [{ id: 'dsh-brake', config }])
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 async function brake(config: Partial<Config> = {}): Promise<Context> {
   const ctx = await bootDsh()
-  await ctx.plugin(Brake, config)
+  await load(ctx, config)
   tool(ctx, 'read', args => `contents of ${String((args as { file_path?: unknown }).file_path)}`)
   for (const name of ['grep', 'curl', 'bash', 'todo_write']) tool(ctx, name)
   return ctx
@@ -127,7 +133,7 @@ describe('1. identical calls', () => {
 
   it('gives parallel identical calls in one response each a notice of their own, with distinct ids', async () => {
     const ctx = await bootDsh()
-    await ctx.plugin(Brake, { callWarnCount: 2, callReWarnEvery: 1 })
+    await load(ctx, { callWarnCount: 2, callReWarnEvery: 1 })
     tool(ctx, 'probe', () => 'ok', true)
     const same = { name: 'probe', args: { q: 1 } }
     const target = await session(ctx, [{ calls: [same, same, same] }])
@@ -344,7 +350,7 @@ describe('6. notices fold onto the downstream decision', () => {
       seen.push(decision)
       return decision
     })
-    await ctx.plugin(Brake, { callWarnCount: 2 })
+    await load(ctx, { callWarnCount: 2 })
     tool(ctx, 'read')
     await session(ctx, repeat(2, call('read', { file_path: 'a' })))
     expect(seen[0]).toEqual({ kind: 'accept' })
@@ -355,7 +361,7 @@ describe('6. notices fold onto the downstream decision', () => {
     const ctx = await bootDsh()
     let decision: unknown
     ctx.on('agent/pre-step', async (_payload, next) => (decision = await next()))
-    await ctx.plugin(Brake, {})
+    await load(ctx, {})
     injectAfterEveryCall(ctx, HOOK_TEXT)
     tool(ctx, 'grep')
     let steps = 0
@@ -414,13 +420,14 @@ describe('8. per-agent state', () => {
 describe('plugin disposal', () => {
   it('removes the guard and both listeners', async () => {
     const ctx = await bootDsh()
-    const fiber = await ctx.plugin(Brake, { mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
+    await load(ctx, { mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
     tool(ctx, 'read')
     injectAfterEveryCall(ctx, HOOK_TEXT)
     const before = await session(ctx, repeat(4, call('read', { file_path: 'a' })))
     expect(results(before).map(r => r.isError)).toEqual([false, false, false, true])
     expect(notices(before).length).toBeGreaterThan(0)
-    await fiber.dispose()
+    // Disposing the plugin's fiber, as the Loader does when the row is disabled or removed.
+    await ctx.loader.resolve('include:dsh-brake').fiber!.dispose()
     const after = await session(ctx, repeat(6, call('read', { file_path: 'a' })))
     expect(results(after).some(r => r.isError)).toBe(false)
     expect(notices(after)).toHaveLength(0)
