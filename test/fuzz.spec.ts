@@ -1,0 +1,112 @@
+/**
+ * Property-based fuzzing of the plugin as DSH dispatches it: random interleavings of tool calls (odd arguments,
+ * failures, parallel duplicates), claimed messages (people, plugins, the brake's own notices, unknown source kinds,
+ * non-text content), several agents and dropped agents, through the real Cordis waterfalls. The brake must never
+ * fail internally, never lose a downstream decision or context, and every notice must be valid lossless JSON with a
+ * bounded summary and a fresh id. `npm test` runs a few hundred cases; `npm run test:fuzz` runs 10 000.
+ */
+import { Context } from '@deepseek-ai/cordis'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import * as Brake from '../src/index.ts'
+
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
+const signal = new AbortController().signal
+
+const text = fc.oneof(
+  fc.constantFrom('ok', '', 'Error: boom', 'FAIL x\n[exit code: 1]', '\uD800 lone', '😀'.repeat(50)),
+  fc.string({ maxLength: 300 }),
+  fc.constant('Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.'),
+)
+const args = fc.oneof(
+  fc.record({ file_path: fc.constantFrom('a.ts', 'b.ts', 'c\uDC00.ts') }),
+  fc.record({ command: fc.constantFrom('npm test', 'git commit -m x', 'ls'), description: fc.string({ maxLength: 20 }) }),
+  fc.string({ maxLength: 40 }), // the raw string DSH passes when argument JSON does not parse
+  fc.jsonValue({ maxDepth: 6 }),
+)
+const call = fc.record({
+  kind: fc.constant('call' as const),
+  agent: fc.nat(2),
+  tool: fc.constantFrom('read', 'bash', 'edit', 'job_output', 'todo_write', 'grep', 'x'.repeat(300)),
+  args,
+  result: text,
+  isError: fc.boolean(),
+  copies: fc.integer({ min: 1, max: 3 }),
+})
+const block = fc.oneof(
+  text.map(t => ({ type: 'text', text: t })),
+  fc.constant({ type: 'image', attachment: { attachmentId: 'a', mediaType: 'image/png', bytes: 1, width: 1, height: 1 } }),
+)
+const source = fc.constantFrom(
+  { kind: 'user' }, { kind: 'plugin', plugin: 'hooks-claude-code' }, { kind: 'plugin', plugin: 'dsh-brake', form: 'notice', summary: 's' },
+  { kind: 'subagent-report', form: 'relay' }, { kind: 'something-new' }, { kind: 'plugin' },
+)
+const claim = fc.record({
+  kind: fc.constant('claim' as const),
+  agent: fc.nat(2),
+  messages: fc.array(fc.record({ source, content: fc.array(block, { maxLength: 3 }), replay: fc.boolean() }), { maxLength: 4 }),
+  reject: fc.boolean(),
+})
+const drop = fc.record({ kind: fc.constant('drop' as const), agent: fc.nat(2) })
+const script = fc.array(fc.oneof({ weight: 6, arbitrary: call }, { weight: 3, arbitrary: claim }, { weight: 1, arbitrary: drop }), { maxLength: 60 })
+
+function checkNotice(message: unknown, ids: Set<string>): void {
+  expect(JSON.parse(JSON.stringify(message))).toEqual(message)
+  const { content, source: from, role, id } = message as { content: { type: string; text: string }[]; source: { kind: string; plugin: string; form: string; summary: string }; role: string; id: string }
+  expect(Object.keys(message as object)).toEqual(['content', 'source', 'role', 'id'])
+  expect(role).toBe('user')
+  expect(from).toMatchObject({ kind: 'plugin', plugin: 'dsh-brake', form: 'notice' })
+  expect(from.summary.length).toBeGreaterThan(0)
+  expect(from.summary.length).toBeLessThanOrEqual(120)
+  expect(content.every(b => b.type === 'text' && b.text.length < 2000)).toBe(true)
+  expect(ids.has(id)).toBe(false)
+  ids.add(id)
+}
+
+describe('fuzzing the waterfalls', () => {
+  it(`never fails inside, never loses a decision, only emits valid notices (${RUNS} runs)`, async () => {
+    await fc.assert(fc.asyncProperty(script, fc.boolean(), async (steps, progressAware) => {
+      const ctx = new Context()
+      await ctx.plugin(Brake, { callWarnCount: 2, callReWarnEvery: 1, sequenceCount: 2, duplicateTextThreshold: 2, progressAware })
+      const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<unknown> }).waterfall.bind(ctx)
+      const agents = [{}, {}, {}]
+      const ids = new Set<string>()
+      const claimed: unknown[] = []
+      let n = 0
+      for (const step of steps) {
+        if (step.kind === 'drop') {
+          agents[step.agent] = {}
+        } else if (step.kind === 'call') {
+          for (let copy = 0; copy < step.copies; copy++) {
+            const exec = { token: Symbol('t'), callId: `c${++n}`, rootCallId: `c${n}`, name: step.tool, signal, agent: agents[step.agent], arguments: step.args }
+            const result = Object.freeze({ isError: step.isError, content: [{ type: 'text', text: step.result }], ...step.isError ? { error: { message: step.result } } : { value: null } })
+            const theirs = { content: [{ type: 'text', text: 'downstream' }], source: { kind: 'plugin', plugin: 'other' }, role: 'user', id: `d${n}` }
+            const downstream = { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }], additionalContexts: [theirs] }
+            const decision = await waterfall('tools/post-execute', exec, result, () => Promise.resolve(downstream)) as typeof downstream
+            expect(decision.kind).toBe('block')
+            expect(decision.feedback).toBe(downstream.feedback)
+            expect(decision.additionalContexts.at(-1)).toBe(theirs)
+            for (const ours of decision.additionalContexts.slice(0, -1)) {
+              checkNotice(ours, ids)
+              claimed.push(ours)
+            }
+          }
+        } else {
+          const messages = step.messages.map((m, i) => m.replay && claimed.length > 0
+            ? claimed[(n + i) % claimed.length]
+            : { content: m.content, source: m.source, role: 'user', id: `m${++n}` })
+          const enter = step.reject ? { kind: 'reject' } : { kind: 'enter', messages }
+          const decision = await waterfall('agent/pre-step', { agent: agents[step.agent], messages, turn: 1, step: n, signal }, () => Promise.resolve(enter)) as { kind: string; messages?: unknown[] }
+          if (step.reject) {
+            expect(decision).toBe(enter)
+          } else {
+            expect(decision.messages!.slice(0, messages.length)).toEqual(messages)
+            for (const ours of decision.messages!.slice(messages.length)) checkNotice(ours, ids)
+          }
+        }
+      }
+      // Nothing failed inside: the containment log stayed empty.
+      expect(ctx.logger.buffer.filter(m => m.name === 'dsh-brake')).toEqual([])
+    }), { numRuns: RUNS })
+  }, 600_000)
+})
