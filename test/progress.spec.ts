@@ -127,3 +127,40 @@ describe('what counts as a call', () => {
     expect(notices(target).map(n => n.summary)).toEqual(['read × 3, same result'])
   })
 })
+
+describe('shell commands', () => {
+  it('a file-changing shell command that fails is not progress', async () => {
+    const ctx = await bootDsh()
+    await ctx.plugin(Brake, { mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
+    tool(ctx, 'bash', args => String((args as { command: string }).command).startsWith('git apply')
+      ? 'error: patch failed\n[exit code: 1]'
+      : FAILING)
+    const apply = call('bash', { command: 'git apply fix.patch', description: 'Apply' })
+    const { agent: target } = agent(ctx, [...repeat(3, TEST), apply, TEST, say('done')])
+    await prompt(ctx, target)
+    // Had the failed `git apply` been progress, the fifth `npm test` would have run.
+    expect(results(target).map(r => r.text.startsWith('Error: dsh-brake refused'))).toEqual([false, false, false, false, true])
+  })
+
+  it('a shell failure is not an error result: it feeds the identical-call detector, not the repeated-error one', async () => {
+    const ctx = await bootDsh()
+    await ctx.plugin(Brake, { errorRepeatCount: 2 })
+    tool(ctx, 'bash', () => 'boom\n[exit code: 1]')
+    const { agent: target } = agent(ctx, [...['a', 'b', 'c'].map(f => call('bash', { command: `cat ${f}`, description: 'x' })), say('done')])
+    await prompt(ctx, target)
+    expect(notices(target)).toEqual([])
+  })
+})
+
+describe('what lifts a refusal', () => {
+  it('a poller that reports news', async () => {
+    const ctx = await bootDsh()
+    await ctx.plugin(Brake, { mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
+    tool(ctx, 'bash', () => FAILING)
+    tool(ctx, 'job_output', (_, runs) => runs === 1 ? '[status: running]' : '[status: completed, exit code: 0]')
+    const poll = call('job_output', { job_id: 'bash-1' })
+    const { agent: target } = agent(ctx, [poll, ...repeat(4, TEST), poll, TEST, say('done')])
+    await prompt(ctx, target)
+    expect(ran(target)).toEqual([true, true, true, false, true])
+  })
+})
