@@ -75,7 +75,11 @@ export function apply(ctx: Context, config: Config): void {
       if (exec.agent !== undefined && tracked(exec.name)) {
         const policy = policyOf(exec.name)
         const kind = classOf(policy, exec.arguments)
-        if (kind !== 'bookkeeping') found = { kind, ...identifyCall(exec.name, identityOf(policy, exec.arguments)) }
+        if (kind !== 'bookkeeping') {
+          const identity = identifyCall(exec.name, identityOf(policy, exec.arguments))
+          // Arguments too deeply nested to serialize have no identity: such a call is not watched.
+          if (identity !== undefined) found = { kind, ...identity }
+        }
       }
       // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
       if (deny) described.set(exec, found)
@@ -133,8 +137,13 @@ export function apply(ctx: Context, config: Config): void {
     }
     const decision = await next()
     if (notices === undefined) return decision
-    // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
-    return { ...decision, additionalContexts: [...notices, ...decision.additionalContexts ?? []] } as PostToolDecision
+    try {
+      // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
+      return { ...decision, additionalContexts: [...notices, ...decision.additionalContexts ?? []] } as PostToolDecision
+    } catch (error) {
+      contain('tools/post-execute', error)
+      return decision
+    }
   })
 
   ctx.on('agent/pre-step', async (payload, next) => {
@@ -145,9 +154,15 @@ export function apply(ctx: Context, config: Config): void {
       contain('agent/pre-step', error)
     }
     const decision = await next()
-    if (notices === undefined || decision.kind === 'reject' || payload.signal.aborted) return decision
-    // A new array: the default decision's `messages` is the very array the loop claimed.
-    return { ...decision, messages: [...decision.messages, ...notices] }
+    if (notices === undefined) return decision
+    try {
+      if (decision.kind === 'reject' || payload.signal.aborted) return decision
+      // A new array: the default decision's `messages` is the very array the loop claimed.
+      return { ...decision, messages: [...decision.messages, ...notices] }
+    } catch (error) {
+      contain('agent/pre-step', error)
+      return decision
+    }
   })
 
   /** Reset on a person's (or a delegating parent's) message; feed every other claimed text to the detector. */

@@ -31,7 +31,7 @@ const call = fc.record({
   args,
   result: text,
   isError: fc.boolean(),
-  copies: fc.integer({ min: 1, max: 3 }),
+  copies: fc.integer({ min: 1, max: 6 }),
 })
 const block = fc.oneof(
   text.map(t => ({ type: 'text', text: t })),
@@ -63,11 +63,24 @@ function checkNotice(message: unknown, ids: Set<string>): void {
   ids.add(id)
 }
 
+/**
+ * The guard path without a full registry: a `tools` service whose `guard` keeps the brake's guard, consulted before
+ * each post-execute the way the registry does (a string refuses: the result becomes `Error: <reason>`).
+ */
+function guardHost(ctx: Context): { judge: (exec: object) => string | undefined } {
+  const guards: ((exec: object) => string | undefined)[] = []
+  ctx.provide('tools', { guard: (fn: (exec: object) => string | undefined) => { guards.push(fn); return () => undefined } })
+  return { judge: exec => guards.reduce<string | undefined>((reason, guard) => reason ?? guard(exec), undefined) }
+}
+
+let refusals = 0
+
 describe('fuzzing the waterfalls', () => {
   it(`never fails inside, never loses a decision, only emits valid notices (${RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(script, fc.boolean(), async (steps, progressAware) => {
+    await fc.assert(fc.asyncProperty(script, fc.boolean(), fc.boolean(), async (steps, progressAware, deny) => {
       const ctx = new Context()
-      await ctx.plugin(Brake, { callWarnCount: 2, callReWarnEvery: 1, sequenceCount: 2, duplicateTextThreshold: 2, progressAware })
+      const host = guardHost(ctx)
+      await ctx.plugin(Brake, { callWarnCount: 2, callReWarnEvery: 1, callDenyCount: 3, sequenceCount: 2, duplicateTextThreshold: 2, progressAware, mode: deny ? 'deny' : 'remind' })
       const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<unknown> }).waterfall.bind(ctx)
       const agents = [{}, {}, {}]
       const ids = new Set<string>()
@@ -79,7 +92,16 @@ describe('fuzzing the waterfalls', () => {
         } else if (step.kind === 'call') {
           for (let copy = 0; copy < step.copies; copy++) {
             const exec = { token: Symbol('t'), callId: `c${++n}`, rootCallId: `c${n}`, name: step.tool, signal, agent: agents[step.agent], arguments: step.args }
-            const result = Object.freeze({ isError: step.isError, content: [{ type: 'text', text: step.result }], ...step.isError ? { error: { message: step.result } } : { value: null } })
+            const reason = host.judge(exec)
+            if (reason !== undefined) {
+              expect(typeof reason).toBe('string')
+              expect(reason.length).toBeLessThan(600)
+              expect(deny).toBe(true)
+              refusals++
+            }
+            const result = Object.freeze(reason !== undefined
+              ? { isError: true, content: [{ type: 'text', text: `Error: ${reason}` }], error: { message: reason } }
+              : { isError: step.isError, content: [{ type: 'text', text: step.result }], ...step.isError ? { error: { message: step.result } } : { value: null } })
             const theirs = { content: [{ type: 'text', text: 'downstream' }], source: { kind: 'plugin', plugin: 'other' }, role: 'user', id: `d${n}` }
             const downstream = { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }], additionalContexts: [theirs] }
             const decision = await waterfall('tools/post-execute', exec, result, () => Promise.resolve(downstream)) as typeof downstream
@@ -108,5 +130,7 @@ describe('fuzzing the waterfalls', () => {
       // Nothing failed inside: the containment log stayed empty.
       expect(ctx.logger.buffer.filter(m => m.name === 'dsh-brake')).toEqual([])
     }), { numRuns: RUNS })
+    // The cases did reach the guard's refusals, not only notices.
+    expect(refusals).toBeGreaterThan(0)
   }, 600_000)
 })

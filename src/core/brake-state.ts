@@ -37,6 +37,8 @@ export interface BrakeState {
   callCount(key: string): number
   /** Forget everything. */
   reset(): void
+  /** How many entries each bounded structure holds now (for the bound checks in the tests). */
+  size(): Readonly<Record<string, number>>
 }
 
 /**
@@ -54,21 +56,21 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
   let epoch = 0
-  let changes = new Set<string>()
+  // The change that made the latest progress: making it again is no progress (every new change replaces it).
+  let lastChange: string | undefined
   const polls = new Map<string, { result: ResultRef }>()
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
 
-  function progress(): void {
+  function progress(change?: string): void {
     epoch++
-    changes = new Set()
+    lastChange = change
   }
 
   /** Move the epoch on when this call is progress. */
   function judge(call: CallObservation): void {
     if (call.refused || call.failed) return
-    if (call.kind === 'mutating' && !changes.has(call.key)) {
-      progress()
-      changes.add(call.key)
+    if (call.kind === 'mutating' && call.key !== lastChange) {
+      progress(call.key)
     } else if (call.kind === 'poller') {
       const last = touch(polls, call.key, options.calls.maxTracked, () => ({ result: call.result }))
       if (!sameResult(last.result, call.result)) progress()
@@ -96,13 +98,17 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(key, epoch),
+    size: () => ({
+      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: polls.size,
+      recentResults: recent.size().results, recentChars: recent.size().chars,
+    }),
     reset() {
       calls.reset()
       sequences.reset()
       errors.reset()
       text.reset()
       epoch = 0
-      changes = new Set()
+      lastChange = undefined
       polls.clear()
       recent.clear()
     },

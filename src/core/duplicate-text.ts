@@ -132,6 +132,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
       blocks.clear()
       messageIds.clear()
     },
+    size: () => ({ blocks: blocks.size, messageIds: messageIds.size }),
   }
 }
 

@@ -73,5 +73,6 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
     reset() {
       chains.clear()
     },
+    size: () => ({ failingTools: chains.size }),
   }
 }

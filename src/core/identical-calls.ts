@@ -94,5 +94,6 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
     reset() {
       chains.clear()
     },
+    size: () => ({ calls: chains.size }),
   }
 }

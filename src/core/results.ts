@@ -60,6 +60,8 @@ export interface RecentResults {
   /** Keep `result`'s text for a while; older texts beyond the bound are let go. */
   remember(result: ResultRef): void
   clear(): void
+  /** Results whose text is kept, and their characters. */
+  size(): { readonly results: number; readonly chars: number }
 }
 
 /** Create a window holding the text of at most `maxResults` results and `maxChars` characters. */
@@ -96,5 +98,6 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
       for (let slot = 0; slot < maxResults; slot++) forget(slot)
       oldest = 0
     },
+    size: () => ({ results: ring.filter(result => result !== undefined).length, chars }),
   }
 }

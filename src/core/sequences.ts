@@ -86,5 +86,6 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
       runs.fill(0)
       noticed.fill(0)
     },
+    size: () => ({ window: Math.min(seen, size) }),
   }
 }

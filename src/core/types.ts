@@ -15,6 +15,8 @@ export interface Detector<Observation, Found> {
   observe(observation: Observation): Found | undefined
   /** Forget everything (a person or a delegating parent spoke). */
   reset(): void
+  /** How many entries each of its bounded structures holds now (for the bound checks in the tests). */
+  size(): Readonly<Record<string, number>>
 }
 
 import type { ResultRef } from './results.js'

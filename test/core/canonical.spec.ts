@@ -8,7 +8,7 @@ describe('call identity', () => {
   })
 
   it('gives the canonical arguments as key-sorted JSON', () => {
-    expect(identifyCall('read', { b: 1, a: [2, 1] }).args).toBe('{"a":[2,1],"b":1}')
+    expect(identifyCall('read', { b: 1, a: [2, 1] })!.args).toBe('{"a":[2,1],"b":1}')
   })
 
   it.each([
@@ -20,11 +20,19 @@ describe('call identity', () => {
     ['name/argument boundary', ['ab', 'c'], ['a', 'bc']],
     ['separator inside the name', ['a"b', {}], ['a', '"b']],
   ] as const)('tells calls apart by %s', (_, [toolA, argsA], [toolB, argsB]) => {
-    expect(identifyCall(toolA, argsA).key).not.toBe(identifyCall(toolB, argsB).key)
+    expect(identifyCall(toolA, argsA)!.key).not.toBe(identifyCall(toolB, argsB)!.key)
   })
 
   it('treats an unparseable raw-string argument as its own value', () => {
-    expect(identifyCall('bash', '{"command": "ls').args).toBe('"{\\"command\\": \\"ls"')
-    expect(identifyCall('bash', '{"command": "ls').key).toBe(identifyCall('bash', '{"command": "ls').key)
+    expect(identifyCall('bash', '{"command": "ls')!.args).toBe('"{\\"command\\": \\"ls"')
+    expect(identifyCall('bash', '{"command": "ls')!.key).toBe(identifyCall('bash', '{"command": "ls')!.key)
+  })
+})
+
+describe('arguments that cannot be serialized', () => {
+  it('gives no identity for arguments nested too deeply to serialize, instead of failing', () => {
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    expect(identifyCall('read', deep)).toBeUndefined()
   })
 })
