@@ -53,5 +53,5 @@ describe('bounded state', () => {
         expect(size['recentChars']).toBeLessThanOrEqual(65_536)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
-  })
+  }, 600_000)
 })
