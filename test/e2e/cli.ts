@@ -1,0 +1,105 @@
+/**
+ * Driving the real `dsh` CLI the way a user does: a fresh DSH_HOME, `dsh plugin --profile headless add …`, the
+ * profile's `cordis.patch.yml`, then `dsh --profile headless "<task>"` against the scripted model server. Only the
+ * model is scripted; everything else is the published CLI (installed in e2e/cli by scripts/e2e-setup.ts).
+ */
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { zstdDecompressSync } from 'node:zlib'
+import { PACKAGE_ROOT } from '../support/dsh.ts'
+
+/** The CLI entry of the pinned release. */
+export const CLI = join(PACKAGE_ROOT, 'e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
+
+if (!existsSync(CLI)) throw new Error('the dsh CLI is not installed: run `npm run test:e2e` (it installs it first)')
+
+/** Where the temporary homes and workspaces of this run live. */
+const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-e2e-'))
+
+export interface Run {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** A fresh DSH_HOME. */
+export function freshHome(): string {
+  return mkdtempSync(join(ROOT, 'home-'))
+}
+
+/** A fresh workspace with the given files. */
+export function workspace(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(ROOT, 'work-'))
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content)
+  return dir
+}
+
+/**
+ * Run the CLI with a clean environment: Node 22 and pnpm on PATH (the plugin command runs pnpm), the home, no
+ * telemetry, and the model server as the DeepSeek endpoint with a dummy key.
+ */
+export function dsh(args: readonly string[], options: { home: string; cwd: string; baseUrl?: string; timeoutMs?: number }): Promise<Run> {
+  const env: Record<string, string> = {
+    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, 'node_modules/.bin'), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    HOME: process.env['HOME'] ?? options.home,
+    DSH_HOME: options.home,
+    DSH_AGENTS_HOME: join(options.home, 'agents'),
+    DSH_TELEMETRY_DISABLED: '1',
+    DEEPSEEK_API_KEY: 'sk-scripted',
+    ...options.baseUrl === undefined ? {} : { DEEPSEEK_BASE_URL: options.baseUrl },
+  }
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...args], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }))
+    child.stdin?.end()
+  })
+}
+
+/** Write the profile's user patch layer. */
+export function writeUserPatch(home: string, yaml: string, profile = 'headless'): void {
+  const dir = join(home, 'profiles', profile)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'cordis.patch.yml'), yaml)
+}
+
+/** A session log event as stored on disk. */
+export interface StoredEvent {
+  readonly type: string
+  readonly seq?: number
+  readonly data?: Record<string, unknown>
+}
+
+/** Every session log written under `home` for `cwd`, decoded: the file is one zstd frame per append batch. */
+export function sessionEvents(home: string, cwd: string): StoredEvent[] {
+  const base = join(home, 'sessions')
+  const files = readdirSync(base).flatMap(dir => readdirSync(join(base, dir)).map(session => join(base, dir, session, 'session.jsonl.zstd')))
+    .filter(file => existsSync(file))
+    .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+  return files.flatMap((file) => {
+    const lines = decodeFrames(readFileSync(file)).split('\n').filter(line => line !== '').map(line => JSON.parse(line) as StoredEvent & { cwd?: string })
+    // The first line is the session header, which names the working directory.
+    return lines[0]?.cwd === cwd ? lines : []
+  })
+}
+
+/** Decompress concatenated zstd frames; Node's one-shot decompressor stops after the first and says how far it read. */
+function decodeFrames(buffer: Buffer): string {
+  let text = ''
+  for (let offset = 0; offset < buffer.length;) {
+    const { buffer: frame, engine } = zstdDecompressSync(buffer.subarray(offset), { info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } }
+    if (engine.bytesWritten <= 0) throw new Error('zstd: no progress decoding the session log')
+    text += frame.toString('utf8')
+    offset += engine.bytesWritten
+  }
+  return text
+}
+
+/** The brake's notices in a session log: summary and text. */
+export function storedNotices(events: readonly StoredEvent[]): { summary: string; text: string }[] {
+  return events.filter(event => event.type === 'user/message')
+    .map(event => event.data as { source: { plugin?: string; summary?: string }; content: { text?: string }[] })
+    .filter(message => message.source.plugin === 'dsh-brake')
+    .map(message => ({ summary: message.source.summary ?? '', text: message.content.map(part => part.text ?? '').join('') }))
+}
