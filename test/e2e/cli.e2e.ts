@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../support/dsh.ts'
-import { dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run } from './cli.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run } from './cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
@@ -56,8 +56,12 @@ beforeAll(async () => {
   expect(added.code, added.stderr).toBe(0)
 })
 
+const BROKEN_TEST = '#!/bin/sh\nif grep -q "retries = 3" config.txt; then echo "PASS server test"; else echo "FAIL server test: connection refused"; exit 1; fi\n'
+const DENY = '- id: dsh-brake\n  config:\n    mode: deny\n'
+
 afterAll(async () => {
   await server?.close().catch(() => undefined)
+  cleanUp()
 })
 
 describe('installing into a profile', () => {
@@ -65,6 +69,21 @@ describe('installing into a profile', () => {
     const dump = await dsh(['--profile', 'headless', '--dump-config'], { home: linkHome, cwd: linkHome })
     expect(dump.code, dump.stderr).toBe(0)
     expect(dump.stdout).toMatch(/# == dsh-brake\n(?:.*\n)*?\s*- id: dsh-brake\n\s+name: dsh-brake/)
+  })
+})
+
+describe('installing from a tarball', () => {
+  it('`dsh plugin add <npm pack tarball>` installs it with its dependencies, and it works', async () => {
+    const out = workspace()
+    execFileSync('npm', ['pack', '--pack-destination', out, '--silent'], { cwd: PACKAGE_ROOT, env: { ...process.env, npm_config_ignore_scripts: 'true' } })
+    const home = freshHome()
+    const added = await dsh(['plugin', '--profile', 'headless', 'add', join(out, 'dsh-brake-0.1.0.tgz')], { home, cwd: out })
+    expect(added.code, added.stderr).toBe(0)
+    const dump = await dsh(['--profile', 'headless', '--dump-config'], { home, cwd: home })
+    expect(dump.stdout).toMatch(/# == dsh-brake\n(?:.*\n)*?\s*- id: dsh-brake/)
+    const { run, server: model } = await play(home, repeat(6, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    expect(noticesSent(model).map(n => n.request)).toEqual([7])
   })
 })
 
@@ -81,5 +100,101 @@ describe('scenarios on the stock headless tools', () => {
     expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 6, same result'])
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
     expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5'])
+  })
+
+  it('six identical reads in one response (parallel calls): the sixth carries the notice', async () => {
+    const read = { name: 'read', args: { file_path: 'notes.txt' } }
+    const { run, server: model } = await play(linkHome, [{ calls: Array.from({ length: 6 }, () => read) }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    expect(toolResults(model)).toHaveLength(6)
+    expect(noticesSent(model).map(n => [n.request, n.text.split('\n')[0]])).toEqual([
+      [2, '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:'],
+    ])
+  })
+
+  it('a sequence loop: read → bash → grep three times', async () => {
+    const lap = [call('read', { file_path: 'config.txt' }), call('bash', { command: 'sh test.sh', description: 'Run the test' }), call('grep', { pattern: 'retries' })]
+    const { run, server: model, cwd } = await play(linkHome, [...lap, ...lap, ...lap], '[]\n', { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    expect(run.code, run.stderr).toBe(0)
+    expect(noticesSent(model).map(n => [n.request, n.text.split('\n')[0]])).toEqual([
+      [10, '[dsh-brake] The same 3 calls have run 3 times in a row, each time with the same arguments and the same results: read → bash → grep.'],
+    ])
+    expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep'])
+  })
+
+  it('deny mode: the sixth failing run is noticed, the eleventh and twelfth are refused and never run', async () => {
+    const test = call('bash', { command: 'sh test.sh >> runs.log; sh test.sh', description: 'Run the test' })
+    const { run, server: model, cwd } = await play(linkHome, repeat(12, test), DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    expect(run.code, run.stderr).toBe(0)
+    const results = toolResults(model)
+    expect(results).toHaveLength(12)
+    expect(results.slice(0, 10).every(r => r.includes('FAIL server test') && r.includes('[exit code: 1]'))).toBe(true)
+    expect(results.slice(10).map(r => r.slice(0, 75))).toEqual([10, 11].map(n => `Error: dsh-brake refused this call: \`bash\` has already been called ${n} times`.slice(0, 75)))
+    expect(noticesSent(model).map(n => n.request)).toEqual([7])
+    expect(noticesSent(model)[0]!.text).toContain('and it failed the same way each time:')
+    // The refused attempts never ran: the log the command appends to has ten runs.
+    const stored = sessionEvents(linkHome, cwd)
+    const refused = stored.filter(e => e.type === 'tool/result')
+      .map(e => (e.data?.['message'] as { content: { isError?: boolean; content: { text?: string }[] }[] }).content[0]!)
+      .filter(block => block.isError === true && (block.content[0]?.text ?? '').includes('dsh-brake refused'))
+    expect(refused).toHaveLength(2)
+    expect(execFileSync('wc', ['-l'], { cwd, input: execFileSync('cat', [join(cwd, 'runs.log')]) }).toString().trim()).toBe('10')
+  })
+
+  it('a person\'s next task starts over: five and five identical calls in two runs draw no notice', async () => {
+    const read = call('read', { file_path: 'notes.txt' })
+    const first = await play(linkHome, repeat(5, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const second = await play(linkHome, repeat(5, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    expect([first.run.code, second.run.code]).toEqual([0, 0])
+    expect([...noticesSent(first.server), ...noticesSent(second.server)]).toEqual([])
+  })
+
+  it('polling a background job whose output changes: no notice', async () => {
+    // Forty steps of 0.2 s; each poll waits half a second, so all eight polls see the job running with new output.
+    const job = call('bash', { command: 'for i in $(seq 1 40); do echo "step $i"; sleep 0.2; done', description: 'Build', run_in_background: true })
+    const poll = call('job_output', { job_id: 'bash-1', wait: true, timeout_ms: 500 })
+    const { run, server: model } = await play(linkHome, [job, ...repeat(8, poll)], '[]\n')
+    expect(run.code, run.stderr).toBe(0)
+    const polls = toolResults(model).slice(1)
+    expect(polls.every(p => p.endsWith('[status: running]'))).toBe(true)
+    expect(new Set(polls).size).toBe(polls.length)
+    expect(noticesSent(model)).toEqual([])
+  })
+
+  it('edit, then re-run the same failing test, seven times: no notice; the eighth run passes', async () => {
+    const steps: Answer[] = []
+    for (let i = 1; i <= 7; i++) {
+      steps.push(call('read', { file_path: 'config.txt' }))
+      steps.push(call('edit', { file_path: 'config.txt', old_string: `retries = ${i < 3 ? i : i - 1}`, new_string: `retries = ${i < 3 ? i + 1 : i}` }))
+      steps.push(call('bash', { command: 'sh test.sh', description: 'Run the test' }))
+    }
+    const { run, server: model } = await play(linkHome, steps, DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    expect(run.code, run.stderr).toBe(0)
+    const results = toolResults(model)
+    expect(results.filter(r => r.includes('dsh-brake refused'))).toEqual([])
+    expect(results.filter(r => r.startsWith('PASS'))).not.toEqual([])
+    expect(noticesSent(model)).toEqual([])
+  })
+
+  it('a duplicated context block: another plugin re-injecting the same reminder is noticed at its third copy', async () => {
+    const home = freshHome()
+    for (const dir of [PACKAGE_ROOT, join(PACKAGE_ROOT, 'test/e2e/fixtures/hook-echo')]) {
+      const added = await dsh(['plugin', '--profile', 'headless', 'add', dir], { home, cwd: home })
+      expect(added.code, added.stderr).toBe(0)
+    }
+    const steps = ['a', 'b', 'c', 'd'].map(pattern => call('grep', { pattern }))
+    const { run, server: model, cwd } = await play(home, steps, '[]\n', { 'notes.txt': 'a b c d\n' })
+    expect(run.code, run.stderr).toBe(0)
+    expect(noticesSent(model).map(n => [n.request, n.text.split('\n').slice(0, 2).join('\n')])).toEqual([[4, [
+      '[dsh-brake] The same text keeps arriving in your context, unchanged:',
+      '- 3 times within 2 min, from plugin hook-echo: "Stop hook: the task is not finished until the linter and the full test suite pass. Keep working."',
+    ].join('\n')]])
+    expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['repeated text × 3 from plugin hook-echo'])
+  })
+
+  it('a bad config stops the boot with a message that names the key, the rule and the value', async () => {
+    const { run } = await play(linkHome, [], '- id: dsh-brake\n  config:\n    callWarnCount: 12\n')
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toContain('dsh-brake: `callDenyCount` must be greater than `callWarnCount` (12), got 10')
   })
 })

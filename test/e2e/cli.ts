@@ -4,7 +4,7 @@
  * model is scripted; everything else is the published CLI (installed in e2e/cli by scripts/e2e-setup.ts).
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
@@ -17,6 +17,11 @@ if (!existsSync(CLI)) throw new Error('the dsh CLI is not installed: run `npm ru
 
 /** Where the temporary homes and workspaces of this run live. */
 const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-e2e-'))
+
+/** Remove every home and workspace this run created. */
+export function cleanUp(): void {
+  rmSync(ROOT, { recursive: true, force: true })
+}
 
 export interface Run {
   readonly code: number | null
@@ -37,12 +42,26 @@ export function workspace(files: Record<string, string> = {}): string {
 }
 
 /**
- * Run the CLI with a clean environment: Node 22 and pnpm on PATH (the plugin command runs pnpm), the home, no
- * telemetry, and the model server as the DeepSeek endpoint with a dummy key.
+ * The machine's environment without anything that would steer DSH or the test runner (DSH_*, DEEPSEEK_*, VITEST*,
+ * NODE_OPTIONS): what is left (certificates, proxies, the registry) is what pnpm needs to reach the registry.
+ */
+function inherited(): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || /^(DSH_|DEEPSEEK_|VITEST|NODE_OPTIONS$|TEST$)/.test(key)) continue
+    out[key] = value
+  }
+  return out
+}
+
+/**
+ * Run the CLI with a controlled environment: Node 22 and pnpm first on PATH (the plugin command runs pnpm), the home,
+ * no telemetry, and the model server as the DeepSeek endpoint with a dummy key.
  */
 export function dsh(args: readonly string[], options: { home: string; cwd: string; baseUrl?: string; timeoutMs?: number }): Promise<Run> {
   const env: Record<string, string> = {
-    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, 'node_modules/.bin'), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    ...inherited(),
+    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, 'node_modules/.bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
     HOME: process.env['HOME'] ?? options.home,
     DSH_HOME: options.home,
     DSH_AGENTS_HOME: join(options.home, 'agents'),
