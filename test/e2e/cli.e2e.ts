@@ -147,18 +147,20 @@ describe('scenarios on the stock headless tools', () => {
     const second = await play(linkHome, repeat(5, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect([first.run.code, second.run.code]).toEqual([0, 0])
     expect([...noticesSent(first.server), ...noticesSent(second.server)]).toEqual([])
+    expect(storedNotices([...sessionEvents(linkHome, first.cwd), ...sessionEvents(linkHome, second.cwd)])).toEqual([])
   })
 
   it('polling a background job whose output changes: no notice', async () => {
     // Forty steps of 0.2 s; each poll waits half a second, so all eight polls see the job running with new output.
     const job = call('bash', { command: 'for i in $(seq 1 40); do echo "step $i"; sleep 0.2; done', description: 'Build', run_in_background: true })
     const poll = call('job_output', { job_id: 'bash-1', wait: true, timeout_ms: 500 })
-    const { run, server: model } = await play(linkHome, [job, ...repeat(8, poll)], '[]\n')
+    const { run, server: model, cwd } = await play(linkHome, [job, ...repeat(8, poll)], '[]\n')
     expect(run.code, run.stderr).toBe(0)
     const polls = toolResults(model).slice(1)
     expect(polls.every(p => p.endsWith('[status: running]'))).toBe(true)
     expect(new Set(polls).size).toBe(polls.length)
     expect(noticesSent(model)).toEqual([])
+    expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
   })
 
   it('edit, then re-run the same failing test, seven times: no notice; the eighth run passes', async () => {
@@ -168,12 +170,13 @@ describe('scenarios on the stock headless tools', () => {
       steps.push(call('edit', { file_path: 'config.txt', old_string: `retries = ${i < 3 ? i : i - 1}`, new_string: `retries = ${i < 3 ? i + 1 : i}` }))
       steps.push(call('bash', { command: 'sh test.sh', description: 'Run the test' }))
     }
-    const { run, server: model } = await play(linkHome, steps, DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    const { run, server: model, cwd } = await play(linkHome, steps, DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
     expect(run.code, run.stderr).toBe(0)
     const results = toolResults(model)
     expect(results.filter(r => r.includes('dsh-brake refused'))).toEqual([])
     expect(results.filter(r => r.startsWith('PASS'))).not.toEqual([])
     expect(noticesSent(model)).toEqual([])
+    expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
   })
 
   it('a duplicated context block: another plugin re-injecting the same reminder is noticed at its third copy', async () => {
