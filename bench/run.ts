@@ -19,11 +19,13 @@ const TRACE_LENGTH = 100_000
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
-type Plugin = 'none' | 'reminder' | 'brake'
+type Plugin = 'none' | 'noop' | 'reminder' | 'brake'
 type Waterfall = (name: string, ...args: unknown[]) => Promise<unknown>
 
 async function host(plugin: Plugin, config: Record<string, unknown> = {}): Promise<Waterfall> {
   const ctx = new Context()
+  // A listener that only passes the decision on: what any plugin on this event costs before doing any work.
+  if (plugin === 'noop') (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on('tools/post-execute', (...args: unknown[]) => (args.at(-1) as () => unknown)())
   if (plugin === 'reminder') await ctx.plugin(Reminder, {})
   if (plugin === 'brake') await ctx.plugin(Brake as never, config as never)
   return (ctx as unknown as { waterfall: Waterfall }).waterfall.bind(ctx)
@@ -75,7 +77,7 @@ function report(name: string, value: string, target: string, met: boolean | unde
 // ── 1. per-call overhead ─────────────────────────────────────────────────────────────────────────────────────────
 if (section('calls')) {
   const calls = trace(TRACE_LENGTH)
-  const hosts = { none: await host('none'), reminder: await host('reminder'), brake: await host('brake') }
+  const hosts = { none: await host('none'), noop: await host('noop'), reminder: await host('reminder'), brake: await host('brake') }
   // Warm every path up before measuring.
   for (const waterfall of Object.values(hosts)) await dispatch(waterfall, calls.slice(0, 20_000))
   const stringify = (): Promise<number> => {
@@ -87,23 +89,25 @@ if (section('calls')) {
   }
   const t = await rounds({
     none: () => dispatch(hosts.none, calls),
+    noop: () => dispatch(hosts.noop, calls),
     reminder: () => dispatch(hosts.reminder, calls),
     brake: () => dispatch(hosts.brake, calls),
     stringify,
   })
   const perCall = (ns: number): number => ns / TRACE_LENGTH
+  const noopCost = perCall(t.noop - t.none)
   const reminderCost = perCall(t.reminder - t.none)
   const brakeCost = perCall(t.brake - t.none)
   const stringifyCost = perCall(t.stringify)
   figures['perCall'] = {
     calls: TRACE_LENGTH, rounds: ROUNDS,
-    nsPerCall: { noListener: perCall(t.none), reminder: perCall(t.reminder), brake: perCall(t.brake) },
-    overheadNs: { reminder: reminderCost, brake: brakeCost }, jsonStringifyNs: stringifyCost,
+    nsPerCall: { noListener: perCall(t.none), noopListener: perCall(t.noop), reminder: perCall(t.reminder), brake: perCall(t.brake) },
+    overheadNs: { noopListener: noopCost, reminder: reminderCost, brake: brakeCost }, jsonStringifyNs: stringifyCost,
     brakeOverReminder: brakeCost / reminderCost, brakeOverStringify: brakeCost / stringifyCost,
   }
   report('post-execute overhead ÷ repeat-tool-reminder\'s', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
   report('post-execute overhead ÷ JSON.stringify(arguments)', ratio(brakeCost / stringifyCost), '≤ 2.00×', brakeCost / stringifyCost <= 2)
-  report('  (overhead per call: brake / reminder / stringify)', `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} / ${stringifyCost.toFixed(0)} ns`, '', undefined)
+  report('  (overhead per call: brake / reminder / no-op listener / stringify)', `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} / ${noopCost.toFixed(0)} / ${stringifyCost.toFixed(0)} ns`, '', undefined)
 }
 
 // ── 2. scaling with session length ───────────────────────────────────────────────────────────────────────────────
