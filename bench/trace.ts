@@ -46,7 +46,7 @@ function fresh(next: () => number, i: number): TraceCall {
   const args: Record<string, unknown> = size < 0.7
     ? { file_path: `src/module-${i % 5000}.ts` }
     : size < 0.9
-      ? { command: `npm test -- ${words(next, 20)}`, description: 'Run the relevant tests', timeoutMs: 120_000, workdir: '/work/app' }
+      ? { command: `npm test -- ${words(next, 20)}`, description: 'Run the relevant tests', timeoutMs: 120_000, workdir: '/home/dev/app' }
       : { file_path: `src/generated-${i}.ts`, content: words(next, 680) }
   const failed = next() < 0.1
   const text = failed

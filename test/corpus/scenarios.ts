@@ -112,7 +112,7 @@ export const SCENARIOS: readonly Scenario[] = [
       bash: (_, runs) => `[${10 + runs}:02:11] tsc: src/app.ts(3,7): error TS2322\nFound 1 error in 2.${runs}s\n[exit code: 2]`,
     },
     script: range(8).flatMap(i => [
-      call('str_replace_editor', { command: 'str_replace', path: '/work/src/app.ts', old_str: `let v${i}`, new_str: `let v${i + 1}` }),
+      call('str_replace_editor', { command: 'str_replace', path: '/home/dev/app/src/app.ts', old_str: `let v${i}`, new_str: `let v${i + 1}` }),
       call('bash', { command: 'npm run build', description: 'Build' }),
     ]),
     expected: NONE,
