@@ -164,3 +164,38 @@ describe('beside the stock repeat-tool-reminder', () => {
     ])
   })
 })
+
+describe('folding onto what comes from downstream', () => {
+  it('keeps an accept that replaces the value, adding only our contexts (no content key)', async () => {
+    const ctx = new Context()
+    await ctx.plugin(Brake, { callWarnCount: 2 })
+    const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<Record<string, unknown>> }).waterfall.bind(ctx)
+    const agentRef = {}
+    let decision: Record<string, unknown> = {}
+    for (let i = 0; i < 2; i++) {
+      decision = await waterfall('tools/post-execute',
+        { token: Symbol('t'), callId: `c${i}`, rootCallId: `c${i}`, name: 'read', signal, agent: agentRef, arguments: {} },
+        Object.freeze({ isError: false, value: null, content: [{ type: 'text', text: 'ok' }] }),
+        () => Promise.resolve({ kind: 'accept', value: { answer: 42 } }))
+    }
+    expect(Object.keys(decision)).toEqual(['kind', 'value', 'additionalContexts'])
+    expect(decision['value']).toEqual({ answer: 42 })
+  })
+
+  it('passes a step whose signal is aborted through untouched', async () => {
+    const { step } = await waterfalls()
+    const agentRef = {}
+    const text = 'A paragraph long enough to be counted, arriving twice in one step, which would draw a notice.'
+    const message = (id: string) => ({ content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: 'x' }, role: 'user', id })
+    const aborted = AbortSignal.abort()
+    const ctx = new Context()
+    await ctx.plugin(Brake, { duplicateTextThreshold: 2 })
+    const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<unknown> }).waterfall.bind(ctx)
+    const messages = [message('a'), message('b')]
+    const enter = { kind: 'enter', messages }
+    expect(await waterfall('agent/pre-step', { agent: agentRef, messages, turn: 1, step: 1, signal: aborted }, () => Promise.resolve(enter))).toBe(enter)
+    // The same step with a live signal does get the notice: the check above is not vacuous.
+    const live = await step({}, [message('c'), message('d')])
+    expect(live.messages).toHaveLength(3)
+  })
+})
