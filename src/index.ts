@@ -17,8 +17,8 @@ import { createBrakeState, type BrakeState } from './core/brake-state.js'
 import { identifyCall } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
 import { reportsShellFailure } from './core/normalize.js'
-import { createToolFilter } from './core/patterns.js'
-import { classOf, createPolicyResolver, identityOf } from './core/policies.js'
+import { createToolFilter, memoizeByName } from './core/patterns.js'
+import { classOf, createPolicyResolver, identityOf, type ToolPolicy } from './core/policies.js'
 import { REFUSED, resultOf } from './core/results.js'
 import type { CallObservation, Finding, ToolClass } from './core/types.js'
 import {
@@ -41,7 +41,9 @@ export function apply(ctx: Context, config: Config): void {
   const { detectors } = resolveOptions(config)
   const deny = config.mode === 'deny'
   const tracked = createToolFilter(config.include, config.exclude)
-  const policyOf = createPolicyResolver(config.toolPolicies)
+  const policyFor = createPolicyResolver(config.toolPolicies)
+  // One lookup per tool name for the whole run: its policy, or `null` when `include` / `exclude` leave it out.
+  const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
   const states = new WeakMap<Agent, BrakeState>()
   // What the guard worked out about an execution, reused by post-execute for the same execution object.
   const described = new WeakMap<object, Described | null>()
@@ -72,8 +74,8 @@ export function apply(ctx: Context, config: Config): void {
     let found = described.get(exec)
     if (found === undefined) {
       found = null
-      if (exec.agent !== undefined && tracked(exec.name)) {
-        const policy = policyOf(exec.name)
+      const policy = exec.agent === undefined ? null : watched(exec.name)
+      if (policy !== null) {
         const kind = classOf(policy, exec.arguments)
         if (kind !== 'bookkeeping') {
           const identity = identifyCall(exec.name, identityOf(policy, exec.arguments))

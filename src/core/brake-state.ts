@@ -84,13 +84,12 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       judge(call)
       // Filled in place: a copy per call would only feed the garbage collector on the hottest path.
       call.epoch = epoch
-      const seen = call
       let found: Finding[] | undefined
       const add = (finding: Finding | undefined): void => {
         if (finding !== undefined) (found ??= []).push(finding)
       }
-      add(calls.observe(seen))
-      add(errors.observe(seen))
+      add(calls.observe(call))
+      add(errors.observe(call))
       // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work.
       const key = options.sequences.progressAware ? `${call.key}#${calls.version(call.key)}` : call.key
       add(sequences.observe({ tool: call.tool, key }))

@@ -12,25 +12,28 @@ export function compilePatterns(patterns: readonly string[]): (name: string) => 
   return name => regexp.test(name)
 }
 
-/** Tool names whose verdict is remembered; a session uses a few dozen tools, the bound only guards odd names. */
-const REMEMBERED_NAMES = 256
-
-/**
- * Whether a tool is tracked: in `include` (or `include` is empty) and not in `exclude`. The filter runs on every
- * tool call, so verdicts are remembered per name instead of running the patterns again.
- */
+/** Whether a tool is tracked: in `include` (or `include` is empty) and not in `exclude`. */
 export function createToolFilter(include: readonly string[], exclude: readonly string[]): (name: string) => boolean {
   const included = compilePatterns(include)
   const excluded = compilePatterns(exclude)
   const all = include.length === 0
-  const verdicts = new Map<string, boolean>()
+  return name => (all || included(name)) && !excluded(name)
+}
+
+/** Tool names whose answer is remembered; a session uses a few dozen tools, the bound only guards odd names. */
+const REMEMBERED_NAMES = 256
+
+/**
+ * Remember `answer(name)` per tool name. Tool-name lookups run on every tool call, and their answers never change
+ * while the plugin runs, so the patterns behind them run once per name.
+ */
+export function memoizeByName<T>(answer: (name: string) => T): (name: string) => T {
+  const answers = new Map<string, T>()
   return (name) => {
-    let tracked = verdicts.get(name)
-    if (tracked === undefined) {
-      tracked = (all || included(name)) && !excluded(name)
-      if (verdicts.size >= REMEMBERED_NAMES) verdicts.clear()
-      verdicts.set(name, tracked)
-    }
-    return tracked
+    if (answers.has(name)) return answers.get(name) as T
+    const value = answer(name)
+    if (answers.size >= REMEMBERED_NAMES) answers.clear()
+    answers.set(name, value)
+    return value
   }
 }

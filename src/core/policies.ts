@@ -77,23 +77,11 @@ export const DEFAULT_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.fre
 
 const FALLBACK: ToolPolicy = Object.freeze({ class: 'default' })
 
-/** Tool names whose policy is remembered; a session uses a few dozen tools, the bound only guards odd names. */
-const REMEMBERED_NAMES = 256
-
 /** Resolve tool names to policies: the user's patterns first, then the defaults, then `default`. */
 export function createPolicyResolver(user: Readonly<Record<string, ToolPolicy>>): (tool: string) => ToolPolicy {
   const entries = [...Object.entries(user), ...Object.entries(DEFAULT_POLICIES)]
     .map(([pattern, policy]) => ({ matches: compilePatterns([pattern]), policy }))
-  const resolved = new Map<string, ToolPolicy>()
-  return (tool) => {
-    let policy = resolved.get(tool)
-    if (policy === undefined) {
-      policy = entries.find(entry => entry.matches(tool))?.policy ?? FALLBACK
-      if (resolved.size >= REMEMBERED_NAMES) resolved.clear()
-      resolved.set(tool, policy)
-    }
-    return policy
-  }
+  return tool => entries.find(entry => entry.matches(tool))?.policy ?? FALLBACK
 }
 
 /** Compiled `byArgument` tables, per policy object: per field, one test per class (patterns of a class combined). */
