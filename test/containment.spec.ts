@@ -6,7 +6,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../src/index.ts'
-import { agent, bootDsh, call, notices, prompt, results, say, tool, userMessages, type Turn } from './support/dsh.ts'
+import { agent, bootDsh, brakeLogs, call, notices, prompt, results, say, tool, userMessages, type Turn } from './support/dsh.ts'
 
 const faults = vi.hoisted(() => ({ call: new Set<string>(), text: false, identify: new Set<string>() }))
 
@@ -42,13 +42,6 @@ vi.mock('../src/core/brake-state.ts', async (importOriginal) => {
   }
 })
 
-/** dsh-brake's log lines in the logger's ring buffer, `%s` placeholders filled in. */
-function brakeLogs(ctx: Context): string[] {
-  return ctx.logger.buffer.filter(m => m.name === 'dsh-brake').map(({ args: [format, ...rest] }) => {
-    let i = 0
-    return String(format).replace(/%s/g, () => String(rest[i++]))
-  })
-}
 
 const otherContext = (): UserMessage => ({
   content: [{ type: 'text', text: 'downstream context' }], source: { kind: 'plugin', plugin: 'other' }, role: 'user', id: crypto.randomUUID(),

@@ -7,7 +7,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../src/index.ts'
-import { agent, bootDsh, call, notices, prompt, results, say, tool, userMessages, type Turn } from './support/dsh.ts'
+import { agent, bootDsh, brakeLogs, call, notices, prompt, results, say, tool, userMessages, type Turn } from './support/dsh.ts'
 
 type Site = 'identical-calls' | 'sequences' | 'error-repeats' | 'duplicate-text' | 'call notice' | 'text notice'
 const fault = vi.hoisted(() => ({ site: undefined as string | undefined }))
@@ -83,8 +83,9 @@ async function host(): Promise<Context> {
   return ctx
 }
 
-function brakeLogs(ctx: Context): string[] {
-  return ctx.logger.buffer.filter(m => m.name === 'dsh-brake').map(m => String(m.args[1]))
+/** The listener each logged failure names (`dsh-brake: <where> failed …`). */
+function failedSites(ctx: Context): string[] {
+  return brakeLogs(ctx).map(line => line.slice('dsh-brake: '.length, line.indexOf(' failed')))
 }
 
 describe('a fault at any site is contained', () => {
@@ -106,7 +107,7 @@ describe('a fault at any site is contained', () => {
       'Error: cannot search "missing-1": not found', 'Error: cannot search "missing-2": not found'])
     expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'hooks-test')).toHaveLength(6)
     expect(model.requests).toHaveLength(7)
-    expect(brakeLogs(ctx)).toEqual([where])
+    expect(failedSites(ctx)).toEqual([where])
     // Fault gone: the next turn (a person spoke, so counts start over) draws every kind of notice again.
     fault.site = undefined
     const before = notices(target).length
@@ -114,6 +115,6 @@ describe('a fault at any site is contained', () => {
     expect(results(target)).toHaveLength(faulted * 2)
     const fresh = notices(target).slice(before).map(n => n.summary.split(' ')[0])
     expect(new Set(fresh)).toEqual(new Set(['read', 'bash', 'cycle', 'grep', 'repeated']))
-    expect(brakeLogs(ctx)).toHaveLength(1)
+    expect(failedSites(ctx)).toHaveLength(1)
   })
 })

@@ -10,7 +10,7 @@ import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Config } from '../src/config.ts'
 import {
-  agent, bootDsh, call, human, idle, mountProfile, notices, prompt, results, say, tool, userMessages, type Turn,
+  agent, bootDsh, call, human, idle, mountProfile, notices, prompt, repeat, results, say, tool, userMessages, type Turn,
 } from './support/dsh.ts'
 
 /** Load dsh-brake into `ctx` from a profile whose patch sets `config`. */
@@ -35,7 +35,6 @@ async function session(ctx: Context, script: Turn[]): Promise<Agent> {
   return target
 }
 
-const repeat = (n: number, turn: Turn): Turn[] => Array.from({ length: n }, () => turn)
 
 /** A context message another plugin would attach: a fresh id each time (the inbox rejects a pending duplicate). */
 function context(text: string, plugin = 'hooks-test'): UserMessage {

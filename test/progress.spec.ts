@@ -14,9 +14,8 @@ import { Context as Root } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
 import * as Brake from '../src/index.ts'
 import type { Config } from '../src/config.ts'
-import { agent, bootDsh, call, notices, prompt, results, say, tool, type Turn } from './support/dsh.ts'
+import { agent, bootDsh, call, notices, prompt, repeat, results, say, tool } from './support/dsh.ts'
 
-const repeat = (n: number, turn: Turn): Turn[] => Array.from({ length: n }, () => turn)
 const TEST = call('bash', { command: 'npm test', description: 'Run the tests' })
 const FAILING = 'FAIL test/app.spec.ts\n Tests  1 failed (1)\n[exit code: 1]'
 

@@ -7,14 +7,10 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { describe, expect, it } from 'vitest'
 import * as Brake from '../src/index.ts'
-import { agent, bootDsh, call, notices, prompt, results, say, tool, userMessages, type Turn } from './support/dsh.ts'
+import { agent, bootDsh, brakeLogs, call, notices, prompt, repeat, results, say, tool, userMessages } from './support/dsh.ts'
 
-const repeat = (n: number, turn: Turn): Turn[] => Array.from({ length: n }, () => turn)
 const signal = new AbortController().signal
 
-function brakeLogs(ctx: Context): unknown[] {
-  return ctx.logger.buffer.filter(m => m.name === 'dsh-brake')
-}
 
 /** A bare context with the plugin, and its two waterfalls as DSH dispatches them. */
 async function waterfalls(config: object = {}) {

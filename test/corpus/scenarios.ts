@@ -4,7 +4,7 @@
  * (by summary) and how many refusals the default configuration must produce.
  */
 import type { Config } from '../../src/config.ts'
-import { call, type Turn } from '../support/dsh.ts'
+import { call, repeat, type Turn } from '../support/dsh.ts'
 
 /** A tool body: its text for the given arguments on its `runs`-th run; throwing makes the call fail. */
 export type Body = (args: Record<string, unknown>, runs: number) => string
@@ -25,7 +25,6 @@ export interface Scenario {
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
-const repeat = (n: number, turn: Turn): Turn[] => range(n).map(() => turn)
 const NONE = { notices: [], refusals: 0 } as const
 const DENY = { mode: 'deny' } as const
 

@@ -8,12 +8,11 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../support/dsh.ts'
+import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
 import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run } from './cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
-const repeat = (n: number, answer: Answer): Answer[] => Array.from({ length: n }, () => answer)
 
 /** The brake's notices in the model's requests, by the request they first appear in (1-based), deduplicated. */
 function noticesSent(server: ModelServer): { request: number; text: string }[] {

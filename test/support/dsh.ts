@@ -35,6 +35,11 @@ export function call(name: string, args: unknown = {}): Turn {
   return { calls: [{ name, args }] }
 }
 
+/** `turn` `n` times over: a model stuck in place. */
+export function repeat<T>(n: number, turn: T): T[] {
+  return Array.from({ length: n }, () => turn)
+}
+
 /** Shorthand for a final text turn. */
 export function say(text: string): Turn {
   return { text }
@@ -229,4 +234,12 @@ export function results(target: Agent): { name: string; text: string; isError: b
     }
   }
   return out
+}
+
+/** dsh-brake's lines in the logger's ring buffer (every level DSH keeps), `%s` placeholders filled in. */
+export function brakeLogs(ctx: Context): string[] {
+  return ctx.logger.buffer.filter(m => m.name === 'dsh-brake').map(({ args: [format, ...rest] }) => {
+    let i = 0
+    return String(format).replace(/%s/g, () => String(rest[i++]))
+  })
 }
