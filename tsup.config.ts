@@ -8,6 +8,4 @@ export default defineConfig({
   dts: true,
   clean: true,
   sourcemap: false,
-  // Keep `node:crypto` as written: the prefix says it is a Node builtin to every reader and bundler downstream.
-  removeNodeProtocol: false,
 })

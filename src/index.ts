@@ -121,7 +121,7 @@ export function apply(ctx: Context, config: Config): void {
 
   // Counting happens here, after the fact, because every attempt passes through post-execute: successes,
   // failures, and calls refused by a guard or by pre-execute policy alike.
-  ctx.on('tools/post-execute', async (exec, result, next) => {
+  ctx.on('tools/post-execute', (exec, result, next) => {
     let notices: UserMessage[] | undefined
     try {
       const call = describe(exec)
@@ -137,15 +137,19 @@ export function apply(ctx: Context, config: Config): void {
     } catch (error) {
       contain('tools/post-execute', error)
     }
-    const decision = await next()
-    if (notices === undefined) return decision
-    try {
-      // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
-      return { ...decision, additionalContexts: [...notices, ...decision.additionalContexts ?? []] } as PostToolDecision
-    } catch (error) {
-      contain('tools/post-execute', error)
-      return decision
-    }
+    // Nothing to add, as for almost every call: the downstream decision goes back as it comes, without a turn of the
+    // event loop of our own.
+    if (notices === undefined) return next()
+    const ours = notices
+    return next().then((decision) => {
+      try {
+        // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
+        return { ...decision, additionalContexts: [...ours, ...decision.additionalContexts ?? []] } as PostToolDecision
+      } catch (error) {
+        contain('tools/post-execute', error)
+        return decision
+      }
+    })
   })
 
   ctx.on('agent/pre-step', async (payload, next) => {
@@ -211,7 +215,7 @@ export function apply(ctx: Context, config: Config): void {
 /** A watched call's class and identity. */
 interface Described {
   readonly kind: Exclude<ToolClass, 'bookkeeping'>
-  readonly key: string
+  readonly key: number
   readonly args: string
 }
 

@@ -48,7 +48,7 @@ const claim = fc.record({
   reject: fc.boolean(),
 })
 const drop = fc.record({ kind: fc.constant('drop' as const), agent: fc.nat(2) })
-const script = fc.array(fc.oneof({ weight: 6, arbitrary: call }, { weight: 3, arbitrary: claim }, { weight: 1, arbitrary: drop }), { maxLength: 60 })
+const script = fc.array(fc.oneof({ weight: 6, arbitrary: call }, { weight: 3, arbitrary: claim }, { weight: 1, arbitrary: drop }), { maxLength: 60, size: 'max' })
 
 function checkNotice(message: unknown, ids: Set<string>): void {
   expect(JSON.parse(JSON.stringify(message))).toEqual(message)

@@ -102,9 +102,10 @@ describe('concurrency and lifecycle on the real loop', () => {
     const same = { name: 'read', args: { file_path: 'a.ts' } }
     const { agent: target } = agent(ctx, [{ calls: [same, same, same, same, same, same] }, call('read', { file_path: 'a.ts' }), say('done')])
     await prompt(ctx, target)
-    // The registry finalizes parallel calls as they settle, so some guards run before earlier calls are counted: the
-    // fourth call runs although three were already made; from then on the chain holds and the rest are refused.
-    expect(results(target).map(r => r.isError)).toEqual([false, false, false, false, true, true, true])
+    // The registry runs the guards of parallel calls as the calls are dispatched and counts each call as it settles;
+    // the listener counts without waiting a turn, so three calls are counted before the fourth guard asks, and from
+    // then on the chain holds and the rest are refused.
+    expect(results(target).map(r => r.isError)).toEqual([false, false, false, true, true, true, true])
     expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result'])
     expect(brakeLogs(ctx)).toEqual([])
   })

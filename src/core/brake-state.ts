@@ -8,7 +8,7 @@
  * change: writing the same file with the same content ten times moves nothing.
  * @module dsh-brake/core/brake-state
  */
-import { touch } from './bounded-map.js'
+import { createLruTable } from './lru-table.js'
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './duplicate-text.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './identical-calls.js'
@@ -34,7 +34,7 @@ export interface BrakeState {
   /** Observe the messages claimed for one step. */
   observeText(observation: TextObservation): DuplicateTextFinding | undefined
   /** The length of the call identity `key`'s current chain (0 when progress broke it). */
-  callCount(key: string): number
+  callCount(key: number): number
   /** Forget everything. */
   reset(): void
   /** How many entries each bounded structure holds now (for the bound checks in the tests). */
@@ -57,11 +57,14 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const text = createDuplicateTextDetector(options.text)
   let epoch = 0
   // The change that made the latest progress: making it again is no progress (every new change replaces it).
-  let lastChange: string | undefined
-  const polls = new Map<string, { result: ResultRef }>()
+  let lastChange: number | undefined
+  // The latest result of each poll, per slot of `polled`.
+  const polled = createLruTable(options.calls.maxTracked)
+  const polls: ResultRef[] = []
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
+  const lapCall = { tool: '', key: 0, version: 0 }
 
-  function progress(change?: string): void {
+  function progress(change?: number): void {
     epoch++
     lastChange = change
   }
@@ -72,9 +75,9 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     if (call.kind === 'mutating' && call.key !== lastChange) {
       progress(call.key)
     } else if (call.kind === 'poller') {
-      const last = touch(polls, call.key, options.calls.maxTracked, () => ({ result: call.result }))
-      if (!sameResult(last.result, call.result)) progress()
-      last.result = call.result
+      const slot = polled.use(call.key)
+      if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
+      polls[slot] = call.result
     }
   }
 
@@ -90,15 +93,18 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       }
       add(calls.observe(call))
       add(errors.observe(call))
-      // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work.
-      const key = options.sequences.progressAware ? `${call.key}#${calls.version(call.key)}` : call.key
-      add(sequences.observe({ tool: call.tool, key }))
+      // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work. One
+      // reused observation: the detector reads it before returning.
+      lapCall.tool = call.tool
+      lapCall.key = call.key
+      lapCall.version = options.sequences.progressAware ? calls.version(call.key) : 0
+      add(sequences.observe(lapCall))
       return found
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(key, epoch),
     size: () => ({
-      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: polls.size,
+      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: polled.size,
       recentResults: recent.size().results, recentChars: recent.size().chars,
     }),
     reset() {
@@ -108,7 +114,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       text.reset()
       epoch = 0
       lastChange = undefined
-      polls.clear()
+      polled.clear()
+      polls.length = 0
       recent.clear()
     },
   }

@@ -2,13 +2,12 @@
  * Call identity: tool name plus canonical arguments.
  * @module dsh-brake/core/canonical
  */
-import stringify from 'fast-json-stable-stringify'
-import { keyOf } from './results.js'
+import { fingerprint } from './fingerprint.js'
 
 /** A call's identity and the canonical arguments it was computed from. */
 export interface CallIdentity {
-  /** The key of the tool name and the canonical arguments (itself when short, its fingerprint otherwise). */
-  readonly key: string
+  /** The fingerprint of the tool name and the canonical arguments. */
+  readonly key: number
   /** Key-sorted JSON of the arguments. */
   readonly args: string
 }
@@ -16,18 +15,64 @@ export interface CallIdentity {
 /**
  * Identify a call. Arguments arrive as parsed JSON, or as the raw string when the model's argument JSON did not
  * parse; either way they are serialized with sorted keys, so `{a,b}` and `{b,a}` are one identity and a raw string is
- * its own value. Returns `undefined` for arguments too deeply nested to serialize. The tool name goes in JSON-quoted, so neither a separator nor a line break inside it can make two
- * different calls meet.
+ * its own value. Returns `undefined` for arguments too deeply nested to serialize. The tool name goes in JSON-quoted,
+ * so neither a separator nor a line break inside it can make two different calls meet.
  */
 export function identifyCall(tool: string, args: unknown): CallIdentity | undefined {
-  let canonical: string
+  const canonical = canonicalJson(args)
+  return canonical === undefined ? undefined : { key: fingerprint(JSON.stringify(tool) + canonical), args: canonical }
+}
+
+/**
+ * JSON with every object's keys in sorted order, or `undefined` for a value nested too deeply to serialize (walking
+ * it exhausts the stack). Equal JSON values give equal strings. Arguments usually arrive with their keys in the
+ * order the model wrote them, which is often sorted already: then the native `JSON.stringify` does all the work, and
+ * only the objects that are out of order are copied.
+ */
+export function canonicalJson(value: unknown): string | undefined {
   try {
-    canonical = stringify(args) ?? 'null'
+    return JSON.stringify(sortedCopy(value)) ?? 'null'
   } catch (error) {
     // Serializing recurses: arguments nested tens of thousands of levels deep exhaust the stack. They have no
     // identity (undefined), which the caller takes as "not watched"; anything else is a real failure.
     if (error instanceof RangeError) return undefined
     throw error
   }
-  return { key: keyOf(JSON.stringify(tool) + canonical), args: canonical }
+}
+
+/**
+ * `value` itself when every object in it has its keys in sorted order, otherwise a copy with them sorted. Integer
+ * keys such as `"10"` and `"9"` are listed by the engine in numeric order whatever the insertion order, so an object
+ * holding them is always copied; the copy's order is then the engine's, the same for every object with those keys.
+ */
+function sortedCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const sorted = sortedCopy(item)
+      if (sorted !== item) (copy ??= value.slice())[i] = sorted
+    }
+    return copy ?? value
+  }
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  let inOrder = true
+  // The values with their own keys sorted, once one of them had to be copied.
+  let values: unknown[] | undefined
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && keys[i - 1]! >= keys[i]!) inOrder = false
+    const item = record[keys[i]!]
+    const sorted = sortedCopy(item)
+    if (sorted !== item) values ??= keys.slice(0, i).map(key => record[key])
+    values?.push(sorted)
+  }
+  if (inOrder && values === undefined) return value
+  const order = keys.map((_, index) => index)
+  if (!inOrder) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1))
+  // No prototype: a `__proto__` key from parsed JSON stays a plain key.
+  const copy = Object.create(null) as Record<string, unknown>
+  for (const index of order) copy[keys[index]!] = values === undefined ? record[keys[index]!] : values[index]
+  return copy
 }

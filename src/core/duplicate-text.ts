@@ -10,7 +10,8 @@
  * @module dsh-brake/core/duplicate-text
  */
 import { touch } from './bounded-map.js'
-import { keyOf } from './results.js'
+import { createLruTable } from './lru-table.js'
+import { fingerprintRanges } from './fingerprint.js'
 import type { Detector, DuplicateBlock, DuplicateTextFinding } from './types.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */
@@ -77,12 +78,24 @@ function addSource(entry: BlockEntry, source: string): void {
 
 /** Create a duplicate-text detector. */
 export function createDuplicateTextDetector(options: DuplicateTextOptions): Detector<TextObservation, DuplicateTextFinding> {
-  const blocks = new Map<string, BlockEntry>()
+  const blocks = createLruTable(options.maxTracked)
+  // Per slot of `blocks`; an entry is reused when its slot passes to another block.
+  const entries: BlockEntry[] = []
   const messageIds = new Map<string, true>()
   const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
+  const reuse = (entry: BlockEntry): void => {
+    entry.count = 0
+    entry.last = 0
+    entry.times = undefined
+    entry.sources = ''
+    entry.quietUntil = -Infinity
+  }
 
-  function occur(key: string, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
-    const entry = touch(blocks, key, options.maxTracked, fresh)
+  function occur(key: number, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
+    const slot = blocks.use(key)
+    let entry = entries[slot]
+    if (entry === undefined) entries[slot] = entry = fresh()
+    else if (blocks.added) reuse(entry)
     if (entry.count++ === 0) {
       entry.last = at
       if (typeof entry.sources === 'string') entry.sources = source
@@ -118,9 +131,11 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
         touch(messageIds, message.id, options.maxMessageIds, () => true as const)
         for (const raw of message.texts) {
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
+          // The text is loaded for hashing once; each block is hashed where it lies.
+          const fingerprintOf = fingerprintRanges(text)
           forEachBlock(text, (start, end) => {
             if (end - start < options.minChars) return
-            const key = keyOf(text.slice(start, end))
+            const key = fingerprintOf(start, end)
             const block = occur(key, text, start, end, message.source, at)
             if (block !== undefined) (found ??= []).push(block)
           })
@@ -130,6 +145,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
     },
     reset() {
       blocks.clear()
+      entries.length = 0
       messageIds.clear()
     },
     size: () => ({ blocks: blocks.size, messageIds: messageIds.size }),
@@ -139,7 +155,8 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
 /**
  * Call `visit(start, end)` for every block of `text`: a maximal run of non-blank lines, from the first character of
  * its first line to the last character of its last line. A blank line holds only spaces and tabs (and the
- * vertical-tab and form-feed characters). Line breaks must already be normalized to `\n`.
+ * vertical-tab and form-feed characters). Line breaks must already be normalized to `\n`. One native `indexOf` per
+ * line finds them: measured, faster than a regular expression for the separators, or a loop over the characters.
  */
 export function forEachBlock(text: string, visit: (start: number, end: number) => void): void {
   let blockStart = -1

@@ -28,7 +28,7 @@ interface Chain {
   shape?: string
   epoch: number
   n: number
-  variants: Set<string>
+  variants: Set<number>
   noticedAt: number
 }
 

@@ -8,8 +8,8 @@
  * counting counts every repeat. Pollers are always judged by their results.
  * @module dsh-brake/core/identical-calls
  */
-import { touch } from './bounded-map.js'
-import { sameResult, type ResultRef } from './results.js'
+import { createLruTable } from './lru-table.js'
+import { NO_RESULT, sameResult, type ResultRef } from './results.js'
 import type { Detector, EpochObservation, RepeatedCallFinding } from './types.js'
 
 /** Thresholds of the identical-call detector. */
@@ -30,12 +30,12 @@ export interface IdenticalCallDetector extends Detector<EpochObservation, Repeat
    * The length of `key`'s chain as it stands in progress epoch `epoch`: 0 when unknown, forgotten, or (progress-aware)
    * broken by progress made since it was last extended.
    */
-  count(key: string, epoch: number): number
+  count(key: number, epoch: number): number
   /**
    * A number that changes whenever `key`'s result changes (as this detector judged it, normalized): what the sequence
    * detector compares instead of results. 0 for an unknown key.
    */
-  version(key: string): number
+  version(key: number): number
 }
 
 /** Whether the `count`-th call of a chain carries a notice: at `warnCount`, then every `reWarnEvery` after it. */
@@ -55,11 +55,29 @@ interface Chain {
 
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
-  const chains = new Map<string, Chain>()
-  const fresh = (): Chain => ({ n: 0, result: { raw: '', norm: undefined, text: undefined }, version: 0, epoch: 0, aware: true, failed: false, changed: false })
+  const table = createLruTable(options.maxTracked)
+  // Per slot of `table`; a chain is reused when its slot passes to another call identity.
+  const chains: Chain[] = []
+  const fresh = (): Chain => ({ n: 0, result: NO_RESULT, version: 0, epoch: 0, aware: true, failed: false, changed: false })
+  const chainOf = (key: number): Chain => {
+    const slot = table.use(key)
+    let chain = chains[slot]
+    if (chain === undefined) {
+      chains[slot] = chain = fresh()
+    } else if (table.added) {
+      chain.n = 0
+      chain.result = NO_RESULT
+      chain.version = 0
+      chain.epoch = 0
+      chain.aware = true
+      chain.failed = false
+      chain.changed = false
+    }
+    return chain
+  }
   return {
     observe(call) {
-      const chain = touch(chains, call.key, options.maxTracked, fresh)
+      const chain = chainOf(call.key)
       const aware = options.progressAware || call.kind === 'poller'
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
@@ -84,16 +102,19 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: call.args, count: chain.n, evidence }
     },
     version(key) {
-      return chains.get(key)?.version ?? 0
+      const slot = table.find(key)
+      return slot === -1 ? 0 : chains[slot]!.version
     },
     count(key, epoch) {
-      const chain = chains.get(key)
-      if (chain === undefined || (chain.aware && chain.epoch !== epoch)) return 0
-      return chain.n
+      const slot = table.find(key)
+      if (slot === -1) return 0
+      const chain = chains[slot]!
+      return chain.aware && chain.epoch !== epoch ? 0 : chain.n
     },
     reset() {
-      chains.clear()
+      table.clear()
+      chains.length = 0
     },
-    size: () => ({ calls: chains.size }),
+    size: () => ({ calls: table.size }),
   }
 }

@@ -8,29 +8,34 @@
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
 const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
 
-/** Fragments that differ from run to run without meaning anything, tried left to right at each position. */
-const VOLATILE = new RegExp([
+/**
+ * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
+ * Unix temporary paths start at a word boundary, with a character from a short list: the shared `\b` and the
+ * look-ahead let the engine skip every other position at once, which makes the scan about twice as fast.
+ */
+const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // UUIDs, then long hexadecimal ids (commit hashes, container ids, memory addresses).
-  '\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b',
-  '\\b(?:0x)?(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\\b',
-  '\\b0x[0-9a-f]{6,}\\b',
+  '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b',
+  '(?:0x)?(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\\b',
+  '0x[0-9a-f]{6,}\\b',
   // ISO-8601 dates and date-times, with fractions and a zone.
-  '\\b\\d{4}-\\d{2}-\\d{2}(?:[t ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:z|[+-]\\d{2}:?\\d{2})?)?\\b',
+  '\\d{4}-\\d{2}-\\d{2}(?:[t ]\\d{2}:\\d{2}(?::\\d{2}(?:[.,]\\d+)?)?(?:z|[+-]\\d{2}:?\\d{2})?)?\\b',
   // Written-out dates: "Mon, 30 Nov 2026", "Mon Nov 30", "30 Nov 2026", "Nov 30, 2026".
-  `\\b(?:${WEEKDAY},? )?(?:\\d{1,2} ${MONTH}(?: \\d{4})?|${MONTH} \\d{1,2}(?:,? \\d{4})?)\\b`,
+  `(?:${WEEKDAY},? )?(?:\\d{1,2} ${MONTH}(?: \\d{4})?|${MONTH} \\d{1,2}(?:,? \\d{4})?)\\b`,
   // Clock times (with seconds) and slashed dates.
-  '\\b\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b',
-  '\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b',
+  '\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)?\\b',
+  '\\d{1,2}/\\d{1,2}/\\d{2,4}\\b',
   // Unix epoch seconds or milliseconds.
-  '\\b1\\d{9}(?:\\d{3})?\\b',
+  '1\\d{9}(?:\\d{3})?\\b',
   // Durations: 12ms, 1.5 s, 3 seconds, 2m, 4 minutes, 1h.
-  '\\b\\d+(?:\\.\\d+)?\\s?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
+  '\\d+(?:\\.\\d+)?\\s?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
   // Process ids.
-  '\\b(?:pid|process)[\\s:=#]*\\d+',
-  // Temporary paths.
-  '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+',
-  '\\b[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
-].join('|'), 'gi')
+  '(?:pid|process)[\\s:=#]*\\d+',
+  // Windows temporary paths.
+  '[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
+].join('|')})|${
+  // Unix temporary paths.
+  '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+'}`, 'gi')
 
 /** Tool output with its volatile fragments replaced by a placeholder. */
 export function normalizeResult(text: string): string {
@@ -49,13 +54,20 @@ export function normalizeError(text: string): string {
   return normalizeResult(line.trim()).replace(PARTICULARS, '∅')
 }
 
-/** The closing marker DSH's shell tools (`bash`, `pwsh`) give a command that exited non-zero, timed out or was killed. */
-const SHELL_FAILURE = /(?:^|\n)\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]\s*$/
+/**
+ * The closing line DSH's shell tools (`bash`, `pwsh`) give a command that exited non-zero, timed out or was killed,
+ * matched against the last non-blank line only.
+ */
+const SHELL_FAILURE = /^\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]$/
 
 /**
  * Whether a successful tool result reports a failed command. DSH's shell tools return a non-zero exit as a success
- * whose text ends in `[exit code: N]`; for judging repeats it is a failure all the same.
+ * whose text ends in `[exit code: N]`; for judging repeats it is a failure all the same. Only the end of the text is
+ * read, so a long output costs no more than a short one.
  */
 export function reportsShellFailure(text: string): boolean {
-  return SHELL_FAILURE.test(text)
+  const trimmed = text.trimEnd()
+  // `]` is U+005D.
+  if (trimmed.charCodeAt(trimmed.length - 1) !== 0x5d) return false
+  return SHELL_FAILURE.test(trimmed.slice(trimmed.lastIndexOf('\n') + 1))
 }

@@ -119,9 +119,19 @@ export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
 /** The part of the arguments that makes up identity: the policy's `identity` fields when the arguments are an object. */
 export function identityOf(policy: ToolPolicy, args: unknown): unknown {
   if (policy.identity === undefined || policy.identity.length === 0 || !isRecord(args)) return args
-  const picked: Record<string, unknown> = {}
-  for (const field of policy.identity) if (Object.hasOwn(args, field)) picked[field] = args[field]
+  // Picked in sorted order, so the canonical form needs no copy of its own. No prototype: a `__proto__` field stays
+  // a plain field.
+  const picked = Object.create(null) as Record<string, unknown>
+  for (const field of identityFields(policy.identity)) if (Object.hasOwn(args, field)) picked[field] = args[field]
   return picked
+}
+
+const sortedFields = new WeakMap<readonly string[], readonly string[]>()
+
+function identityFields(fields: readonly string[]): readonly string[] {
+  let sorted = sortedFields.get(fields)
+  if (sorted === undefined) sortedFields.set(fields, sorted = [...fields].sort())
+  return sorted
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

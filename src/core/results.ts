@@ -13,38 +13,32 @@ import { normalizeResult } from './normalize.js'
 
 /** One call's result. */
 export interface ResultRef {
-  /** The raw text's key: the text itself when short, its fingerprint otherwise. */
-  readonly raw: string
-  /** The normalized text's key, once computed. */
-  norm: string | undefined
+  /** The raw text's fingerprint. */
+  readonly raw: number
+  /** The normalized text's fingerprint, once computed. */
+  norm: number | undefined
   /** The raw text, while the result is in its agent's recent window. */
   text: string | undefined
-}
-
-/** Texts up to this length are their own key: hashing them would cost more than it saves. */
-const LITERAL_CHARS = 64
-
-/**
- * The key of a text: the text itself when short (prefixed `=`), its fingerprint otherwise. A fingerprint never
- * starts with `=` (base64 pads only at the end; the UTF-16 domain starts with `~`), so the two kinds never meet, and
- * the fingerprint is kept as one flat string rather than a prefixed pair.
- */
-export function keyOf(text: string): string {
-  return text.length <= LITERAL_CHARS ? `=${text}` : fingerprint(text)
 }
 
 /** A result for `text`, not yet normalized. */
 export function resultOf(text: string): ResultRef {
   // Every field is present from the start and later set to `undefined` rather than deleted: a deleted property turns
   // a V8 object into a dictionary several times its size, and chains keep these objects for a long time.
-  return { raw: keyOf(text), norm: undefined, text }
+  return { raw: fingerprint(text), norm: undefined, text }
 }
 
-/** Stands for every refused attempt: refusals repeat each other, whatever their wording. */
-export const REFUSED: ResultRef = Object.freeze({ raw: '!refused', norm: '!refused', text: undefined })
+/**
+ * Stands for every refused attempt: refusals repeat each other, whatever their wording. Fingerprints are never
+ * negative, so it meets no real result.
+ */
+export const REFUSED: ResultRef = Object.freeze({ raw: -1, norm: -1, text: undefined })
 
-function normOf(result: ResultRef): string | undefined {
-  if (result.norm === undefined && result.text !== undefined) result.norm = keyOf(normalizeResult(result.text))
+/** What a chain holds before its first result; never compared (a chain of length 0 has nothing to compare). */
+export const NO_RESULT: ResultRef = Object.freeze({ raw: -2, norm: -2, text: undefined })
+
+function normOf(result: ResultRef): number | undefined {
+  if (result.norm === undefined && result.text !== undefined) result.norm = fingerprint(normalizeResult(result.text))
   return result.norm
 }
 

@@ -1,7 +1,8 @@
 /**
  * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `laps` times back to
- * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, the caller folds each call's
- * result version into its key, so a cycle whose output changes from lap to lap is not a loop.
+ * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, the caller passes each
+ * call's result version along with its identity, and both must repeat, so a cycle whose output changes from lap to
+ * lap is not a loop.
  *
  * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
  * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
@@ -15,8 +16,10 @@ import type { Detector, SequenceFinding } from './types.js'
 /** One call as the sequence detector sees it. */
 export interface SequenceObservation {
   readonly tool: string
-  /** What must repeat: the call identity, plus (progress-aware) the version of its result. */
-  readonly key: string
+  /** The call identity. */
+  readonly key: number
+  /** Progress-aware, the version of the call's result, which must repeat too (absent: 0). */
+  readonly version?: number
 }
 
 /** Thresholds of the sequence detector. */
@@ -36,7 +39,8 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
   const { maxLength, laps, reWarnEvery, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
-  const keys: string[] = new Array<string>(size).fill('')
+  const keys = new Float64Array(size)
+  const versions = new Float64Array(size)
   const tools: string[] = new Array<string>(size).fill('')
   // runs[p]: calls in a row equal to the call p places earlier; noticed[p]: laps at the last notice of that run.
   const runs = new Int32Array(maxLength + 1)
@@ -47,8 +51,11 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
 
   function distinctLap(period: number): boolean {
     for (let i = 0; i < period; i++) {
-      const key = keys[at(i)]
-      for (let j = i + 1; j < period; j++) if (keys[at(j)] === key) return false
+      const slot = at(i)
+      for (let j = i + 1; j < period; j++) {
+        const other = at(j)
+        if (keys[other] === keys[slot] && versions[other] === versions[slot]) return false
+      }
     }
     return true
   }
@@ -57,12 +64,15 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
     observe(call) {
       const slot = seen % size
       const key = call.key
+      const version = call.version ?? 0
       keys[slot] = key
+      versions[slot] = version
       tools[slot] = call.tool
       seen++
       let found: SequenceFinding | undefined
       for (let period = 2; period <= maxLength; period++) {
-        if (seen <= period || keys[at(period)] !== key) {
+        const back = at(period)
+        if (seen <= period || keys[back] !== key || versions[back] !== version) {
           runs[period] = 0
           noticed[period] = 0
           continue

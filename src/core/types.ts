@@ -34,7 +34,7 @@ export interface CallObservation {
   /** Canonical arguments (key-sorted JSON, identity fields only). Only read to build a preview; never retained. */
   readonly args: string
   /** Fingerprint of tool name plus canonical arguments: the call identity. */
-  readonly key: string
+  readonly key: number
   /** The tool's class. */
   readonly kind: Exclude<ToolClass, 'bookkeeping'>
   /** The result the call returned (compared raw, and normalized when needed). */

@@ -31,7 +31,7 @@ const step = fc.oneof(
 
 describe('bounded state', () => {
   it('never holds more than its bounds', () => {
-    fc.assert(fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
       const state = createBrakeState(options)
       for (const s of steps) {
         if ('call' in s) {

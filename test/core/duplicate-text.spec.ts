@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDuplicateTextDetector, forEachBlock, type DuplicateTextOptions, type TextMessage } from '../../src/core/duplicate-text.ts'
 
@@ -25,8 +26,36 @@ describe('splitting text into blocks', () => {
     ['\n\n  one\n \t \ntwo\n\n\n', ['  one', 'two']],
     ['', []],
     ['\n \n', []],
+    ['\none', ['one']],
+    [' \none\n', ['one']],
+    ['one  \n\t\n', ['one  ']],
+    ['\v\f\n\none\n\n\n\ntwo\n \n', ['one', 'two']],
+    ['one\n\u00a0\ntwo', ['one\n\u00a0\ntwo']],
   ])('%j → %j', (text, expected) => {
     expect(blocks(text)).toEqual(expected)
+  })
+
+  /** The definition, line by line: what the separator-based splitter must agree with. */
+  function byLines(text: string): string[] {
+    const out: string[] = []
+    let run: string[] = []
+    for (const line of text.split('\n')) {
+      if (/^[ \t\v\f]*$/.test(line)) {
+        if (run.length > 0) out.push(run.join('\n'))
+        run = []
+      } else {
+        run.push(line)
+      }
+    }
+    if (run.length > 0) out.push(run.join('\n'))
+    return out
+  }
+
+  it('agrees with the line-by-line definition on any text of lines, blanks and breaks', () => {
+    const piece = fc.constantFrom('\n', '\n', ' ', '\t', '\v', '\f', 'a', 'bc', '\u00a0', '\u2028', 'x y')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 40, size: 'max' }).map(parts => parts.join('')), (text) => {
+      expect(blocks(text)).toEqual(byLines(text))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2_000) })
   })
 })
 

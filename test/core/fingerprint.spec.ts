@@ -1,5 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fingerprint } from '../../src/core/fingerprint.ts'
+import { fingerprint, fingerprintRanges } from '../../src/core/fingerprint.ts'
+
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
 describe('fingerprint', () => {
   it('is deterministic', () => {
@@ -17,13 +20,49 @@ describe('fingerprint', () => {
     // Lone surrogates: UTF-8 would turn both into U+FFFD; the fingerprint must still tell them apart.
     ['\uD800', '\uD801'],
     ['x\uDC00', 'x\uFFFD'],
+    // One byte string read as Latin-1 or as UTF-16 code units: "AB" and "A\0B\0" share their bytes, not their text.
+    ['\u4241', 'AB'],
+    ['ab\u0100', 'ab\u0000\u0001'],
+    // Lengths around the word and lane boundaries.
+    ['abcdefgh', 'abcdefgi'],
+    ['abcdefghijklmnopq', 'abcdefghijklmnopr'],
+    ['abcdefghijklmnop', 'abcdefghijklmnop\u0000'],
   ])('tells %j from %j', (a, b) => {
     expect(fingerprint(a)).not.toBe(fingerprint(b))
   })
 
   it('spreads 100 000 near-identical inputs over distinct values', () => {
-    const seen = new Set<string>()
+    const seen = new Set<number>()
     for (let i = 0; i < 100_000; i++) seen.add(fingerprint(`{"file_path":"src/file-${i}.ts"}`))
     expect(seen.size).toBe(100_000)
+  })
+
+  it('is a non-negative safe integer', () => {
+    for (const text of ['', 'a', 'x'.repeat(5000), '\u{1F600}', '\uDFFF']) {
+      const value = fingerprint(text)
+      expect(Number.isSafeInteger(value) && value >= 0).toBe(true)
+    }
+  })
+
+  it('depends on the text alone, not on how the engine stores it', () => {
+    // The same Latin-1 text, once stored one byte per character and once cut out of a two-byte string.
+    const one = 'café au lait, '.repeat(20)
+    const two = `\u0100${one}`.slice(1)
+    expect(two).toBe(one)
+    expect(fingerprint(two)).toBe(fingerprint(one))
+  })
+
+  // Texts of one-byte characters take the fast path (every alignment of a range), the others fall back to slices.
+  it.each([
+    ['one-byte', ['a', 'b', ' ', '\n', 'é', '\u0000', '\u00ff']],
+    ['mixed', ['a', 'b', ' ', 'é', '\u0100', '—', '\uD83D', '\uDE00']],
+  ])('fingerprints ranges of %s text exactly as it fingerprints their slices', (_, chars) => {
+    const char = fc.constantFrom(...chars)
+    fc.assert(fc.property(fc.array(char, { maxLength: 120, size: 'max' }).map(chars => chars.join('')), fc.nat(), fc.nat(), (text, x, y) => {
+      const start = text.length === 0 ? 0 : x % (text.length + 1)
+      const end = start + (text.length === 0 ? 0 : y % (text.length - start + 1))
+      const expected = fingerprint(text.slice(start, end))
+      expect(fingerprintRanges(text)(start, end)).toBe(expected)
+    }), { numRuns: RUNS * 10 })
   })
 })
