@@ -3,10 +3,11 @@
  * @module dsh-brake/core/canonical
  */
 import { fingerprint } from './fingerprint.js'
+import { memoizeByName } from './patterns.js'
 
 /** A call's identity and the canonical arguments it was computed from. */
 export interface CallIdentity {
-  /** The fingerprint of the tool name and the canonical arguments. */
+  /** The fingerprint of the canonical arguments, seeded with the tool name's. */
   readonly key: number
   /** Key-sorted JSON of the arguments. */
   readonly args: string
@@ -15,13 +16,16 @@ export interface CallIdentity {
 /**
  * Identify a call. Arguments arrive as parsed JSON, or as the raw string when the model's argument JSON did not
  * parse; either way they are serialized with sorted keys, so `{a,b}` and `{b,a}` are one identity and a raw string is
- * its own value. Returns `undefined` for arguments too deeply nested to serialize. The tool name goes in JSON-quoted,
- * so neither a separator nor a line break inside it can make two different calls meet.
+ * its own value. Returns `undefined` for arguments too deeply nested to serialize. The tool name and the arguments
+ * are hashed apart (the name's fingerprint seeds the arguments'), so no split of one string between the two can make
+ * two different calls meet.
  */
 export function identifyCall(tool: string, args: unknown): CallIdentity | undefined {
   const canonical = canonicalJson(args)
-  return canonical === undefined ? undefined : { key: fingerprint(JSON.stringify(tool) + canonical), args: canonical }
+  return canonical === undefined ? undefined : { key: fingerprint(canonical, toolSeed(tool)), args: canonical }
 }
+
+const toolSeed = memoizeByName(tool => fingerprint(tool))
 
 /**
  * JSON with every object's keys in sorted order, or `undefined` for a value nested too deeply to serialize (walking

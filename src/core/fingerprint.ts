@@ -69,16 +69,17 @@ function mix(h: number): number {
 
 /**
  * Hash `size` bytes of `buffer` from byte `first` on. `size` and the encoding's `domain` are mixed in, so texts that
- * differ only in trailing zero bytes differ, and so do the two encodings of one byte string. The lanes always read
+ * differ only in trailing zero bytes differ, and so do the two encodings of one byte string; `seed` (a fingerprint,
+ * or 0) starts two of the lanes, so one text under two seeds gives two unrelated values. The lanes always read
  * the 32-bit words that start at `first`, `first` + 4, …: when `first` is not a multiple of 4, each is put together
  * from the two aligned words it straddles.
  */
-function hashBytes({ bytes, words }: Scratch, first: number, size: number, domain: number): number {
+function hashBytes({ bytes, words }: Scratch, first: number, size: number, domain: number, seed: number): number {
   const count = size >> 2
   let a = 0x243f6a88 ^ size
   let b = 0x85a308d3 ^ domain
-  let c = 0x13198a2e | 0
-  let d = 0x03707344 | 0
+  let c = 0x13198a2e ^ seed
+  let d = 0x03707344 ^ (seed / 0x100000000)
   let k = first >> 2
   const end = k + count
   const end4 = k + (count & ~3)
@@ -129,15 +130,19 @@ function hashBytes({ bytes, words }: Scratch, first: number, size: number, domai
   return (high >>> 0) * 0x200000 + (low >>> 11)
 }
 
-/** The fingerprint of a string: a non-negative safe integer below 2⁵³. */
-export function fingerprint(text: string): number {
+/**
+ * The fingerprint of a string: a non-negative safe integer below 2⁵³. With a `seed` (another fingerprint), the
+ * fingerprint of the pair: what a call identity is made of (the tool name's fingerprint and the arguments), without
+ * joining the two strings first, which costs more than hashing them.
+ */
+export function fingerprint(text: string, seed = 0): number {
   if (WIDE.test(text)) {
     const buffer = scratch(text.length * 2)
-    return hashBytes(buffer, 0, buffer.bytes.write(text, 0, 'utf16le'), UTF16)
+    return hashBytes(buffer, 0, buffer.bytes.write(text, 0, 'utf16le'), UTF16, seed)
   }
   // Every character fits in one byte: Latin-1 keeps them all, at half the size.
   const buffer = scratch(text.length)
-  return hashBytes(buffer, 0, buffer.bytes.write(text, 0, 'latin1'), LATIN1)
+  return hashBytes(buffer, 0, buffer.bytes.write(text, 0, 'latin1'), LATIN1, seed)
 }
 
 /**
@@ -152,5 +157,5 @@ export function fingerprintRanges(text: string): (start: number, end: number) =>
   // One word more than the text: an unaligned read of the last whole word looks one word further.
   const buffer = scratch(text.length + 4)
   buffer.bytes.write(text, 0, 'latin1')
-  return (start, end) => hashBytes(buffer, start, end - start, LATIN1)
+  return (start, end) => hashBytes(buffer, start, end - start, LATIN1, 0)
 }
