@@ -71,7 +71,8 @@ export function apply(ctx: Context, config: Config): void {
    * bookkeeping tool: all transparent).
    */
   function describe(exec: ToolExecution): Described | null {
-    let found = described.get(exec)
+    // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
+    let found = deny ? described.get(exec) : undefined
     if (found === undefined) {
       found = null
       const policy = exec.agent === undefined ? null : watched(exec.name)
@@ -80,17 +81,16 @@ export function apply(ctx: Context, config: Config): void {
         if (kind !== 'bookkeeping') {
           const identity = identifyCall(exec.name, identityOf(policy, exec.arguments))
           // Arguments too deeply nested to serialize have no identity: such a call is not watched.
-          if (identity !== undefined) found = { kind, ...identity }
+          if (identity !== undefined) found = { kind, key: identity.key, args: identity.args }
         }
       }
-      // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
       if (deny) described.set(exec, found)
     }
     return found
   }
 
   function observation(exec: ToolExecution, call: Described, result: Readonly<ToolExecutionResult>): CallObservation {
-    const wasRefused = refused.has(exec)
+    const wasRefused = deny && refused.has(exec)
     const text = resultText(result)
     // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
     const errorLine = result.isError ? text.split('\n', 8).find(line => line.trim() !== '') ?? '' : undefined
@@ -100,7 +100,7 @@ export function apply(ctx: Context, config: Config): void {
       // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
       failed: result.isError || reportsShellFailure(text),
       refused: wasRefused,
-      ...errorLine === undefined ? {} : { errorLine },
+      errorLine,
       epoch: 0,
     }
   }
@@ -109,7 +109,7 @@ export function apply(ctx: Context, config: Config): void {
     switch (found.kind) {
       case 'repeated-call':
         // A call this plugin refused carries the refusal reason already.
-        return refused.has(exec) ? undefined : repeatedCallNotice(found, deny ? config.callDenyCount : undefined)
+        return deny && refused.has(exec) ? undefined : repeatedCallNotice(found, deny ? config.callDenyCount : undefined)
       case 'repeated-error':
         return repeatedErrorNotice(found)
       case 'sequence':
@@ -216,7 +216,7 @@ export function apply(ctx: Context, config: Config): void {
 interface Described {
   readonly kind: Exclude<ToolClass, 'bookkeeping'>
   readonly key: number
-  readonly args: string
+  readonly args: unknown
 }
 
 /** A result's content as text for comparison: text blocks as they are, any other block by its type. */

@@ -87,19 +87,16 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       judge(call)
       // Filled in place: a copy per call would only feed the garbage collector on the hottest path.
       call.epoch = epoch
-      let found: Finding[] | undefined
-      const add = (finding: Finding | undefined): void => {
-        if (finding !== undefined) (found ??= []).push(finding)
-      }
-      add(calls.observe(call))
-      add(errors.observe(call))
+      const repeated = calls.observe(call)
+      const failing = errors.observe(call)
       // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work. One
       // reused observation: the detector reads it before returning.
       lapCall.tool = call.tool
       lapCall.key = call.key
       lapCall.version = options.sequences.progressAware ? calls.version(call.key) : 0
-      add(sequences.observe(lapCall))
-      return found
+      const lap = sequences.observe(lapCall)
+      if (repeated === undefined && failing === undefined && lap === undefined) return undefined
+      return [repeated, failing, lap].filter(found => found !== undefined)
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(key, epoch),

@@ -2,36 +2,36 @@
  * Call identity: tool name plus canonical arguments.
  * @module dsh-brake/core/canonical
  */
-import { fingerprint } from './fingerprint.js'
+import { fingerprint, fingerprintValue } from './fingerprint.js'
 import { memoizeByName } from './patterns.js'
 
-/** A call's identity and the canonical arguments it was computed from. */
+/** A call's identity and the arguments it was computed from. */
 export interface CallIdentity {
-  /** The fingerprint of the canonical arguments, seeded with the tool name's. */
+  /** The fingerprint of the arguments as key-sorted JSON, seeded with the tool name's. */
   readonly key: number
-  /** Key-sorted JSON of the arguments. */
-  readonly args: string
+  /** The arguments the identity was computed from, as given; `canonicalJson` turns them into text for a preview. */
+  readonly args: unknown
 }
 
 /**
  * Identify a call. Arguments arrive as parsed JSON, or as the raw string when the model's argument JSON did not
- * parse; either way they are serialized with sorted keys, so `{a,b}` and `{b,a}` are one identity and a raw string is
- * its own value. Returns `undefined` for arguments too deeply nested to serialize. The tool name and the arguments
- * are hashed apart (the name's fingerprint seeds the arguments'), so no split of one string between the two can make
- * two different calls meet.
+ * parse; either way they are identified as key-sorted JSON, so `{a,b}` and `{b,a}` are one identity and a raw string
+ * is its own value. Returns `undefined` for arguments too deeply nested to walk. The tool name and the arguments are
+ * hashed apart (the name's fingerprint seeds the arguments'), so no split of one string between the two can make two
+ * different calls meet. The JSON text itself is only made when a notice quotes it.
  */
 export function identifyCall(tool: string, args: unknown): CallIdentity | undefined {
-  const canonical = canonicalJson(args)
-  return canonical === undefined ? undefined : { key: fingerprint(canonical, toolSeed(tool)), args: canonical }
+  const key = fingerprintValue(args, toolSeed(tool))
+  return key === undefined ? undefined : { key, args }
 }
 
 const toolSeed = memoizeByName(tool => fingerprint(tool))
 
 /**
- * JSON with every object's keys in sorted order, or `undefined` for a value nested too deeply to serialize (walking
- * it exhausts the stack). Equal JSON values give equal strings. Arguments usually arrive with their keys in the
- * order the model wrote them, which is often sorted already: then the native `JSON.stringify` does all the work, and
- * only the objects that are out of order are copied.
+ * JSON with every object's keys in sorted order (what a notice quotes), or `undefined` for a value nested too deeply
+ * to serialize (walking it exhausts the stack). Equal JSON values give equal strings. Arguments usually arrive with
+ * their keys in the order the model wrote them, which is often sorted already: then the native `JSON.stringify` does
+ * all the work, and only the objects that are out of order are copied.
  */
 export function canonicalJson(value: unknown): string | undefined {
   try {

@@ -8,6 +8,7 @@
  * counting counts every repeat. Pollers are always judged by their results.
  * @module dsh-brake/core/identical-calls
  */
+import { canonicalJson } from './canonical.js'
 import { createLruTable } from './lru-table.js'
 import { NO_RESULT, sameResult, type ResultRef } from './results.js'
 import type { Detector, EpochObservation, RepeatedCallFinding } from './types.js'
@@ -99,7 +100,7 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       }
       if (!isNoticeCount(chain.n, options.warnCount, options.reWarnEvery)) return undefined
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
-      return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: call.args, count: chain.n, evidence }
+      return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence }
     },
     version(key) {
       const slot = table.find(key)

@@ -31,8 +31,8 @@ export type ToolClass = 'default' | 'read' | 'poller' | 'mutating' | 'bookkeepin
 export interface CallObservation {
   /** Tool name as the model requested it. */
   readonly tool: string
-  /** Canonical arguments (key-sorted JSON, identity fields only). Only read to build a preview; never retained. */
-  readonly args: string
+  /** The arguments the identity was computed from (identity fields only). Only read for a preview; never retained. */
+  readonly args: unknown
   /** Fingerprint of tool name plus canonical arguments: the call identity. */
   readonly key: number
   /** The tool's class. */
@@ -43,8 +43,8 @@ export interface CallObservation {
   readonly failed: boolean
   /** Whether this plugin's guard refused the call (its result is the refusal, not the tool's). */
   readonly refused: boolean
-  /** For a failed call with an error result: the first line of its error as the model saw it. */
-  readonly errorLine?: string
+  /** For a failed call with an error result: the first line of its error as the model saw it; otherwise undefined. */
+  readonly errorLine: string | undefined
   /**
    * The progress epoch the call happened in: bumped whenever the agent made progress (a new successful change, a
    * poller that reported news). The brake state fills it in; whoever builds the observation passes 0.

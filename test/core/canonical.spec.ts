@@ -1,5 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { identifyCall } from '../../src/core/canonical.ts'
+import { canonicalJson, identifyCall } from '../../src/core/canonical.ts'
+
+const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
 describe('call identity', () => {
   it('ignores key order, deeply', () => {
@@ -7,8 +10,15 @@ describe('call identity', () => {
       .toEqual(identifyCall('read', { b: { x: null, y: [1, { p: 2, q: 1 }] }, a: 1 }))
   })
 
-  it('gives the canonical arguments as key-sorted JSON', () => {
-    expect(identifyCall('read', { b: 1, a: [2, 1] })!.args).toBe('{"a":[2,1],"b":1}')
+  it('sees what JSON sees: one zero, no undefined members, null for what an array cannot hold', () => {
+    const key = (args: unknown) => identifyCall('t', args)!.key
+    expect(key({ n: -0 })).toBe(key({ n: 0 }))
+    expect(key({ a: 1, b: undefined })).toBe(key({ a: 1 }))
+    expect(key([undefined, Number.NaN])).toBe(key([null, null]))
+  })
+
+  it('quotes arguments as key-sorted JSON', () => {
+    expect(canonicalJson({ b: 1, a: [2, { d: null, c: 'x' }] })).toBe('{"a":[2,{"c":"x","d":null}],"b":1}')
   })
 
   it.each([
@@ -19,13 +29,35 @@ describe('call identity', () => {
     ['two raw strings', ['read', '{"a":1'], ['read', '{"a":2']],
     ['name/argument boundary', ['ab', 'c'], ['a', 'bc']],
     ['separator inside the name', ['a"b', {}], ['a', '"b']],
+    ['string vs number', ['read', '1'], ['read', 1]],
+    ['empty string vs null', ['read', ''], ['read', null]],
+    ['nested boundary', ['read', ['ab', 'c']], ['read', ['a', 'bc']]],
+    ['key vs value', ['read', { a: 'b' }], ['read', { b: 'a' }]],
+    ['one-byte vs two-byte text', ['read', 'AB'], ['read', '\u4241']],
   ] as const)('tells calls apart by %s', (_, [toolA, argsA], [toolB, argsB]) => {
     expect(identifyCall(toolA, argsA)!.key).not.toBe(identifyCall(toolB, argsB)!.key)
   })
 
   it('treats an unparseable raw-string argument as its own value', () => {
-    expect(identifyCall('bash', '{"command": "ls')!.args).toBe('"{\\"command\\": \\"ls"')
+    expect(canonicalJson('{"command": "ls')).toBe('"{\\"command\\": \\"ls"')
     expect(identifyCall('bash', '{"command": "ls')!.key).toBe(identifyCall('bash', '{"command": "ls')!.key)
+  })
+
+  /** The same JSON value with every object's keys in another order. */
+  function shuffled(value: unknown, turn: number): unknown {
+    if (Array.isArray(value)) return value.map(item => shuffled(item, turn))
+    if (typeof value !== 'object' || value === null) return value
+    const entries = Object.entries(value)
+    const cut = entries.length === 0 ? 0 : turn % entries.length
+    return Object.fromEntries([...entries.slice(cut), ...entries.slice(0, cut)].reverse().map(([k, v]) => [k, shuffled(v, turn + 1)]))
+  }
+
+  it('gives two values one identity exactly when their key-sorted JSON is the same', () => {
+    const json = fc.jsonValue({ maxDepth: 3 })
+    fc.assert(fc.property(json, json, fc.nat(), (a, b, turn) => {
+      expect(identifyCall('t', shuffled(a, turn))!.key).toBe(identifyCall('t', a)!.key)
+      expect(identifyCall('t', a)!.key === identifyCall('t', b)!.key).toBe(canonicalJson(a) === canonicalJson(b))
+    }), { numRuns: RUNS * 10 })
   })
 })
 

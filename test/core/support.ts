@@ -7,7 +7,7 @@ export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: str
 
 /** A successful call of class `default` with result `ok`, unless overridden. */
 export function callOf(tool: string, args: unknown = {}, { result = 'ok', ...over }: Override = {}): CallObservation {
-  return { tool, ...identifyCall(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, epoch: 0, ...over }
+  return { tool, ...identifyCall(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, epoch: 0, ...over }
 }
 
 /** The same, in progress epoch `epoch` (0 unless overridden), for the detectors that take epochs. */
