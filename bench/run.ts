@@ -55,7 +55,10 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** Time each variant `ROUNDS` times, interleaved so drift hits all alike; returns the median ns of each. */
+/**
+ * Time each variant `ROUNDS` times, interleaved so drift hits all alike; returns the median ns of each. A full
+ * collection runs before each sample, so one variant's garbage is not collected on another's time.
+ */
 async function rounds<K extends string>(variants: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map(k => [k, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < ROUNDS; round++) {
@@ -161,16 +164,20 @@ if (section('text')) {
   let id = 0
   for (const size of sizes) {
     const body = text(size)
-    // About 20 MB per sample: a sample of a few milliseconds right after a forced collection measures the collector's
-    // background work more than the scan (measured: 3 × 1 MB per sample read 300 MB/s, 20 × 1 MB read 500 MB/s).
-    const repeats = Math.max(3, Math.min(200, Math.round(20_000_000 / size)))
+    // About 100 MB per sample (at most 500 messages): measured, V8 runs slower for tens of milliseconds after the
+    // forced collection that precedes each sample, so a short sample reads the collection's aftermath more than the
+    // scan (3 × 1 MB per sample read 300 MB/s, 20 × 1 MB 340, 100 × 1 MB about 500).
+    const repeats = Math.max(3, Math.min(500, Math.round(100_000_000 / size)))
     const step = async (): Promise<number> => {
       const agent = {}
-      const start = process.hrtime.bigint()
-      for (let r = 0; r < repeats; r++) {
+      const claim = async (r: number): Promise<void> => {
         const message = { content: [{ type: 'text', text: body }], source: { kind: 'plugin', plugin: 'bench' }, role: 'user', id: `m${++id}` }
         await waterfall('agent/pre-step', { agent, messages: [message], turn: 1, step: r + 1, signal }, () => Promise.resolve({ kind: 'enter', messages: [message] }))
       }
+      // One untimed message first: a new agent's first step grows its tables.
+      await claim(0)
+      const start = process.hrtime.bigint()
+      for (let r = 1; r <= repeats; r++) await claim(r)
       return Number(process.hrtime.bigint() - start) / repeats
     }
     const sha1 = (): Promise<number> => {
