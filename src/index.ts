@@ -14,7 +14,7 @@ import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { Config, resolveOptions } from './config.js'
 import { createBrakeState, type BrakeState } from './core/brake-state.js'
-import { identifyCall } from './core/canonical.js'
+import { callKey } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
 import { reportsShellFailure } from './core/normalize.js'
 import { createToolFilter, memoizeByName } from './core/patterns.js'
@@ -79,9 +79,10 @@ export function apply(ctx: Context, config: Config): void {
       if (policy !== null) {
         const kind = classOf(policy, exec.arguments)
         if (kind !== 'bookkeeping') {
-          const identity = identifyCall(exec.name, identityOf(policy, exec.arguments))
-          // Arguments too deeply nested to serialize have no identity: such a call is not watched.
-          if (identity !== undefined) found = { kind, key: identity.key, args: identity.args }
+          const args = identityOf(policy, exec.arguments)
+          const key = callKey(exec.name, args)
+          // Arguments too deeply nested to walk have no identity: such a call is not watched.
+          if (key !== undefined) found = { kind, key, args }
         }
       }
       if (deny) described.set(exec, found)

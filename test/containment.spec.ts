@@ -14,9 +14,9 @@ vi.mock('../src/core/canonical.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/core/canonical.ts')>()
   return {
     ...real,
-    identifyCall: (tool: string, args: unknown) => {
+    callKey: (tool: string, args: unknown) => {
       if (faults.identify.has(tool)) throw new Error(`injected identity fault for ${tool}`)
-      return real.identifyCall(tool, args)
+      return real.callKey(tool, args)
     },
   }
 })

@@ -21,8 +21,13 @@ export interface CallIdentity {
  * different calls meet. The JSON text itself is only made when a notice quotes it.
  */
 export function identifyCall(tool: string, args: unknown): CallIdentity | undefined {
-  const key = fingerprintValue(args, toolSeed(tool))
+  const key = callKey(tool, args)
   return key === undefined ? undefined : { key, args }
+}
+
+/** The key alone of `identifyCall(tool, args)`: what the hottest path needs, without an object to hold it. */
+export function callKey(tool: string, args: unknown): number | undefined {
+  return fingerprintValue(args, toolSeed(tool))
 }
 
 const toolSeed = memoizeByName(tool => fingerprint(tool))

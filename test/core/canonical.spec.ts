@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { canonicalJson, identifyCall } from '../../src/core/canonical.ts'
+import { fingerprint } from '../../src/core/fingerprint.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
@@ -15,6 +16,16 @@ describe('call identity', () => {
     expect(key({ n: -0 })).toBe(key({ n: 0 }))
     expect(key({ a: 1, b: undefined })).toBe(key({ a: 1 }))
     expect(key([undefined, Number.NaN])).toBe(key([null, null]))
+  })
+
+  it('keeps what came before a large argument in its identity', () => {
+    const big = 'content '.repeat(300_000)
+    const key = (args: unknown) => identifyCall('write', args)!.key
+    const first = key({ a: 'x', b: big })
+    expect(key({ a: 'y', b: big })).not.toBe(first)
+    // Whatever the scratch memory held before (here: another large text), the identity is the same.
+    fingerprint('z'.repeat(3_000_000))
+    expect(key({ b: big, a: 'x' })).toBe(first)
   })
 
   it('quotes arguments as key-sorted JSON', () => {

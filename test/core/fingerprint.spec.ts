@@ -65,4 +65,16 @@ describe('fingerprint', () => {
       expect(fingerprintRanges(text)(start, end)).toBe(expected)
     }), { numRuns: RUNS * 10 })
   })
+
+  it('gives the same values for texts larger than the buffer it keeps', () => {
+    const big = Array.from({ length: 80_000 }, (_, i) => `line ${i} of a long tool output`).join('\n')
+    expect(big.length).toBeGreaterThan(1 << 21)
+    const whole = fingerprint(big)
+    const ranges = fingerprintRanges(big)
+    const pieces = [[0, 100], [1, 5_001], [2_000_001, big.length], [3, big.length - 2]] as const
+    const values = pieces.map(([start, end]) => ranges(start, end))
+    expect(values).toEqual(pieces.map(([start, end]) => fingerprint(big.slice(start, end))))
+    expect(fingerprint(big)).toBe(whole)
+    expect(fingerprint(`${big}.`)).not.toBe(whole)
+  })
 })
