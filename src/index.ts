@@ -142,7 +142,8 @@ export function apply(ctx: Context, config: Config): void {
     // event loop of our own.
     if (notices === undefined) return next()
     const ours = notices
-    return next().then((decision) => {
+    // A downstream listener may answer with a plain decision rather than a promise: take either.
+    return Promise.resolve(next()).then((decision) => {
       try {
         // Our notices first, everything downstream kept as it came (block feedback, accept content or value, contexts).
         return { ...decision, additionalContexts: [...ours, ...decision.additionalContexts ?? []] } as PostToolDecision

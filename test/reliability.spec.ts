@@ -29,6 +29,24 @@ async function waterfalls(config: object = {}) {
   }
 }
 
+describe('downstream listeners', () => {
+  it('a downstream listener that answers synchronously keeps its decision and gets the notice', async () => {
+    const ctx = new Context()
+    await ctx.plugin(Brake, { callWarnCount: 2 })
+    // Registered after the brake, so it runs downstream of it; it answers with a plain object, not a promise.
+    ;(ctx as unknown as { on: (name: string, listener: () => unknown) => void }).on('tools/post-execute', () => ({ kind: 'accept', additionalContexts: [{ id: 'theirs' }] }))
+    const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => unknown }).waterfall.bind(ctx)
+    const agentRef = {}
+    const post = () => waterfall('tools/post-execute', { token: Symbol('t'), callId: 'c', rootCallId: 'c', name: 'read', signal, arguments: { f: 1 }, agent: agentRef },
+      Object.freeze({ isError: false, value: null, content: [{ type: 'text', text: 'same' }] }), () => Promise.resolve({ kind: 'accept' }))
+    expect(await post()).toEqual({ kind: 'accept', additionalContexts: [{ id: 'theirs' }] })
+    const decision = await post() as { kind: string; additionalContexts: { id: string; source?: { plugin?: string } }[] }
+    expect(decision.kind).toBe('accept')
+    expect(decision.additionalContexts.map(c => c.source?.plugin ?? c.id)).toEqual(['dsh-brake', 'theirs'])
+    expect(brakeLogs(ctx)).toEqual([])
+  })
+})
+
 describe('hostile input', () => {
   it('10 MB arguments: noticed by fingerprint, quoted as a bounded preview', async () => {
     const { ctx, post } = await waterfalls()
