@@ -210,9 +210,20 @@ function cut(text: string, max: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end)
 }
 
-/** Fill `{name}` placeholders in one pass over the template. */
+/** Templates split at their placeholders: literal text at even indexes, placeholder names at odd ones. */
+const splitTemplates = new Map<string, readonly string[]>()
+
+/**
+ * Fill `{name}` placeholders in one pass over the template (a value is never filled again; an unknown name stays as
+ * it is). Each template is split once: a notice then costs a few string joins, not a regular-expression run with a
+ * callback per placeholder. The templates are this module's constants, so the map stays small.
+ */
 function fill(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole)
+  let parts = splitTemplates.get(template)
+  if (parts === undefined) splitTemplates.set(template, parts = template.split(/\{(\w+)\}/))
+  let text = parts[0]!
+  for (let i = 1; i < parts.length; i += 2) text += (values[parts[i]!] ?? `{${parts[i]!}}`) + parts[i + 1]!
+  return text
 }
 
 function duration(ms: number): string {

@@ -56,9 +56,9 @@ export function normalizeError(text: string): string {
 
 /**
  * The closing line DSH's shell tools (`bash`, `pwsh`) give a command that exited non-zero, timed out or was killed,
- * matched against the last non-blank line only.
+ * matched against the last non-blank line only (sticky: `lastIndex` is set to where that line starts).
  */
-const SHELL_FAILURE = /^\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]$/
+const SHELL_FAILURE = /\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]$/y
 
 /**
  * Whether a successful tool result reports a failed command. DSH's shell tools return a non-zero exit as a success
@@ -69,5 +69,7 @@ export function reportsShellFailure(text: string): boolean {
   const trimmed = text.trimEnd()
   // `]` is U+005D.
   if (trimmed.charCodeAt(trimmed.length - 1) !== 0x5d) return false
-  return SHELL_FAILURE.test(trimmed.slice(trimmed.lastIndexOf('\n') + 1))
+  // Sticky, from the start of the last line: the line is matched where it lies, without a copy of it.
+  SHELL_FAILURE.lastIndex = trimmed.lastIndexOf('\n') + 1
+  return SHELL_FAILURE.test(trimmed)
 }
