@@ -30,7 +30,8 @@ const REMEMBERED_NAMES = 256
 export function memoizeByName<T>(answer: (name: string) => T): (name: string) => T {
   const answers = new Map<string, T>()
   return (name) => {
-    if (answers.has(name)) return answers.get(name) as T
+    const known = answers.get(name)
+    if (known !== undefined || answers.has(name)) return known as T
     const value = answer(name)
     if (answers.size >= REMEMBERED_NAMES) answers.clear()
     answers.set(name, value)

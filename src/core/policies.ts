@@ -119,10 +119,14 @@ export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
 /** The part of the arguments that makes up identity: the policy's `identity` fields when the arguments are an object. */
 export function identityOf(policy: ToolPolicy, args: unknown): unknown {
   if (policy.identity === undefined || policy.identity.length === 0 || !isRecord(args)) return args
-  // Picked in sorted order, so the canonical form needs no copy of its own. No prototype: a `__proto__` field stays
-  // a plain field.
-  const picked = Object.create(null) as Record<string, unknown>
-  for (const field of identityFields(policy.identity)) if (Object.hasOwn(args, field)) picked[field] = args[field]
+  // Picked in sorted order into a plain object (one without a prototype is a slow dictionary to the engine); a field
+  // named `__proto__` is defined rather than assigned, so it stays a plain field.
+  const picked: Record<string, unknown> = {}
+  for (const field of identityFields(policy.identity)) {
+    if (!Object.hasOwn(args, field)) continue
+    if (field === '__proto__') Object.defineProperty(picked, field, { value: args[field], enumerable: true, writable: true, configurable: true })
+    else picked[field] = args[field]
+  }
   return picked
 }
 

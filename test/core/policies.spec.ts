@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { classOf, createPolicyResolver, DEFAULT_POLICIES, identityOf } from '../../src/core/policies.ts'
+import { callKey } from '../../src/core/canonical.ts'
 
 describe('tool policies', () => {
   const resolve = createPolicyResolver({ 'my_*': { class: 'poller' }, 'bash': { class: 'read' } })
@@ -42,5 +43,17 @@ describe('shell commands that change files', () => {
     ['cat file.ts', 'default'],
   ])('%s is %s', (command, expected) => {
     expect(classOf(bash, { command, description: 'x' })).toBe(expected)
+  })
+})
+
+describe('identity fields', () => {
+  it('keeps a field named __proto__ as a plain field, as parsed JSON has it', () => {
+    const policy = { class: 'default' as const, identity: ['__proto__', 'a'] }
+    const one = identityOf(policy, JSON.parse('{"__proto__":"x","a":1,"b":2}')) as Record<string, unknown>
+    expect(Object.keys(one)).toEqual(['__proto__', 'a'])
+    expect(Object.getPrototypeOf(one)).toBe(Object.prototype)
+    const other = identityOf(policy, JSON.parse('{"__proto__":"y","a":1}'))
+    expect(callKey('t', one)).not.toBe(callKey('t', other))
+    expect(callKey('t', one)).toBe(callKey('t', identityOf(policy, JSON.parse('{"a":1,"__proto__":"x"}'))))
   })
 })
