@@ -229,6 +229,31 @@ function writeString(text: string): void {
   }
 }
 
+/**
+ * Object keys as `writeString` encodes them, remembered: arguments use a few dozen field names over and over, and a
+ * copy of remembered bytes costs less than another native write. Bounded: long keys are not remembered, and the
+ * memory starts over once it holds `REMEMBERED_KEYS` of them.
+ */
+const rememberedKeys = new Map<string, Uint8Array>()
+const REMEMBERED_KEYS = 1024
+const REMEMBERED_KEY_CHARS = 64
+
+function writeKey(key: string): void {
+  let encoded = rememberedKeys.get(key)
+  if (encoded === undefined) {
+    const start = at
+    writeString(key)
+    if (key.length > REMEMBERED_KEY_CHARS) return
+    if (rememberedKeys.size >= REMEMBERED_KEYS) rememberedKeys.clear()
+    // A copy: a Buffer's slice is a view of the scratch memory, which the next call overwrites.
+    rememberedKeys.set(key, new Uint8Array(out.bytes.subarray(start, at)))
+    return
+  }
+  reserve(encoded.length)
+  out.bytes.set(encoded, at)
+  at += encoded.length
+}
+
 /** Whether JSON leaves this value out of an object (and writes `null` for it in an array). */
 function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol'
@@ -278,7 +303,7 @@ function writeValue(value: unknown): void {
     for (const key of keys) {
       const item = record[key]
       if (omitted(item)) continue
-      writeString(key)
+      writeKey(key)
       writeValue(item)
     }
   }

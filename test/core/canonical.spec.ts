@@ -28,6 +28,14 @@ describe('call identity', () => {
     expect(key({ b: big, a: 'x' })).toBe(first)
   })
 
+  it('gives one identity whether an argument name is seen for the first time or remembered', () => {
+    const key = (args: unknown) => identifyCall('t', args)!.key
+    const names = [...Array.from({ length: 1_100 }, (_, i) => `field_${i}`), 'x'.repeat(65)]
+    const first = names.map(name => key({ [name]: 1, zeta: name }))
+    expect(names.map(name => key({ zeta: name, [name]: 1 }))).toEqual(first)
+    expect(new Set(first).size).toBe(names.length)
+  })
+
   it('quotes arguments as key-sorted JSON', () => {
     expect(canonicalJson({ b: 1, a: [2, { d: null, c: 'x' }] })).toBe('{"a":[2,{"c":"x","d":null}],"b":1}')
   })
