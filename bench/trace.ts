@@ -1,7 +1,7 @@
 /**
- * A realistic, deterministic tool-call trace for the benchmarks: tool names and argument sizes of a coding session,
- * with exact repeats and short call cycles mixed in, and results of realistic size that carry the volatile fragments
- * real tools print (durations, exit codes, ids).
+ * A realistic, deterministic tool-call trace for the benchmarks: the tools of a coding session with the arguments
+ * each takes, small, medium and 4 KB, with exact repeats, short call cycles and polls mixed in, and results of
+ * realistic size that carry the volatile fragments real tools print (durations, exit codes).
  */
 
 /** A deterministic pseudo-random generator (mulberry32), so every run measures the same trace. */
@@ -22,8 +22,6 @@ export interface TraceCall {
   readonly result: { readonly isError: boolean; readonly content: readonly { type: 'text'; text: string }[] }
 }
 
-const TOOLS = ['read', 'grep', 'glob', 'bash', 'edit', 'write', 'job_output', 'web_search', 'todo_write', 'str_replace_editor']
-
 function words(next: () => number, count: number): string {
   const vocabulary = ['const', 'return', 'value', 'parse', 'token', 'error', 'config', 'server', 'test', 'module', 'async', 'await']
   let out = ''
@@ -39,15 +37,32 @@ function freeze<T>(value: T): T {
   return value
 }
 
-/** One fresh call: small (70 %), medium (20 %) or 4 KB (10 %) arguments. */
+/**
+ * The tools of a coding session, each with the arguments DSH's stock tools take (in the order a model writes them)
+ * and how often it is called: small arguments 70 % of the time, medium (a shell command, an edit) 20 %, 4 KB (a file
+ * written whole) 10 %.
+ */
+const TOOLS: readonly { readonly name: string; readonly weight: number; readonly args: (next: () => number, i: number) => Record<string, unknown> }[] = [
+  { name: 'read', weight: 30, args: (next, i) => next() < 0.8 ? { file_path: `src/module-${i % 5000}.ts` } : { file_path: `src/module-${i % 5000}.ts`, offset: 1 + Math.floor(next() * 400), limit: 200 } },
+  { name: 'grep', weight: 10, args: next => ({ pattern: words(next, 2).trim(), path: 'src', output_mode: 'content' }) },
+  { name: 'glob', weight: 8, args: next => ({ pattern: `src/**/*${words(next, 1).trim()}*.ts` }) },
+  { name: 'job_output', weight: 10, args: next => ({ job_id: `bash-${Math.floor(next() * 4)}` }) },
+  { name: 'web_search', weight: 6, args: next => ({ query: words(next, 6).trim() }) },
+  { name: 'todo_write', weight: 3, args: next => ({ todos: [{ content: words(next, 5).trim(), status: 'in_progress' }] }) },
+  { name: 'str_replace_editor', weight: 3, args: (_, i) => ({ command: 'view', path: `src/module-${i % 5000}.ts` }) },
+  { name: 'bash', weight: 14, args: next => ({ command: `npm test -- ${words(next, 20)}`, description: 'Run the relevant tests', timeoutMs: 120_000 }) },
+  { name: 'edit', weight: 6, args: (next, i) => ({ file_path: `src/module-${i % 5000}.ts`, old_string: words(next, 12), new_string: words(next, 12) }) },
+  { name: 'write', weight: 10, args: (next, i) => ({ file_path: `src/generated-${i}.ts`, content: words(next, 680) }) },
+]
+const TOTAL = TOOLS.reduce((sum, tool) => sum + tool.weight, 0)
+
+/** One fresh call of a tool picked by weight, with a result of realistic size (a tenth of them failures). */
 function fresh(next: () => number, i: number): TraceCall {
-  const name = TOOLS[Math.floor(next() * TOOLS.length)]!
-  const size = next()
-  const args: Record<string, unknown> = size < 0.7
-    ? { file_path: `src/module-${i % 5000}.ts` }
-    : size < 0.9
-      ? { command: `npm test -- ${words(next, 20)}`, description: 'Run the relevant tests', timeoutMs: 120_000, workdir: '/home/dev/app' }
-      : { file_path: `src/generated-${i}.ts`, content: words(next, 680) }
+  let roll = next() * TOTAL
+  let pick = 0
+  while (roll >= TOOLS[pick]!.weight) roll -= TOOLS[pick++]!.weight
+  const { name } = TOOLS[pick]!
+  const args = TOOLS[pick]!.args(next, i)
   const failed = next() < 0.1
   const text = failed
     ? `Error: cannot read "src/module-${i % 5000}.ts": not found`
@@ -55,7 +70,10 @@ function fresh(next: () => number, i: number): TraceCall {
   return freeze({ name, args, result: { isError: failed, content: [{ type: 'text', text }] } })
 }
 
-/** A trace of `length` calls: 75 % fresh, 15 % exact repeats of a recent call, 10 % inside 4-call cycles of 3 laps. */
+/**
+ * A trace of `length` calls, drawn as: a fresh call (75 % of draws), an exact repeat of one of the last 16 calls
+ * (15 %), or a cycle of 4 fresh calls run for 3 laps (10 %, so about half of all calls sit in cycles).
+ */
 export function trace(length: number, seed = 42): TraceCall[] {
   const next = random(seed)
   const calls: TraceCall[] = []
