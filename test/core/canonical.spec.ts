@@ -77,7 +77,7 @@ describe('call identity', () => {
       expect(identifyCall('t', shuffled(a, turn))!.key).toBe(identifyCall('t', a)!.key)
       expect(identifyCall('t', a)!.key === identifyCall('t', b)!.key).toBe(canonicalJson(a) === canonicalJson(b))
     }), { numRuns: RUNS * 10 })
-  })
+  }, 60_000)
 })
 
 describe('arguments that cannot be serialized', () => {

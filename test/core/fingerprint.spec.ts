@@ -42,7 +42,7 @@ describe('fingerprint', () => {
     const seen = new Set<number>()
     for (let i = 0; i < 300_000; i++) seen.add(fingerprint(text(i)))
     expect(seen.size).toBe(300_000)
-  })
+  }, 60_000)
 
   it('spreads 100 000 near-identical inputs over distinct values', () => {
     const seen = new Set<number>()
@@ -77,7 +77,7 @@ describe('fingerprint', () => {
       const expected = fingerprint(text.slice(start, end))
       expect(fingerprintRanges(text)(start, end)).toBe(expected)
     }), { numRuns: RUNS * 10 })
-  })
+  }, 60_000)
 
   it('gives the same values for texts larger than the buffer it keeps', () => {
     const big = Array.from({ length: 80_000 }, (_, i) => `line ${i} of a long tool output`).join('\n')

@@ -82,5 +82,5 @@ describe('bounded fingerprint table', () => {
         for (const slot of held) expect(slot >= 0 && slot < limit).toBe(true)
       }
     }), { numRuns: RUNS })
-  })
+  }, 120_000)
 })
