@@ -34,9 +34,8 @@ const toolSeed = memoizeByName(tool => fingerprint(tool))
 
 /**
  * JSON with every object's keys in sorted order (what a notice quotes), or `undefined` for a value nested too deeply
- * to serialize (walking it exhausts the stack). Equal JSON values give equal strings. Arguments usually arrive with
- * their keys in the order the model wrote them, which is often sorted already: then the native `JSON.stringify` does
- * all the work, and only the objects that are out of order are copied.
+ * to serialize (walking it exhausts the stack). Equal JSON values give equal strings. Only notices need it, so it
+ * simply serializes a sorted copy.
  */
 export function canonicalJson(value: unknown): string | undefined {
   try {
@@ -50,38 +49,15 @@ export function canonicalJson(value: unknown): string | undefined {
 }
 
 /**
- * `value` itself when every object in it has its keys in sorted order, otherwise a copy with them sorted. Integer
- * keys such as `"10"` and `"9"` are listed by the engine in numeric order whatever the insertion order, so an object
- * holding them is always copied; the copy's order is then the engine's, the same for every object with those keys.
+ * A copy of `value` with every object's keys inserted in sorted order. Integer keys such as `"10"` and `"9"` are
+ * listed by the engine in numeric order whatever the insertion order: the same order for every object with those keys.
  */
 function sortedCopy(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i]
-      const sorted = sortedCopy(item)
-      if (sorted !== item) (copy ??= value.slice())[i] = sorted
-    }
-    return copy ?? value
-  }
+  if (Array.isArray(value)) return value.map(sortedCopy)
   const record = value as Record<string, unknown>
-  const keys = Object.keys(record)
-  let inOrder = true
-  // The values with their own keys sorted, once one of them had to be copied.
-  let values: unknown[] | undefined
-  for (let i = 0; i < keys.length; i++) {
-    if (i > 0 && keys[i - 1]! >= keys[i]!) inOrder = false
-    const item = record[keys[i]!]
-    const sorted = sortedCopy(item)
-    if (sorted !== item) values ??= keys.slice(0, i).map(key => record[key])
-    values?.push(sorted)
-  }
-  if (inOrder && values === undefined) return value
-  const order = keys.map((_, index) => index)
-  if (!inOrder) order.sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1))
   // No prototype: a `__proto__` key from parsed JSON stays a plain key.
   const copy = Object.create(null) as Record<string, unknown>
-  for (const index of order) copy[keys[index]!] = values === undefined ? record[keys[index]!] : values[index]
+  for (const key of Object.keys(record).sort()) copy[key] = sortedCopy(record[key])
   return copy
 }
