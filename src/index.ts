@@ -46,7 +46,7 @@ export function apply(ctx: Context, config: Config): void {
   const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
   const states = new WeakMap<Agent, BrakeState>()
   // What the guard worked out about an execution, reused by post-execute for the same execution object.
-  const described = new WeakMap<object, Described | null>()
+  const described = new WeakMap<object, Identity | null>()
   // Executions this plugin refused; their refusal reason already told the model, so no notice repeats it.
   const refused = new WeakSet<object>()
   const logger = ctx.logger(name)
@@ -67,43 +67,66 @@ export function apply(ctx: Context, config: Config): void {
   }
 
   /**
-   * The tool's class and the call's identity, or `null` when the call is not watched (no agent, excluded, or a
-   * bookkeeping tool: all transparent).
+   * Fill in the call's class and identity; `false` when the call is not watched (no agent, excluded, or a bookkeeping
+   * tool: all transparent).
    */
-  function describe(exec: ToolExecution): Described | null {
-    // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
-    let found = deny ? described.get(exec) : undefined
+  function identify(exec: ToolExecution, into: Identity): boolean {
+    const policy = exec.agent === undefined ? null : watched(exec.name)
+    if (policy === null) return false
+    const kind = classOf(policy, exec.arguments)
+    if (kind === 'bookkeeping') return false
+    const args = identityOf(policy, exec.arguments)
+    const key = callKey(exec.name, args)
+    // Arguments too deeply nested to walk have no identity: such a call is not watched.
+    if (key === undefined) return false
+    into.kind = kind
+    into.key = key
+    into.args = args
+    return true
+  }
+
+  /** Deny mode: the identity the guard worked out for an execution, kept for post-execute (`null`: not watched). */
+  function describe(exec: ToolExecution): Identity | null {
+    let found = described.get(exec)
     if (found === undefined) {
-      found = null
-      const policy = exec.agent === undefined ? null : watched(exec.name)
-      if (policy !== null) {
-        const kind = classOf(policy, exec.arguments)
-        if (kind !== 'bookkeeping') {
-          const args = identityOf(policy, exec.arguments)
-          const key = callKey(exec.name, args)
-          // Arguments too deeply nested to walk have no identity: such a call is not watched.
-          if (key !== undefined) found = { kind, key, args }
-        }
-      }
-      if (deny) described.set(exec, found)
+      const fresh: Identity = { kind: 'default', key: 0, args: undefined }
+      found = identify(exec, fresh) ? fresh : null
+      described.set(exec, found)
     }
     return found
   }
 
-  function observation(exec: ToolExecution, call: Described, result: Readonly<ToolExecutionResult>): CallObservation {
+  // One observation, filled in for each call: the detectors read it before `observeCall` returns and keep only its
+  // numbers and result, so a fresh object per call would only feed the collector on the hottest path.
+  const seen: Observation = {
+    tool: '', args: undefined, key: 0, kind: 'default', result: REFUSED, failed: false, refused: false, errorLine: undefined, epoch: 0,
+  }
+
+  /** Fill in the identity part of `seen`; `false` when the call is not watched. */
+  function identified(exec: ToolExecution): boolean {
+    // Only the guard's work is worth keeping for post-execute; a weak entry per call costs the collector.
+    if (!deny) return identify(exec, seen)
+    const known = describe(exec)
+    if (known === null) return false
+    seen.kind = known.kind
+    seen.key = known.key
+    seen.args = known.args
+    return true
+  }
+
+  /** Fill in the rest of `seen` from the execution and its result. */
+  function observation(exec: ToolExecution, result: Readonly<ToolExecutionResult>): CallObservation {
     const wasRefused = deny && refused.has(exec)
     const text = resultText(result)
+    seen.tool = exec.name
+    seen.result = wasRefused ? REFUSED : resultOf(text)
+    // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
+    seen.failed = result.isError || reportsShellFailure(text)
+    seen.refused = wasRefused
     // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-    const errorLine = result.isError ? text.split('\n', 8).find(line => line.trim() !== '') ?? '' : undefined
-    return {
-      tool: exec.name, args: call.args, key: call.key, kind: call.kind,
-      result: wasRefused ? REFUSED : resultOf(text),
-      // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
-      failed: result.isError || reportsShellFailure(text),
-      refused: wasRefused,
-      errorLine,
-      epoch: 0,
-    }
+    seen.errorLine = result.isError ? text.split('\n', 8).find(line => line.trim() !== '') ?? '' : undefined
+    seen.epoch = 0
+    return seen
   }
 
   function callNotice(found: Finding, exec: ToolExecution): NoticeText | undefined {
@@ -125,9 +148,8 @@ export function apply(ctx: Context, config: Config): void {
   ctx.on('tools/post-execute', (exec, result, next) => {
     let notices: UserMessage[] | undefined
     try {
-      const call = describe(exec)
-      if (call !== null) {
-        const findings = stateOf(exec.agent!).observeCall(observation(exec, call, result))
+      if (identified(exec)) {
+        const findings = stateOf(exec.agent!).observeCall(observation(exec, result))
         if (findings !== undefined) {
           for (const found of findings) {
             const text = callNotice(found, exec)
@@ -214,16 +236,20 @@ export function apply(ctx: Context, config: Config): void {
   }
 }
 
+/** An observation as the adapter fills it in. */
+type Observation = { -readonly [K in keyof CallObservation]: CallObservation[K] }
+
 /** A watched call's class and identity. */
-interface Described {
-  readonly kind: Exclude<ToolClass, 'bookkeeping'>
-  readonly key: number
-  readonly args: unknown
+interface Identity {
+  kind: Exclude<ToolClass, 'bookkeeping'>
+  key: number
+  args: unknown
 }
 
 /** A result's content as text for comparison: text blocks as they are, any other block by its type. */
 function resultText(result: Readonly<ToolExecutionResult>): string {
-  const [only] = result.content
+  // By index: destructuring would build an iterator for every call.
+  const only = result.content[0]
   if (result.content.length === 1 && only?.type === 'text') return only.text
   let text = ''
   for (const block of result.content) text += block.type === 'text' ? `${block.text}\n` : `[${block.type}]\n`

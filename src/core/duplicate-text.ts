@@ -51,6 +51,9 @@ export interface TextObservation {
 /** Sources listed per block at most; more only make the notice longer. */
 const MAX_SOURCES = 4
 
+/** The value of every remembered message id; one function for all, not one per message. */
+const yes = (): true => true
+
 /**
  * One tracked block. Most blocks are seen once, so an entry starts small: the timestamp list and the source list are
  * only allocated once a second occurrence (or a second source) needs them.
@@ -128,7 +131,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
       let found: DuplicateBlock[] | undefined
       for (const message of messages) {
         if (messageIds.has(message.id)) continue
-        touch(messageIds, message.id, options.maxMessageIds, () => true as const)
+        touch(messageIds, message.id, options.maxMessageIds, yes)
         for (const raw of message.texts) {
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
           // The text is loaded for hashing once; each block is hashed where it lies.

@@ -25,7 +25,7 @@ const MAX_VARIANTS = 16
 interface Chain {
   /** The latest error line as the model saw it, and its normalized shape once computed. */
   line: string
-  shape?: string
+  shape: string | undefined
   epoch: number
   n: number
   variants: Set<number>
@@ -46,6 +46,11 @@ function sameError(chain: Chain, line: string): boolean {
   return same
 }
 
+/** A chain not yet started: `observe` fills in its first line and epoch. */
+function blankChain(): Chain {
+  return { line: '', shape: undefined, epoch: 0, n: 0, variants: new Set(), noticedAt: 0 }
+}
+
 /** Create a repeated-error detector. */
 export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<EpochObservation, RepeatedErrorFinding> {
   const chains = new Map<string, Chain>()
@@ -54,14 +59,19 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       if (call.refused) return undefined
       const line = call.errorLine
       if (!call.failed || line === undefined) {
-        chains.delete(call.tool)
+        // A success ends the tool's chain; most calls succeed while no chain runs at all.
+        if (chains.size > 0) chains.delete(call.tool)
         return undefined
       }
-      const fresh = (): Chain => ({ line, epoch: call.epoch, n: 0, variants: new Set(), noticedAt: 0 })
-      let chain = touch(chains, call.tool, options.maxTracked, fresh)
-      if (chain.epoch !== call.epoch || !sameError(chain, line)) {
-        chain = fresh()
+      // No closure per call: a failing tool is common enough for that to show in the collector's work.
+      let chain = touch(chains, call.tool, options.maxTracked, blankChain)
+      if (chain.n > 0 && (chain.epoch !== call.epoch || !sameError(chain, line))) {
+        chain = blankChain()
         chains.set(call.tool, chain)
+      }
+      if (chain.n === 0) {
+        chain.line = line
+        chain.epoch = call.epoch
       }
       chain.n++
       if (chain.variants.size < MAX_VARIANTS) chain.variants.add(call.key)

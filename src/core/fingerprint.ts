@@ -237,6 +237,27 @@ function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol'
 }
 
+/** Keys at most this many are sorted in place by insertion; more go to `Array.prototype.sort`. */
+const FEW_KEYS = 16
+
+/**
+ * `keys` in code-unit order, as `sort()` leaves them. Arguments have a handful of keys, often in order already, and
+ * `sort()` allocates a working copy even for those; a few insertions allocate nothing.
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > FEW_KEYS) return keys.sort()
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!
+    let j = i - 1
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!
+      j--
+    }
+    keys[j + 1] = key
+  }
+  return keys
+}
+
 function writeValue(value: unknown): void {
   switch (typeof value) {
     case 'string':
@@ -270,18 +291,16 @@ function writeValue(value: unknown): void {
   reserve(1)
   if (Array.isArray(value)) {
     out.bytes[at++] = ARRAY
-    for (const item of value as unknown[]) writeValue(omitted(item) ? null : item)
+    const items = value as unknown[]
+    for (let i = 0; i < items.length; i++) writeValue(omitted(items[i]) ? null : items[i])
   } else {
     out.bytes[at++] = OBJECT
     const record = value as Record<string, unknown>
-    const keys = Object.keys(record)
-    let sorted = true
-    for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!
-    if (!sorted) keys.sort()
-    for (const key of keys) {
-      const item = record[key]
+    const keys = sortKeys(Object.keys(record))
+    for (let i = 0; i < keys.length; i++) {
+      const item = record[keys[i]!]
       if (omitted(item)) continue
-      writeKey(key)
+      writeKey(keys[i]!)
       writeValue(item)
     }
   }

@@ -76,9 +76,14 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
     }
     return chain
   }
+  // The chain `observe` worked on last, and its key: `version` is asked for exactly that one right after.
+  let lastKey = -1
+  let lastChain: Chain | undefined
   return {
     observe(call) {
       const chain = chainOf(call.key)
+      lastKey = call.key
+      lastChain = chain
       const aware = options.progressAware || call.kind === 'poller'
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
@@ -103,6 +108,7 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence }
     },
     version(key) {
+      if (key === lastKey) return lastChain!.version
       const slot = table.find(key)
       return slot === -1 ? 0 : chains[slot]!.version
     },
@@ -115,6 +121,8 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
     reset() {
       table.clear()
       chains.length = 0
+      lastKey = -1
+      lastChain = undefined
     },
     size: () => ({ calls: table.size }),
   }
