@@ -11,9 +11,10 @@ const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
 /**
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
  * Unix temporary paths start at a word boundary, with a character from a short list: the shared `\b` and the
- * look-ahead let the engine skip every other position at once, which makes the scan about twice as fast.
+ * look-ahead let the engine skip every other position at once, which makes the scan about twice as fast. No fragment
+ * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line.
  */
-const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
+export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // UUIDs, then long hexadecimal ids (commit hashes, container ids, memory addresses).
   '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b',
   '(?:0x)?(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\\b',
@@ -28,18 +29,40 @@ const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // Unix epoch seconds or milliseconds.
   '1\\d{9}(?:\\d{3})?\\b',
   // Durations: 12ms, 1.5 s, 3 seconds, 2m, 4 minutes, 1h.
-  '\\d+(?:\\.\\d+)?\\s?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
+  '\\d+(?:\\.\\d+)?[^\\S\\n]?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
   // Process ids.
-  '(?:pid|process)[\\s:=#]*\\d+',
+  '(?:pid|process)(?:[^\\S\\n]|[:=#])*\\d+',
   // Windows temporary paths.
   '[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
 ].join('|')})|${
   // Unix temporary paths.
   '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+'}`, 'gi')
 
-/** Tool output with its volatile fragments replaced by a placeholder. */
+/**
+ * What every volatile fragment holds at least one of: a digit (all but two kinds need one), a hyphen (a UUID made of
+ * hexadecimal letters only) or the name of a temporary directory. A line without any of them has nothing to replace.
+ */
+const MAY_CHANGE = /\d|-|te?mp|var\/folders/gi
+
+/** From where it starts, to the end of the last such character or name in the text (greedy: it backs off the end). */
+const LAST_CHANGE = /[\s\S]*(?:\d|-|te?mp|var\/folders)/iy
+
+/**
+ * Tool output with its volatile fragments replaced by a placeholder. The fragments' pattern is tried only on the lines
+ * from the first to the last that may hold one: it costs about fifteen times as much per character as looking for a
+ * digit, and output often changes in a line or two (a duration, a count) under a long stretch of plain text.
+ */
 export function normalizeResult(text: string): string {
-  return text.replace(VOLATILE, '∅')
+  MAY_CHANGE.lastIndex = 0
+  if (!MAY_CHANGE.test(text)) return text
+  // Neither search matches a line break, so both land on the lines that bound the region.
+  const start = text.lastIndexOf('\n', MAY_CHANGE.lastIndex - 1) + 1
+  LAST_CHANGE.lastIndex = start
+  LAST_CHANGE.test(text)
+  const newline = text.indexOf('\n', LAST_CHANGE.lastIndex)
+  const end = newline === -1 ? text.length : newline
+  if (start === 0 && end === text.length) return text.replace(VOLATILE, '∅')
+  return text.slice(0, start) + text.slice(start, end).replace(VOLATILE, '∅') + text.slice(end)
 }
 
 /** What an error message looks like once paths, numbers and ids are gone (for "same error, other arguments"). */

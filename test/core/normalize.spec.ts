@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeError, normalizeResult, reportsShellFailure } from '../../src/core/normalize.ts'
+import { normalizeError, normalizeResult, reportsShellFailure, VOLATILE } from '../../src/core/normalize.ts'
 
 describe('normalizing results', () => {
   it.each([
@@ -29,6 +29,28 @@ describe('normalizing results', () => {
     ['words of hex letters', 'added facade', 'added decade'],
   ])('keeps %s', (_, a, b) => {
     expect(normalizeResult(a)).not.toBe(normalizeResult(b))
+  })
+})
+
+describe('normalizing only the lines that may change', () => {
+  it('leaves lines without a digit, hyphen or temporary directory as they are, and replaces below and between them', () => {
+    const text = 'plain words\nDuration 4.05s\nmore plain words\nbuilt at 12:30:45\ntrailing words'
+    expect(normalizeResult(text)).toBe('plain words\nDuration ∅\nmore plain words\nbuilt at ∅\ntrailing words')
+  })
+
+  it('replaces nothing across a line break', () => {
+    expect(normalizeResult('done in 12\nms')).not.toBe(normalizeResult('done in 13\nms'))
+    expect(normalizeResult('pid\n4121')).not.toBe(normalizeResult('pid\n5530'))
+  })
+
+  it('agrees with the fragments pattern run over the whole text, on any text built of fragments and plain words', () => {
+    const piece = fc.constantFrom('12', '4.05s', ' ', '\n', '\n\n', '-', 'tmp', 'temp', '/tmp/x1', '/private/tmp/q',
+      'var/folders/ab', 'C:\\Users\\a\\AppData\\Local\\Temp\\x', 'pid 42', 'process: 7', '2026-11-30T06:45:29Z', 'Nov 30',
+      'Mon, 30 Nov 2026', '0x7ffd3a2b', 'deadbeefcafe1', 'abcdefab-abcd-abcd-abcd-abcdefabcdef', 'word', 'ms', 'h', ':',
+      '#', '\r', '\t', 'é', '∅', '12:30:45', '1/2/26', '1764484000', 'µs', '3 seconds')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 40, size: 'max' }).map(parts => parts.join('')), (text) => {
+      expect(normalizeResult(text)).toBe(text.replace(VOLATILE, '∅'))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
   })
 })
 
