@@ -65,6 +65,37 @@ export function normalizeResult(text: string): string {
   return text.slice(0, start) + text.slice(start, end).replace(VOLATILE, '∅') + text.slice(end)
 }
 
+/** How far `differsBeyondNormalizing` looks for where two texts part; a longer shared beginning is left to normalizing. */
+const COMPARED_CHARS = 64
+
+/**
+ * Whether two texts certainly normalize differently, told from the line where they part: normalizing works line by
+ * line, so where that line holds nothing a volatile fragment needs (and no placeholder), in either text, it stays as
+ * it is while the other text's line differs from it, fragments replaced or not. `false` means: not known without
+ * normalizing (the texts may differ only in fragments, or part beyond their first 64 characters). Cheap: most
+ * changed output parts in its first words, and normalizing both texts costs a hundred times as much.
+ */
+export function differsBeyondNormalizing(a: string, b: string): boolean {
+  const limit = Math.min(a.length, b.length, COMPARED_CHARS)
+  let at = 0
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++
+  // Alike as far as looked, or the same text.
+  if (at === COMPARED_CHARS || (at === limit && a.length === b.length)) return false
+  const lineStart = at === 0 ? 0 : a.lastIndexOf('\n', at - 1) + 1
+  return plainLine(a, lineStart) || plainLine(b, lineStart)
+}
+
+/** Whether the line of `text` from `start` holds neither a character or name a volatile fragment needs, nor `∅`. */
+function plainLine(text: string, start: number): boolean {
+  const newline = text.indexOf('\n', start)
+  const end = newline === -1 ? text.length : newline
+  MAY_CHANGE.lastIndex = start
+  // A hit in the line ends within it: none of the characters or names looked for is a line break.
+  if (MAY_CHANGE.test(text) && MAY_CHANGE.lastIndex <= end) return false
+  const placeholder = text.indexOf('∅', start)
+  return placeholder === -1 || placeholder >= end
+}
+
 /** What an error message looks like once paths, numbers and ids are gone (for "same error, other arguments"). */
 const PARTICULARS = /(?:[a-z]:)?(?:[\w.@~-]*[\\/])+[\w.@~-]*|\d+/gi
 

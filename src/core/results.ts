@@ -9,7 +9,7 @@
  * @module dsh-brake/core/results
  */
 import { fingerprint } from './fingerprint.js'
-import { normalizeResult } from './normalize.js'
+import { differsBeyondNormalizing, normalizeResult } from './normalize.js'
 
 /** One call's result. */
 export interface ResultRef {
@@ -45,6 +45,8 @@ function normOf(result: ResultRef): number | undefined {
 /** Whether two results are the same, raw or normalized. */
 export function sameResult(a: ResultRef, b: ResultRef): boolean {
   if (a.raw === b.raw) return true
+  // Where both texts are at hand and show it, told apart without normalizing either.
+  if (a.text !== undefined && b.text !== undefined && differsBeyondNormalizing(a.text, b.text)) return false
   const left = normOf(a)
   return left !== undefined && left === normOf(b)
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalizeError, normalizeResult, reportsShellFailure, VOLATILE } from '../../src/core/normalize.ts'
+import { differsBeyondNormalizing, normalizeError, normalizeResult, reportsShellFailure, VOLATILE } from '../../src/core/normalize.ts'
 
 describe('normalizing results', () => {
   it.each([
@@ -50,6 +50,29 @@ describe('normalizing only the lines that may change', () => {
       '#', '\r', '\t', 'é', '∅', '12:30:45', '1/2/26', '1764484000', 'µs', '3 seconds')
     fc.assert(fc.property(fc.array(piece, { maxLength: 40, size: 'max' }).map(parts => parts.join('')), (text) => {
       expect(normalizeResult(text)).toBe(text.replace(VOLATILE, '∅'))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+})
+
+describe('telling results apart without normalizing', () => {
+  it.each([
+    ['other words first', 'compiled 3 modules\nDuration 4.05s', 'failed to compile\nDuration 4.05s', true],
+    ['one more line', 'all good', 'all good\nand more', true],
+    ['only a duration', 'Tests 12 passed\nDuration 4.05s', 'Tests 12 passed\nDuration 5.01s', false],
+    ['a line with a number', 'Tests 12 passed', 'Tests 13 passed', false],
+    ['a placeholder in the line', 'took ∅', 'took 12ms', false],
+    ['the same text', 'same', 'same', false],
+    ['alike beyond the first 64 characters', `${'x'.repeat(64)} a`, `${'x'.repeat(64)} b`, false],
+  ])('%s → %s', (_, a, b, differs) => {
+    expect(differsBeyondNormalizing(a, b)).toBe(differs)
+  })
+
+  it('never says two texts differ when they normalize alike', () => {
+    const piece = fc.constantFrom('12', '4.05s', ' ', '\n', '\n\n', '-', 'tmp', '/tmp/x1', 'pid 42', 'Nov 30', '0x7ffd3a2b',
+      'word', 'other', 'ms', 'h', '∅', '12:30:45', 'é', '\r', 'a', 'b')
+    const text = fc.array(piece, { maxLength: 24, size: 'max' }).map(parts => parts.join(''))
+    fc.assert(fc.property(text, text, text, (common, x, y) => {
+      if (differsBeyondNormalizing(common + x, common + y)) expect(normalizeResult(common + x)).not.toBe(normalizeResult(common + y))
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
   })
 })
