@@ -16,7 +16,7 @@ import { Config, resolveOptions } from './config.js'
 import { createBrakeState, type BrakeState } from './core/brake-state.js'
 import { callKey } from './core/canonical.js'
 import type { TextMessage } from './core/duplicate-text.js'
-import { reportsShellFailure } from './core/normalize.js'
+import { errorLine, reportsShellFailure } from './core/normalize.js'
 import { createToolFilter, memoizeByName } from './core/patterns.js'
 import { classOf, createPolicyResolver, identityOf, type ToolPolicy } from './core/policies.js'
 import { REFUSED, resultOf } from './core/results.js'
@@ -124,7 +124,7 @@ export function apply(ctx: Context, config: Config): void {
     seen.failed = result.isError || reportsShellFailure(text)
     seen.refused = wasRefused
     // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-    seen.errorLine = result.isError ? text.split('\n', 8).find(line => line.trim() !== '') ?? '' : undefined
+    seen.errorLine = result.isError ? errorLine(text) : undefined
     seen.epoch = 0
     return seen
   }

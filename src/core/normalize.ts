@@ -104,8 +104,12 @@ const PARTICULARS = /(?:[a-z]:)?(?:[\w.@~-]*[\\/])+[\w.@~-]*|\d+/gi
  * `ENOENT: no such file or directory, open 'src/a.ts'` and `… open 'lib/b.ts'` are the same error.
  */
 export function normalizeError(text: string): string {
-  const line = text.split('\n', 8).find(candidate => candidate.trim() !== '') ?? ''
-  return normalizeResult(line.trim()).replace(PARTICULARS, '∅')
+  return normalizeResult(errorLine(text).trim()).replace(PARTICULARS, '∅')
+}
+
+/** The line an error is known by: its first non-empty one among the first eight, or `''`. */
+export function errorLine(text: string): string {
+  return text.split('\n', 8).find(line => line.trim() !== '') ?? ''
 }
 
 /**
