@@ -1,14 +1,14 @@
 /**
- * `npm run test:e2e` runs this first: install the real dsh CLI the end-to-end tests drive into e2e/cli, exactly as
- * e2e/cli/pnpm-lock.yaml pins it, unless that install is already there and current. pnpm comes from this project's
- * dev dependencies; the tests also put it on the CLI's PATH, because `dsh plugin add` runs pnpm.
+ * `npm run test:e2e` runs this first: install the real dsh CLI the end-to-end tests drive into test/e2e/cli, exactly
+ * as test/e2e/cli/pnpm-lock.yaml pins it, unless that install is already there and current. pnpm comes from this
+ * project's dev dependencies; the tests also put it on the CLI's PATH, because `dsh plugin add` runs pnpm.
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const dir = fileURLToPath(new URL('../e2e/cli/', import.meta.url))
+const dir = fileURLToPath(new URL('../test/e2e/cli/', import.meta.url))
 const pnpm = fileURLToPath(new URL('../node_modules/.bin/pnpm', import.meta.url))
 const stamp = `${dir}node_modules/.dsh-brake-stamp`
 const want = createHash('sha1').update(readFileSync(`${dir}pnpm-lock.yaml`)).update(readFileSync(`${dir}package.json`)).digest('hex')
@@ -16,7 +16,7 @@ const want = createHash('sha1').update(readFileSync(`${dir}pnpm-lock.yaml`)).upd
 if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want && existsSync(`${dir}node_modules/@deepseek-ai/dsh/package.json`)) {
   console.log('e2e: the dsh CLI is installed and current')
 } else {
-  console.log('e2e: installing the dsh CLI (pnpm install --frozen-lockfile in e2e/cli)…')
+  console.log('e2e: installing the dsh CLI (pnpm install --frozen-lockfile in test/e2e/cli)…')
   execFileSync(pnpm, ['install', '--frozen-lockfile', '--reporter=append-only'], { cwd: dir, stdio: 'inherit' })
   writeFileSync(stamp, want)
 }

@@ -1,5 +1,5 @@
 /**
- * 7. Never break the host: a failure inside the brake is contained, logged once, and the downstream decision passes
+ * Never break the host: a failure inside the brake is contained, logged once, and the downstream decision passes
  * through unchanged. Faults are injected into the detectors (module mock); everything else is the real DSH loop.
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -47,7 +47,7 @@ const otherContext = (): UserMessage => ({
   content: [{ type: 'text', text: 'downstream context' }], source: { kind: 'plugin', plugin: 'other' }, role: 'user', id: crypto.randomUUID(),
 } as UserMessage)
 
-describe('7. failures are contained', () => {
+describe('failures are contained', () => {
   it('in post-execute: the result and downstream contexts arrive intact, logged once, later calls still observed', async () => {
     faults.call = new Set(['explode'])
     faults.text = false

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from './support/dsh.ts'
 
 function demo(...args: string[]): string {
-  return execFileSync(process.execPath, ['--expose-internals', join(PACKAGE_ROOT, 'scripts/demo.ts'), ...args], {
+  return execFileSync(process.execPath, ['--expose-internals', join(PACKAGE_ROOT, 'scripts/demo/main.ts'), ...args], {
     cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
   })
 }

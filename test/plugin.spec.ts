@@ -1,8 +1,9 @@
 /**
  * dsh-brake on the real DSH agent loop: the published tool registry, agent registry and loop, with a scripted model,
  * and the plugin loaded as a profile loads it: by its bare name through the real Loader, from the bundle's row plus a
- * user patch row (so the built `dist/` runs; `npm test` builds first). Every numbered point of the spec is exercised
- * here through the path a real session takes.
+ * user patch row (so the built `dist/` runs; `npm test` builds first). Each behaviour the plugin promises (identical
+ * calls, sequence loops, duplicate context text, deny mode, reset, folding, per-agent state) is exercised here through
+ * the path a real session takes; failure containment is in containment.spec.ts.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -55,7 +56,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('1. identical calls', () => {
+describe('identical calls', () => {
   it('gives the first notice with the sixth identical call, then every fifth further call', async () => {
     const ctx = await brake()
     const target = await session(ctx, repeat(16, call('read', { file_path: 'a.ts' })))
@@ -143,7 +144,7 @@ describe('1. identical calls', () => {
   })
 })
 
-describe('2. sequence loops', () => {
+describe('sequence loops', () => {
   const lap = (query: string): Turn[] => [
     call('grep', { pattern: query }), call('curl', { url: 'http://localhost:8080/health' }),
     call('read', { file_path: 'server.log' }), call('bash', { command: 'systemctl restart app' }),
@@ -174,7 +175,7 @@ describe('2. sequence loops', () => {
   })
 })
 
-describe('3. duplicate context text', () => {
+describe('duplicate context text', () => {
   it('notices a block injected the third time, naming its source, appended to the step that claims it', async () => {
     const ctx = await brake()
     injectAfterEveryCall(ctx, HOOK_TEXT, 'hooks-claude-code')
@@ -237,7 +238,7 @@ describe('3. duplicate context text', () => {
   })
 })
 
-describe('4. deny mode', () => {
+describe('deny mode', () => {
   it('refuses the eleventh identical attempt and every one after it; refused attempts still count', async () => {
     const ctx = await brake({ mode: 'deny' })
     const target = await session(ctx, repeat(13, call('bash', { command: 'npm test' })))
@@ -281,7 +282,7 @@ describe('4. deny mode', () => {
   })
 })
 
-describe('5. reset', () => {
+describe('reset', () => {
   it('starts every count over when a person speaks', async () => {
     const ctx = await brake()
     const { agent: target } = agent(ctx, [...repeat(5, call('read', { file_path: 'a' })), say('hm'), ...repeat(5, call('read', { file_path: 'a' })), say('done')])
@@ -315,7 +316,7 @@ describe('5. reset', () => {
   })
 })
 
-describe('6. notices fold onto the downstream decision', () => {
+describe('notices fold onto the downstream decision', () => {
   it('keeps a downstream block\'s feedback and contexts, ours first', async () => {
     const ctx = await brake({ callWarnCount: 2 })
     // Registered after the brake, so it runs inside it: the brake sees its decision as `next()`'s result.
@@ -370,7 +371,7 @@ describe('6. notices fold onto the downstream decision', () => {
   })
 })
 
-describe('8. per-agent state', () => {
+describe('per-agent state', () => {
   it('keeps two interleaved agents apart', async () => {
     const ctx = await brake({ callWarnCount: 4 })
     const one = agent(ctx, [...repeat(3, call('read', { file_path: 'a' })), say('done')]).agent

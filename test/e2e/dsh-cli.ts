@@ -1,7 +1,7 @@
 /**
  * Driving the real `dsh` CLI the way a user does: a fresh DSH_HOME, `dsh plugin --profile headless add …`, the
  * profile's `cordis.patch.yml`, then `dsh --profile headless "<task>"` against the scripted model server. Only the
- * model is scripted; everything else is the published CLI (installed in e2e/cli by scripts/e2e-setup.ts).
+ * model is scripted; everything else is the published CLI (installed in test/e2e/cli by scripts/e2e-setup.ts).
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -11,7 +11,7 @@ import { zstdDecompressSync } from 'node:zlib'
 import { PACKAGE_ROOT } from '../support/dsh.ts'
 
 /** The CLI entry of the pinned release. */
-export const CLI = join(PACKAGE_ROOT, 'e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
+export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
 
 if (!existsSync(CLI)) throw new Error('the dsh CLI is not installed: run `npm run test:e2e` (it installs it first)')
 

@@ -1,0 +1,164 @@
+/**
+ * The demo's scenarios, as data: what each one shows, the person's prompts, the scripted model's turns, the patch row's
+ * config, and the fake tools whose canned outputs the model keeps getting back. Importing it runs and prints nothing:
+ * main.ts plays a scenario on the real DSH loop and transcript.ts renders what happened, so a scenario can change
+ * without touching either.
+ *
+ * Plain Node runs this file (type stripping), so it keeps to erasable TypeScript syntax.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
+import { call, say, type Turn } from '../../test/support/dsh.ts'
+
+export interface Scenario {
+  readonly name: string
+  /** One sentence on what the scenario shows. */
+  readonly about: string
+  /** The `config` of the user's patch row; `{}` keeps every default. */
+  readonly config: Record<string, unknown>
+  /** The person's prompts, one turn each; the script covers all of them. */
+  readonly prompts: readonly string[]
+  /** The scripted model's turns, in order, across all the prompts. */
+  readonly script: readonly Turn[]
+  /** Extra plugins the scenario needs besides dsh-brake. */
+  readonly setup?: (ctx: Context) => Promise<void>
+}
+
+const APP = { file_path: 'src/app.ts' }
+const TEST = { command: 'npm test -- server' }
+
+/** `item` (a turn, or a lap of turns) `count` times over: a model stuck in place. */
+function times<T>(count: number, item: T): T[] {
+  return Array.from({ length: count }, () => item)
+}
+
+/** What another plugin keeps re-attaching: long enough (>= 80 chars) for the duplicate-text detector to count it. */
+const REMINDER = 'Reminder: this repository requires a CHANGELOG entry and a passing `npm run lint` for every user-facing change. Check both before you report back.'
+
+/**
+ * A stand-in for a real hook plugin that re-injects the same context after every tool call. Each attachment gets a
+ * fresh message id, as a real producer's would: dsh-brake takes an id it has already seen for a replay and skips it.
+ */
+async function hooksDemo(ctx: Context): Promise<void> {
+  const reminder = (): UserMessage => ({
+    content: [{ type: 'text', text: REMINDER }],
+    source: { kind: 'plugin', plugin: 'hooks-demo' },
+    role: 'user',
+    id: globalThis.crypto.randomUUID() as MessageId,
+  })
+  await ctx.plugin({
+    name: 'hooks-demo',
+    apply(ctx: Context) {
+      ctx.on('tools/post-execute', async (_exec, _result, next) => {
+        const decision = await next()
+        return { ...decision, additionalContexts: [reminder(), ...decision.additionalContexts ?? []] }
+      })
+    },
+  })
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'identical',
+    about: 'The model reads the same file 7 times; the 6th result comes back with a notice (callWarnCount 6).',
+    config: {},
+    prompts: ['The app crashes on start. Find out why.'],
+    script: [
+      ...times(7, call('read', APP)),
+      say('The crash is in main(): APP_ENV is unset, so loadConfig() returns no port. Set APP_ENV or default the port.'),
+    ],
+  },
+  {
+    name: 'sequence',
+    about: 'The model loops grep → curl → read → bash with the same arguments; lap 3 ends with a notice.',
+    config: {},
+    prompts: ['The health check returns 503. Fix it.'],
+    script: [
+      ...times(3, [
+        call('grep', { pattern: 'upstream unavailable', path: 'src' }),
+        call('curl', { url: 'http://localhost:8080/health' }),
+        call('read', { file_path: 'src/server.ts' }),
+        call('bash', TEST),
+      ]).flat(),
+      say('The upstream service is down, so /health answers 503 whatever I change here. Please start the upstream (port 9000) and I will re-check.'),
+    ],
+  },
+  {
+    name: 'text',
+    about: 'Another plugin re-attaches the same reminder after every call; the third copy comes with a notice.',
+    config: {},
+    prompts: ['Update the README for the new --port flag and run the checks.'],
+    setup: hooksDemo,
+    script: [
+      call('read', { file_path: 'README.md' }),
+      call('grep', { pattern: '--port', path: 'src' }),
+      call('bash', { command: 'npm run lint' }),
+      call('bash', { command: 'npm test' }),
+      say('README now documents --port; lint and tests pass. The CHANGELOG entry is already there.'),
+    ],
+  },
+  {
+    name: 'deny',
+    about: 'Deny mode: a notice at the 6th identical call; calls 11 and 12 are refused and never run.',
+    config: { mode: 'deny' },
+    prompts: ['The server test is flaky. Get it green.'],
+    script: [
+      ...times(12, call('bash', TEST)),
+      say('The test fails every time with ECONNREFUSED on 127.0.0.1:8080: nothing is listening there. Is the dev server supposed to be running?'),
+    ],
+  },
+  {
+    name: 'progress',
+    about: 'Real work that looks like a loop: 8 polls whose output moves, then edit → re-run the same test 7 times: no notice.',
+    config: {},
+    prompts: ['Wait for the build, then make the server test pass.'],
+    script: [
+      ...times(8, call('job_output', { job_id: 'bash-3', wait: true, timeout_ms: 30_000 })),
+      ...Array.from({ length: 7 }, (_, i) => [
+        call('edit', { file_path: 'src/server.ts', old_string: `retries: ${i}`, new_string: `retries: ${i + 1}` }),
+        call('bash', TEST),
+      ]).flat(),
+      say('The server test passes now: it needed 7 connection retries while the database starts.'),
+    ],
+  },
+  {
+    name: 'reset',
+    about: '5 identical calls, the person speaks, 5 more: no notice, as a person\'s message resets the count.',
+    config: {},
+    prompts: ['Run the server test.', 'I restarted the database. Try again.'],
+    script: [
+      ...times(5, call('bash', TEST)),
+      say('Still failing with ECONNREFUSED after five runs.'),
+      ...times(5, call('bash', TEST)),
+      say('Still ECONNREFUSED: the database restart did not help; the server itself is not listening on 8080.'),
+    ],
+  },
+]
+
+/**
+ * The tools every scenario registers, with plausible canned outputs: what a stuck agent keeps getting back. `runs` is
+ * the tool's own run count, this run included, so an output can move between runs.
+ */
+export const FAKE_TOOLS: Record<string, (args: unknown, runs: number) => string> = {
+  job_output: (_, runs) => runs < 8 ? `compiled ${runs * 12} of 96 modules\n[status: running]` : 'build finished\n[status: completed, exit code: 0]',
+  edit: args => `The file ${String((args as { file_path?: string }).file_path)} has been updated successfully.`,
+  read: (args) => {
+    const path = (args as { file_path?: string }).file_path ?? '?'
+    if (path === 'README.md') return '# app\n\nRun `npm start`. Configure with APP_ENV.\n'
+    return [
+      `// ${path}`,
+      'import { loadConfig } from \'./config\'',
+      'export async function main() {',
+      '  const config = await loadConfig(process.env.APP_ENV)',
+      '  return startServer(config.port)',
+      '}',
+    ].join('\n')
+  },
+  grep: args => (args as { pattern?: string }).pattern === '--port'
+    ? 'src/cli.ts:12:  .option(\'--port <n>\', \'port to listen on\', \'8080\')'
+    : 'src/server.ts:42:    throw new Error(\'upstream unavailable\')',
+  curl: () => 'HTTP/1.1 503 Service Unavailable\n{"error":"upstream unavailable","retryAfter":30}',
+  bash: args => (args as { command?: string }).command === TEST.command
+    ? 'FAIL test/server.spec.ts > starts the server\n  Error: connect ECONNREFUSED 127.0.0.1:8080\nTests: 1 failed, 11 passed'
+    : 'ok (0 problems)',
+}
