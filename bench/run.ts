@@ -146,7 +146,7 @@ if (section('scaling')) {
   const growth = cost[1_000_000]! / cost[1_000]!
   figures['scaling'] = { windowCalls: WINDOW, nsPerCallAfter: cost, ratio1e6over1e3: growth }
   report('per-call cost after 1e6 calls ÷ after 1e3', ratio(growth), '≤ 1.25×', growth <= 1.25)
-  report('  (after 1e3 / 1e4 / 1e5 / 1e6 calls)', lengths.map(n => `${cost[n]!.toFixed(0)}`).join(' / ') + ' ns', '', undefined)
+  report('  (after 1e3 / 1e4 / 1e5 / 1e6 calls)', lengths.map(n => cost[n]!.toFixed(0)).join(' / ') + ' ns', '', undefined)
 }
 
 // ── 3. sequence detection cost ───────────────────────────────────────────────────────────────────────────────────
@@ -156,7 +156,11 @@ if (section('sequence')) {
   const lengths = [2, 4, 8, 16]
   const hosts = Object.fromEntries(await Promise.all(lengths.map(async l => [l, await host('brake', { sequenceLength: l })] as const)))
   for (const waterfall of [none, ...Object.values(hosts)]) await dispatch(waterfall, calls.slice(0, 10_000))
-  const t = await rounds({ none: () => dispatch(none, calls), ...Object.fromEntries(lengths.map(l => [`s${l}`, () => dispatch(hosts[l]!, calls)])) } as Record<string, () => Promise<number>>)
+  const variants: Record<string, () => Promise<number>> = {
+    none: () => dispatch(none, calls),
+    ...Object.fromEntries(lengths.map(l => [`s${l}`, () => dispatch(hosts[l]!, calls)])),
+  }
+  const t = await rounds(variants)
   const overhead = Object.fromEntries(lengths.map(l => [l, (t[`s${l}`]! - t['none']!) / calls.length]))
   figures['sequenceLength'] = { overheadNsPerCall: overhead, ratio16over2: overhead[16]! / overhead[2]! }
   report('overhead with sequenceLength 16 ÷ with 2', ratio(overhead[16]! / overhead[2]!), '', undefined)
@@ -194,7 +198,7 @@ if (section('text')) {
     }
     await step()
     const t = await rounds({ step, sha1 })
-    throughput[size] = { brakeMBps: size / t.step! * 1e3, sha1MBps: size / t.sha1! * 1e3 }
+    throughput[size] = { brakeMBps: size / t.step * 1e3, sha1MBps: size / t.sha1 * 1e3 }
   }
   figures['textThroughput'] = throughput
   const at1 = throughput[1_000_000]!.brakeMBps
