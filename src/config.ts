@@ -200,20 +200,17 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       calls: {
-        warnCount: config.callWarnCount,
-        reWarnEvery: config.callReWarnEvery,
+        schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedCalls,
         progressAware: config.progressAware,
       },
       sequences: {
         maxLength: config.sequenceLength,
-        laps: config.sequenceCount,
-        reWarnEvery: config.callReWarnEvery,
+        schedule: { first: config.sequenceCount, every: config.callReWarnEvery },
         progressAware: config.progressAware,
       },
       errors: {
-        threshold: config.errorRepeatCount,
-        reWarnEvery: config.callReWarnEvery,
+        schedule: { first: config.errorRepeatCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedTools,
       },
       text: {

@@ -179,7 +179,7 @@ export function denialReason(tool: string, count: number, progressAware = true):
 }
 
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */
-export function sourceLabel(source: { readonly kind: string; readonly plugin?: unknown }): string {
+export function sourceLabel(source: { readonly kind: unknown; readonly plugin?: unknown }): string {
   const kind = clip(String(source.kind), NAME_CHARS)
   return typeof source.plugin === 'string' ? `${kind} ${clip(source.plugin, NAME_CHARS)}` : kind
 }

@@ -26,20 +26,20 @@ function faulty<F extends (...args: never[]) => { observe: (...a: never[]) => un
   }) as F
 }
 
-vi.mock('../src/core/identical-calls.ts', async (load) => {
-  const real = await load<typeof import('../src/core/identical-calls.ts')>()
+vi.mock('../src/core/detectors/identical-calls.ts', async (load) => {
+  const real = await load<typeof import('../src/core/detectors/identical-calls.ts')>()
   return { ...real, createIdenticalCallDetector: faulty('identical-calls', real.createIdenticalCallDetector) }
 })
-vi.mock('../src/core/sequences.ts', async (load) => {
-  const real = await load<typeof import('../src/core/sequences.ts')>()
+vi.mock('../src/core/detectors/sequences.ts', async (load) => {
+  const real = await load<typeof import('../src/core/detectors/sequences.ts')>()
   return { ...real, createSequenceDetector: faulty('sequences', real.createSequenceDetector) }
 })
-vi.mock('../src/core/error-repeats.ts', async (load) => {
-  const real = await load<typeof import('../src/core/error-repeats.ts')>()
+vi.mock('../src/core/detectors/error-repeats.ts', async (load) => {
+  const real = await load<typeof import('../src/core/detectors/error-repeats.ts')>()
   return { ...real, createErrorRepeatDetector: faulty('error-repeats', real.createErrorRepeatDetector) }
 })
-vi.mock('../src/core/duplicate-text.ts', async (load) => {
-  const real = await load<typeof import('../src/core/duplicate-text.ts')>()
+vi.mock('../src/core/detectors/duplicate-text.ts', async (load) => {
+  const real = await load<typeof import('../src/core/detectors/duplicate-text.ts')>()
   return { ...real, createDuplicateTextDetector: faulty('duplicate-text', real.createDuplicateTextDetector) }
 })
 vi.mock('../src/messages.ts', async (load) => {

@@ -1,20 +1,17 @@
 /**
- * Everything dsh-brake remembers about one agent: one instance of each detector, and the progress epoch they share.
- *
- * Progress is what separates work from a loop. The epoch moves on when the agent makes a change it had not made
- * before (a successful call of a mutating tool with arguments not already used since the last progress), and when a
- * poller reports something new (its result differs from its previous one: the world moved). Chains of repeats that
- * began before the epoch moved are then broken. A failed change is not progress, and neither is repeating the same
- * change: writing the same file with the same content ten times moves nothing.
+ * Everything dsh-brake remembers about one agent: its progress, the result versions of its calls, and one instance of
+ * each detector. Each call is judged in one pass: progress and result version first, then every call detector on the
+ * same step, each answering by return.
  * @module dsh-brake/core/brake-state
  */
-import { createLruTable } from './lru-table.js'
-import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './duplicate-text.js'
-import { createErrorRepeatDetector, type ErrorRepeatOptions } from './error-repeats.js'
-import { createIdenticalCallDetector, type IdenticalCallOptions } from './identical-calls.js'
-import { createRecentResults, sameResult, type ResultRef } from './results.js'
-import { createSequenceDetector, type SequenceOptions } from './sequences.js'
-import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
+import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
+import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
+import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createSequenceDetector, type SequenceOptions } from './detectors/sequences.js'
+import { createProgress } from './progress.js'
+import { createResultVersions } from './result-versions.js'
+import { createRecentResults } from './results.js'
+import type { CallObservation, CallStep, DuplicateTextFinding, Finding } from './types.js'
 
 /** Options of all detectors. */
 export interface BrakeOptions {
@@ -27,8 +24,8 @@ export interface BrakeOptions {
 /** One agent's detectors. */
 export interface BrakeState {
   /**
-   * Observe one executed or refused call; returns every finding it tripped (usually none). Fills in the
-   * observation's `epoch`. A refused call's `result` is expected to be `REFUSED`.
+   * Observe one executed or refused call; returns every finding it tripped (usually none). A refused call's `result`
+   * is expected to be `REFUSED`.
    */
   observeCall(call: CallObservation): Finding[] | undefined
   /** Observe the messages claimed for one step. */
@@ -55,64 +52,37 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const sequences = createSequenceDetector(options.sequences)
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
-  let epoch = 0
-  // The change that made the latest progress: making it again is no progress (every new change replaces it).
-  let lastChange: number | undefined
-  // The latest result of each poll, per slot of `polled`.
-  const polled = createLruTable(options.calls.maxTracked)
-  const polls: ResultRef[] = []
+  const progress = createProgress(options.calls.maxTracked)
+  const versions = createResultVersions(options.calls.maxTracked)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
-  const lapCall = { tool: '', key: 0, version: 0 }
-
-  function progress(change?: number): void {
-    epoch++
-    lastChange = change
-  }
-
-  /** Move the epoch on when this call is progress. */
-  function judge(call: CallObservation): void {
-    if (call.refused || call.failed) return
-    if (call.kind === 'mutating' && call.key !== lastChange) {
-      progress(call.key)
-    } else if (call.kind === 'poller') {
-      const slot = polled.use(call.key)
-      if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
-      polls[slot] = call.result
-    }
-  }
 
   return {
     observeCall(call) {
       if (!call.refused) recent.remember(call.result)
-      judge(call)
-      // Filled in place: a copy per call would only feed the garbage collector on the hottest path.
-      call.epoch = epoch
-      const repeated = calls.observe(call)
-      const failing = errors.observe(call)
-      // Progress-aware, a lap repeats only when the results repeat too: a cycle whose output moves is work. One
-      // reused observation: the detector reads it before returning.
-      lapCall.tool = call.tool
-      lapCall.key = call.key
-      lapCall.version = options.sequences.progressAware ? calls.version(call.key) : 0
-      const lap = sequences.observe(lapCall)
+      const step: CallStep = {
+        ...call,
+        epoch: progress.observe(call),
+        version: versions.observe(call.key, call.result, call.refused),
+      }
+      const repeated = calls.observe(step)
+      const failing = errors.observe(step)
+      const lap = sequences.observe(step)
       if (repeated === undefined && failing === undefined && lap === undefined) return undefined
       return [repeated, failing, lap].filter(found => found !== undefined)
     },
     observeText: observation => text.observe(observation),
-    callCount: key => calls.count(key, epoch),
+    callCount: key => calls.count(key, progress.epoch),
     size: () => ({
-      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: polled.size,
-      recentResults: recent.size().results, recentChars: recent.size().chars,
+      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: progress.size,
+      versions: versions.size, recentResults: recent.size().results, recentChars: recent.size().chars,
     }),
     reset() {
       calls.reset()
       sequences.reset()
       errors.reset()
       text.reset()
-      epoch = 0
-      lastChange = undefined
-      polled.clear()
-      polls.length = 0
+      progress.reset()
+      versions.clear()
       recent.clear()
     },
   }

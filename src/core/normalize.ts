@@ -11,7 +11,7 @@ const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
 /**
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
  * Unix temporary paths start at a word boundary, with a character from a short list: the shared `\b` and the
- * look-ahead let the engine skip every other position at once, which makes the scan about twice as fast. No fragment
+ * look-ahead let the engine skip every other position at once. No fragment
  * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line.
  */
 export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
@@ -49,7 +49,7 @@ const LAST_CHANGE = /[\s\S]*(?:\d|-|te?mp|var\/folders)/iy
 
 /**
  * Tool output with its volatile fragments replaced by a placeholder. The fragments' pattern is tried only on the lines
- * from the first to the last that may hold one: it costs about fifteen times as much per character as looking for a
+ * from the first to the last that may hold one: it costs far more per character than looking for a
  * digit, and output often changes in a line or two (a duration, a count) under a long stretch of plain text.
  */
 export function normalizeResult(text: string): string {
@@ -73,7 +73,7 @@ const COMPARED_CHARS = 64
  * line, so where that line holds nothing a volatile fragment needs (and no placeholder), in either text, it stays as
  * it is while the other text's line differs from it, fragments replaced or not. `false` means: not known without
  * normalizing (the texts may differ only in fragments, or part beyond their first 64 characters). Cheap: most
- * changed output parts in its first words, and normalizing both texts costs a hundred times as much.
+ * changed output parts in its first words, and normalizing both texts costs far more.
  */
 export function differsBeyondNormalizing(a: string, b: string): boolean {
   const limit = Math.min(a.length, b.length, COMPARED_CHARS)
@@ -110,24 +110,4 @@ export function normalizeError(text: string): string {
 /** The line an error is known by: its first non-empty one among the first eight, or `''`. */
 export function errorLine(text: string): string {
   return text.split('\n', 8).find(line => line.trim() !== '') ?? ''
-}
-
-/**
- * The closing line DSH's shell tools (`bash`, `pwsh`) give a command that exited non-zero, timed out or was killed,
- * matched against the last non-blank line only (sticky: `lastIndex` is set to where that line starts).
- */
-const SHELL_FAILURE = /\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]$/y
-
-/**
- * Whether a successful tool result reports a failed command. DSH's shell tools return a non-zero exit as a success
- * whose text ends in `[exit code: N]`; for judging repeats it is a failure all the same. Only the end of the text is
- * read, so a long output costs no more than a short one.
- */
-export function reportsShellFailure(text: string): boolean {
-  const trimmed = text.trimEnd()
-  // `]` is U+005D.
-  if (trimmed.charCodeAt(trimmed.length - 1) !== 0x5d) return false
-  // Sticky, from the start of the last line: the line is matched where it lies, without a copy of it.
-  SHELL_FAILURE.lastIndex = trimmed.lastIndexOf('\n') + 1
-  return SHELL_FAILURE.test(trimmed)
 }

@@ -1,7 +1,7 @@
 /**
  * Tool policies: how each tool's calls are judged. One declarative map from tool-name pattern to a class (and
- * optionally the argument fields that make up a call's identity), with defaults for the tools DSH's stock profiles
- * register. The user's entries are consulted first; the first pattern that matches a tool name wins.
+ * optionally the argument fields that make up a call's identity). The host's adapter brings the defaults for the tools
+ * it knows; the user's entries are consulted before them, and the first pattern that matches a tool name wins.
  * @module dsh-brake/core/policies
  */
 import { compilePatterns } from './patterns.js'
@@ -28,58 +28,14 @@ export interface ToolPolicy {
   readonly byArgument?: Readonly<Record<string, Readonly<Record<string, ToolClass>>>>
 }
 
-const SANDBOX = ['sandbox_permissions']
-
-/**
- * Shell commands whose job is to change files or the repository. A shell call is not a change by itself (the same
- * failing command run again and again is the commonest loop there is), but these are: when one of them succeeds
- * with arguments not used since the last progress, it is progress, like an `edit`.
- */
-const SHELL_CHANGES: Readonly<Record<string, ToolClass>> = Object.fromEntries([
-  'git add *', 'git apply*', 'git checkout *', 'git commit*', 'git merge*', 'git mv *', 'git rebase*', 'git reset*',
-  'git restore*', 'git rm *', 'git stash*', 'git switch *', 'sed -i*', 'perl -i*', 'perl -pi*', 'patch *', 'mv *',
-  'cp *', 'rm *', 'mkdir *', 'touch *', 'npm install*', 'npm i *', 'npm uninstall*', 'pnpm add *', 'pnpm install*',
-  'pnpm remove *', 'yarn add *', 'yarn install*', 'pip install *', 'cargo add *', 'go get *',
-].map(pattern => [pattern, 'mutating' as const]))
-
-/**
- * Defaults for the tools of DSH's stock profiles (0.1.0-rc.8). Fields left out of `identity` change nothing about
- * what a call does: `description` and `justification` are display or approval text, `timeoutMs` / `timeout_ms` /
- * `wait` only bound how long a call may take.
- */
-export const DEFAULT_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.freeze({
-  'bash': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX], byArgument: { command: SHELL_CHANGES } },
-  'pwsh': { class: 'default', identity: ['command', 'workdir', 'run_in_background', ...SANDBOX], byArgument: { command: SHELL_CHANGES } },
-  'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX] },
-  'edit': { class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX] },
-  'str_replace_editor': { class: 'mutating', byArgument: { command: { view: 'read' } } },
-  'job_kill': { class: 'mutating', identity: ['job_id'] },
-  'job_output': { class: 'poller', identity: ['job_id'] },
-  'job_list': { class: 'poller' },
-  'list_agents': { class: 'poller' },
-  'read': { class: 'read' },
-  'read_image': { class: 'read' },
-  'glob': { class: 'read' },
-  'grep': { class: 'read' },
-  'skill': { class: 'read' },
-  'web_search': { class: 'read' },
-  'web_fetch': { class: 'read' },
-  'get_goal': { class: 'read' },
-  'todo_write': { class: 'bookkeeping' },
-  'create_goal': { class: 'bookkeeping' },
-  'update_goal': { class: 'bookkeeping' },
-  'exit_plan_mode': { class: 'bookkeeping' },
-  'ask_user_question': { class: 'bookkeeping' },
-  'subagent': { class: 'default', identity: ['prompt', 'run_in_background'] },
-  'subagent_fork': { class: 'default', identity: ['prompt', 'run_in_background'] },
-  'run_code': { class: 'default', identity: ['code'] },
-})
-
 const FALLBACK: ToolPolicy = Object.freeze({ class: 'default' })
 
-/** Resolve tool names to policies: the user's patterns first, then the defaults, then `default`. */
-export function createPolicyResolver(user: Readonly<Record<string, ToolPolicy>>): (tool: string) => ToolPolicy {
-  const entries = [...Object.entries(user), ...Object.entries(DEFAULT_POLICIES)]
+/** Tool-name pattern → policy. */
+export type ToolPolicies = Readonly<Record<string, ToolPolicy>>
+
+/** Resolve tool names to policies: the user's patterns first, then the host's defaults, then `default`. */
+export function createPolicyResolver(user: ToolPolicies, defaults: ToolPolicies): (tool: string) => ToolPolicy {
+  const entries = [...Object.entries(user), ...Object.entries(defaults)]
     .map(([pattern, policy]) => ({ matches: compilePatterns([pattern]), policy }))
   return tool => entries.find(entry => entry.matches(tool))?.policy ?? FALLBACK
 }

@@ -1,24 +1,10 @@
 /**
- * The one shape every detector has, and the plain data that flows in and out of them.
+ * The plain data that flows into the detectors and out of them.
  *
- * Nothing here knows DSH: the adapter (`src/index.ts`) turns tool executions and claimed messages into
- * observations, and findings into notices or denials. Time is always passed in, never read.
+ * Nothing here knows DSH: the adapter (`src/dsh/`) turns tool executions and claimed messages into observations, and
+ * findings into notices or denials. Time is always passed in, never read.
  * @module dsh-brake/core/types
  */
-
-/**
- * A pure, synchronous loop detector. It keeps bounded state between observations and answers each one with a
- * finding when that observation trips it.
- */
-export interface Detector<Observation, Found> {
-  /** Feed one observation; returns a finding when this observation trips the detector, otherwise `undefined`. */
-  observe(observation: Observation): Found | undefined
-  /** Forget everything (a person or a delegating parent spoke). */
-  reset(): void
-  /** How many entries each of its bounded structures holds now (for the bound checks in the tests). */
-  size(): Readonly<Record<string, number>>
-}
-
 import type { ResultRef } from './results.js'
 
 /**
@@ -26,6 +12,9 @@ import type { ResultRef } from './results.js'
  * excluded tools, they are transparent.
  */
 export type ToolClass = 'default' | 'read' | 'poller' | 'mutating' | 'bookkeeping'
+
+/** A class other than `bookkeeping`: the classes of the calls the detectors see. */
+export type WatchedClass = Exclude<ToolClass, 'bookkeeping'>
 
 /** One executed (or refused) tool call of one agent, in call order. */
 export interface CallObservation {
@@ -36,7 +25,7 @@ export interface CallObservation {
   /** Fingerprint of tool name plus canonical arguments: the call identity. */
   readonly key: number
   /** The tool's class. */
-  readonly kind: Exclude<ToolClass, 'bookkeeping'>
+  readonly kind: WatchedClass
   /** The result the call returned (compared raw, and normalized when needed). */
   readonly result: ResultRef
   /** Whether the call failed (an error result). */
@@ -45,15 +34,21 @@ export interface CallObservation {
   readonly refused: boolean
   /** For a failed call with an error result: the first line of its error as the model saw it; otherwise undefined. */
   readonly errorLine: string | undefined
-  /**
-   * The progress epoch the call happened in: bumped whenever the agent made progress (a new successful change, a
-   * poller that reported news). The brake state fills it in; whoever builds the observation passes 0.
-   */
-  epoch: number
 }
 
-/** A call observation once the brake state has filled in its epoch (the same object). */
-export type EpochObservation = CallObservation
+/** A call as the detectors see it: what the adapter observed, plus what the agent's state knows about it. */
+export interface CallStep extends CallObservation {
+  /**
+   * The progress epoch the call happened in: it moves on whenever the agent makes progress (a new successful change, a
+   * poller that reported news).
+   */
+  readonly epoch: number
+  /**
+   * The version of this call identity's result: it changes whenever the result differs from the identity's previous
+   * one (compared raw, then normalized), and stays the same on a refused attempt.
+   */
+  readonly version: number
+}
 
 /** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */
 export interface RepeatedCallFinding {

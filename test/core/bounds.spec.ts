@@ -5,13 +5,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState } from '../../src/core/brake-state.ts'
-import { callOf } from './support.ts'
+import { callOf } from '../support/observations.ts'
 
 const BOUND = 8
 const options = {
-  calls: { warnCount: 2, reWarnEvery: 1, maxTracked: BOUND, progressAware: true },
-  sequences: { maxLength: 4, laps: 2, reWarnEvery: 1, progressAware: true },
-  errors: { threshold: 2, reWarnEvery: 1, maxTracked: BOUND },
+  calls: { schedule: { first: 2, every: 1 }, maxTracked: BOUND, progressAware: true },
+  sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
+  errors: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
 }
 
@@ -22,7 +22,7 @@ const step = fc.oneof(
       arg: fc.nat(40),
       result: fc.string({ maxLength: 2000 }),
       failed: fc.boolean(),
-      kind: fc.constantFrom('default', 'read', 'poller', 'mutating') as fc.Arbitrary<'default' | 'read' | 'poller' | 'mutating'>,
+      kind: fc.constantFrom('default', 'read', 'poller', 'mutating'),
     }),
   }),
   fc.record({ text: fc.array(fc.string({ minLength: 4, maxLength: 30 }), { maxLength: 12 }), id: fc.nat(30), at: fc.nat(5000) }),
@@ -45,6 +45,7 @@ describe('bounded state', () => {
         const size = state.size()
         expect(size['calls']).toBeLessThanOrEqual(BOUND)
         expect(size['polls']).toBeLessThanOrEqual(BOUND)
+        expect(size['versions']).toBeLessThanOrEqual(BOUND)
         expect(size['failingTools']).toBeLessThanOrEqual(BOUND)
         expect(size['blocks']).toBeLessThanOrEqual(BOUND)
         expect(size['messageIds']).toBeLessThanOrEqual(BOUND)

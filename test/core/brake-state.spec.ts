@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createBrakeState } from '../../src/core/brake-state.ts'
 import type { CallObservation } from '../../src/core/types.ts'
-import { callOf, type Override } from './support.ts'
+import { callOf, type Override } from '../support/observations.ts'
 
 const options = {
-  calls: { warnCount: 3, reWarnEvery: 5, maxTracked: 64, progressAware: true },
-  sequences: { maxLength: 4, laps: 3, reWarnEvery: 5, progressAware: true },
-  errors: { threshold: 3, reWarnEvery: 5, maxTracked: 8 },
+  calls: { schedule: { first: 3, every: 5 }, maxTracked: 64, progressAware: true },
+  sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
+  errors: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
 }
 
@@ -46,7 +46,7 @@ describe('progress', () => {
 
   it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
     const feed = (progressAware: boolean): string[] => {
-      const state = createBrakeState({ ...options, calls: { ...options.calls, warnCount: 99, progressAware }, sequences: { ...options.sequences, progressAware } })
+      const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 99, every: 5 }, progressAware }, sequences: { ...options.sequences, progressAware } })
       const found: string[] = []
       for (let lap = 0; lap < 3; lap++) {
         for (const call of [callOf('grep', { q: 1 }, { result: `${lap * 10} matches` }), callOf('read', { file_path: 'log' })]) {
@@ -60,7 +60,7 @@ describe('progress', () => {
   })
 
   it('reports every finding a call trips, in detector order', () => {
-    const state = createBrakeState({ ...options, calls: { ...options.calls, warnCount: 6 } })
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 6, every: 5 } } })
     const a = callOf('read', { f: 'a' })
     const b = callOf('bash', { command: 'make' })
     let found

@@ -1,18 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, identifyCall } from '../../src/core/canonical.ts'
+import stringify from 'fast-json-stable-stringify'
+import { callKey, canonicalJson } from '../../src/core/canonical.ts'
 import { fingerprint } from '../../src/core/fingerprint.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
 describe('call identity', () => {
   it('ignores key order, deeply', () => {
-    expect(identifyCall('read', { a: 1, b: { y: [1, { q: 1, p: 2 }], x: null } }))
-      .toEqual(identifyCall('read', { b: { x: null, y: [1, { p: 2, q: 1 }] }, a: 1 }))
+    expect(callKey('read', { a: 1, b: { y: [1, { q: 1, p: 2 }], x: null } }))
+      .toBe(callKey('read', { b: { x: null, y: [1, { p: 2, q: 1 }] }, a: 1 }))
   })
 
   it('sees what JSON sees: one zero, no undefined members, null for what an array cannot hold', () => {
-    const key = (args: unknown) => identifyCall('t', args)!.key
+    const key = (args: unknown) => callKey('t', args)!
     expect(key({ n: -0 })).toBe(key({ n: 0 }))
     expect(key({ a: 1, b: undefined })).toBe(key({ a: 1 }))
     expect(key([undefined, Number.NaN])).toBe(key([null, null]))
@@ -20,7 +21,7 @@ describe('call identity', () => {
 
   it('keeps what came before a large argument in its identity', () => {
     const big = 'content '.repeat(300_000)
-    const key = (args: unknown) => identifyCall('write', args)!.key
+    const key = (args: unknown) => callKey('write', args)!
     const first = key({ a: 'x', b: big })
     expect(key({ a: 'y', b: big })).not.toBe(first)
     // Whatever the scratch memory held before (here: another large text), the identity is the same.
@@ -29,7 +30,7 @@ describe('call identity', () => {
   })
 
   it('gives one identity whether an argument name is seen for the first time or remembered', () => {
-    const key = (args: unknown) => identifyCall('t', args)!.key
+    const key = (args: unknown) => callKey('t', args)!
     const names = [...Array.from({ length: 1_100 }, (_, i) => `field_${i}`), 'x'.repeat(65)]
     const first = names.map(name => key({ [name]: 1, zeta: name }))
     expect(names.map(name => key({ zeta: name, [name]: 1 }))).toEqual(first)
@@ -54,12 +55,12 @@ describe('call identity', () => {
     ['key vs value', ['read', { a: 'b' }], ['read', { b: 'a' }]],
     ['one-byte vs two-byte text', ['read', 'AB'], ['read', '\u4241']],
   ] as const)('tells calls apart by %s', (_, [toolA, argsA], [toolB, argsB]) => {
-    expect(identifyCall(toolA, argsA)!.key).not.toBe(identifyCall(toolB, argsB)!.key)
+    expect(callKey(toolA, argsA)!).not.toBe(callKey(toolB, argsB)!)
   })
 
   it('treats an unparseable raw-string argument as its own value', () => {
     expect(canonicalJson('{"command": "ls')).toBe('"{\\"command\\": \\"ls"')
-    expect(identifyCall('bash', '{"command": "ls')!.key).toBe(identifyCall('bash', '{"command": "ls')!.key)
+    expect(callKey('bash', '{"command": "ls')).toBe(callKey('bash', '{"command": "ls'))
   })
 
   /** The same JSON value with every object's keys in another order. */
@@ -71,19 +72,27 @@ describe('call identity', () => {
     return Object.fromEntries([...entries.slice(cut), ...entries.slice(0, cut)].reverse().map(([k, v]) => [k, shuffled(v, turn + 1)]))
   }
 
-  it('gives two values one identity exactly when their key-sorted JSON is the same', () => {
+  it('gives two calls one key exactly when their tool names and fast-json-stable-stringify texts are equal', () => {
     const json = fc.jsonValue({ maxDepth: 3 })
-    fc.assert(fc.property(json, json, fc.nat(), (a, b, turn) => {
-      expect(identifyCall('t', shuffled(a, turn))!.key).toBe(identifyCall('t', a)!.key)
-      expect(identifyCall('t', a)!.key === identifyCall('t', b)!.key).toBe(canonicalJson(a) === canonicalJson(b))
+    const tool = fc.constantFrom('read', 'bash', 'b', 'a"b')
+    fc.assert(fc.property(tool, json, tool, json, fc.nat(), (toolA, a, toolB, b, turn) => {
+      expect(callKey(toolA, shuffled(a, turn))).toBe(callKey(toolA, a))
+      expect(callKey(toolA, a) === callKey(toolB, b)).toBe(toolA === toolB && stringify(a) === stringify(b))
     }), { numRuns: RUNS * 10 })
   }, 60_000)
+
+  it('quotes exactly what fast-json-stable-stringify writes', () => {
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
+      expect(canonicalJson(value)).toBe(stringify(value))
+    }), { numRuns: RUNS })
+  })
 })
 
 describe('arguments that cannot be serialized', () => {
-  it('gives no identity for arguments nested too deeply to serialize, instead of failing', () => {
+  it('gives no key and no text for arguments nested too deeply to walk, instead of failing', () => {
     let deep: unknown = 'bottom'
     for (let i = 0; i < 100_000; i++) deep = [deep]
-    expect(identifyCall('read', deep)).toBeUndefined()
+    expect(callKey('read', deep)).toBeUndefined()
+    expect(canonicalJson(deep)).toBeUndefined()
   })
 })

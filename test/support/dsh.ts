@@ -221,11 +221,11 @@ export function results(target: Agent): { name: string; text: string; isError: b
   const out: { name: string; text: string; isError: boolean }[] = []
   for (const event of target.session.events) {
     if (event.type === 'tool/call') {
-      const data = (event as SessionEvent<'tool/call'>).data
+      const data = (event).data
       names.set(data.callId, data.name)
     }
     if (event.type === 'tool/result') {
-      const [block] = (event as SessionEvent<'tool/result'>).data.message.content
+      const [block] = (event).data.message.content
       out.push({
         name: names.get(block.toolCallId) ?? '?',
         text: block.content.map(part => part.type === 'text' ? part.text : '').join(''),

@@ -1,15 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { createIdenticalCallDetector, isNoticeCount, type IdenticalCallOptions } from '../../src/core/identical-calls.ts'
-import type { EpochObservation } from '../../src/core/types.ts'
-import { resultOf } from '../../src/core/results.ts'
-import { callOf, inEpoch, type Override } from './support.ts'
+import { createIdenticalCallDetector, type IdenticalCallDetector, type IdenticalCallOptions } from '../../../src/core/detectors/identical-calls.ts'
+import { resultOf } from '../../../src/core/results.ts'
+import type { CallObservation, RepeatedCallFinding } from '../../../src/core/types.ts'
+import { callOf, createStepper, type Override } from '../../support/observations.ts'
 
-const obs = (tool: string, args: unknown = {}): EpochObservation => inEpoch(callOf(tool, args))
-const DEFAULTS: IdenticalCallOptions = { warnCount: 6, reWarnEvery: 5, maxTracked: 1024, progressAware: true }
+const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)
+const DEFAULTS: IdenticalCallOptions = { schedule: { first: 6, every: 5 }, maxTracked: 1024, progressAware: true }
+const warnAt = (first: number, every = 5): Partial<IdenticalCallOptions> => ({ schedule: { first, every } })
+
+/** A detector fed through a stepper, as the brake state feeds it. */
+function detectorOf(options: IdenticalCallOptions): Omit<IdenticalCallDetector, 'observe'> & {
+  observe: (call: CallObservation, epoch?: number) => RepeatedCallFinding | undefined
+} {
+  const detector = createIdenticalCallDetector(options)
+  const step = createStepper(options.maxTracked)
+  return { ...detector, observe: (call, epoch = 0) => detector.observe(step(call, epoch)) }
+}
 
 /** Feed `calls` (letters name distinct calls) and return the 1-based positions that produced a finding. */
 function noticesAt(calls: string, options = DEFAULTS): number[] {
-  const detector = createIdenticalCallDetector(options)
+  const detector = detectorOf(options)
   const at: number[] = []
   ;[...calls].forEach((letter, index) => {
     if (detector.observe(obs('read', { file: letter }))) at.push(index + 1)
@@ -36,11 +46,11 @@ describe('identical calls', () => {
     [2, 1, 'AAAA', [2, 3, 4]],
     [3, 2, 'AAAAAAA', [3, 5, 7]],
   ])('warn %i, re-warn every %i: %s → %j', (warnCount, reWarnEvery, calls, expected) => {
-    expect(noticesAt(calls, { ...DEFAULTS, warnCount, reWarnEvery })).toEqual(expected)
+    expect(noticesAt(calls, { ...DEFAULTS, ...warnAt(warnCount, reWarnEvery) })).toEqual(expected)
   })
 
   it('reports tool, canonical arguments and count', () => {
-    const detector = createIdenticalCallDetector({ ...DEFAULTS, warnCount: 2 })
+    const detector = detectorOf({ ...DEFAULTS, ...warnAt(2) })
     detector.observe(obs('read', { b: 2, a: 1 }))
     expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({
       kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
@@ -48,7 +58,7 @@ describe('identical calls', () => {
   })
 
   it('exposes the count for the deny guard, and forgets everything on reset', () => {
-    const detector = createIdenticalCallDetector(DEFAULTS)
+    const detector = detectorOf(DEFAULTS)
     const call = obs('bash', { command: 'npm test' })
     for (let i = 0; i < 4; i++) detector.observe(call)
     expect(detector.count(call.key, 0)).toBe(4)
@@ -58,8 +68,8 @@ describe('identical calls', () => {
   })
 
   it('forgets the least recently seen identity first when over its bound', () => {
-    const detector = createIdenticalCallDetector({ ...DEFAULTS, maxTracked: 3 })
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(file => obs('read', { file })) as [EpochObservation, EpochObservation, EpochObservation, EpochObservation]
+    const detector = detectorOf({ ...DEFAULTS, maxTracked: 3 })
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(file => obs('read', { file })) as [CallObservation, CallObservation, CallObservation, CallObservation]
     detector.observe(a)
     detector.observe(b)
     detector.observe(c)
@@ -68,10 +78,6 @@ describe('identical calls', () => {
     expect([a, b, c, d].map(call => detector.count(call.key, 0))).toEqual([2, 0, 1, 1])
   })
 
-  it('isNoticeCount matches the README rule', () => {
-    const counts = Array.from({ length: 30 }, (_, i) => i + 1).filter(n => isNoticeCount(n, 6, 5))
-    expect(counts).toEqual([6, 11, 16, 21, 26])
-  })
 })
 
 describe('progress-aware identical calls', () => {
@@ -79,15 +85,15 @@ describe('progress-aware identical calls', () => {
    * Feed one identity with the given results (a letter per call; `|` before a letter moves the progress epoch on;
    * `!` marks a refused attempt) and return the chain length after each call.
    */
-  function chain(results: string, options: Partial<IdenticalCallOptions> = {}, kind: EpochObservation['kind'] = 'default'): number[] {
-    const detector = createIdenticalCallDetector({ ...DEFAULTS, ...options })
+  function chain(results: string, options: Partial<IdenticalCallOptions> = {}, kind: CallObservation['kind'] = 'default'): number[] {
+    const detector = detectorOf({ ...DEFAULTS, ...options })
     const base = callOf('bash', { command: 'npm test' }, { kind })
     let epoch = 0
     const lengths: number[] = []
     for (const token of results.match(/[|]?!?[a-z]/g) ?? []) {
       if (token.startsWith('|')) epoch++
       const refused = token.includes('!')
-      detector.observe({ ...base, epoch, refused, result: resultOf(refused ? 'refused' : token.at(-1)!) })
+      detector.observe({ ...base, refused, result: resultOf(refused ? 'refused' : token.at(-1)!) }, epoch)
       lengths.push(detector.count(base.key, epoch))
     }
     return lengths
@@ -101,11 +107,11 @@ describe('progress-aware identical calls', () => {
     ['plain counting counts every repeat', 'aab|ba', { progressAware: false }, 'default', [1, 2, 3, 4, 5]],
     ['pollers are judged by their results even with plain counting', 'aabb', { progressAware: false }, 'poller', [1, 2, 1, 2]],
   ])('%s: %s', (_, results, options, kind, expected) => {
-    expect(chain(results, options, kind as EpochObservation['kind'])).toEqual(expected)
+    expect(chain(results, options, kind as CallObservation['kind'])).toEqual(expected)
   })
 
   it('reads a chain broken by later progress as zero for the guard', () => {
-    const detector = createIdenticalCallDetector(DEFAULTS)
+    const detector = detectorOf(DEFAULTS)
     const call = obs('bash', { command: 'make' })
     for (let i = 0; i < 3; i++) detector.observe(call)
     expect(detector.count(call.key, 0)).toBe(3)
@@ -117,30 +123,19 @@ describe('progress-aware identical calls', () => {
     ['same-failure', [{ failed: true }, { failed: true }], {}, 'same-failure'],
     ['changed, with plain counting', [{ result: 'a' }, { result: 'b' }], { progressAware: false }, 'changed'],
   ])('reports the evidence: %s', (_, calls, options, evidence) => {
-    const detector = createIdenticalCallDetector({ ...DEFAULTS, ...options, warnCount: 2 })
+    const detector = detectorOf({ ...DEFAULTS, ...options, ...warnAt(2) })
     let found
-    for (const over of calls) found = detector.observe(inEpoch(callOf('bash', { command: 'x' }, over)))
+    for (const over of calls) found = detector.observe(callOf('bash', { command: 'x' }, over))
     expect(found?.evidence).toBe(evidence)
   })
 })
 
 describe('results compared normalized', () => {
   it('takes results that differ only in volatile fragments for the same result', () => {
-    const detector = createIdenticalCallDetector({ ...DEFAULTS, warnCount: 3 })
-    const run = (ms: number) => inEpoch(callOf('bash', { command: 'npm test' }, { result: `Tests 3 passed\nDuration ${ms}ms (pid ${ms + 4000})` }))
+    const detector = detectorOf({ ...DEFAULTS, ...warnAt(3) })
+    const run = (ms: number) => callOf('bash', { command: 'npm test' }, { result: `Tests 3 passed\nDuration ${ms}ms (pid ${ms + 4000})` })
     detector.observe(run(120))
     detector.observe(run(87))
     expect(detector.observe(run(301))?.count).toBe(3)
-  })
-
-  it('versions a result: the version moves only when the result changes', () => {
-    const detector = createIdenticalCallDetector(DEFAULTS)
-    const call = (result: string) => inEpoch(callOf('job_output', { job_id: 'j' }, { kind: 'poller', result }))
-    const versions = ['running 1', 'running 1', 'running 2', 'running 2', 'done'].map((result) => {
-      const observed = call(result)
-      detector.observe(observed)
-      return detector.version(observed.key)
-    })
-    expect(versions).toEqual([1, 1, 2, 2, 3])
   })
 })

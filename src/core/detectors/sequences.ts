@@ -1,42 +1,31 @@
 /**
- * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `laps` times back to
- * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, the caller passes each
- * call's result version along with its identity, and both must repeat, so a cycle whose output changes from lap to
- * lap is not a loop.
+ * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `schedule.first` times back to
+ * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, each call's result version
+ * must repeat along with its identity, so a cycle whose output changes from lap to lap is not a loop.
  *
  * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
  * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
  * O(maxLength), with no scan of the history. Pairwise distinctness is checked only at a lap boundary once enough laps
  * are there; it makes sure only the shortest period of a loop is reported (A B A B is a 2-cycle, never a 4-cycle) and
  * leaves plain repeats (A A A) to the identical-call detector.
- * @module dsh-brake/core/sequences
+ * @module dsh-brake/core/detectors/sequences
  */
-import type { Detector, SequenceFinding } from './types.js'
-
-/** One call as the sequence detector sees it. */
-export interface SequenceObservation {
-  readonly tool: string
-  /** The call identity. */
-  readonly key: number
-  /** Progress-aware, the version of the call's result, which must repeat too (absent: 0). */
-  readonly version?: number
-}
+import type { CallStep, SequenceFinding } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the sequence detector. */
 export interface SequenceOptions {
   /** The longest cycle looked for (at least 2). */
   readonly maxLength: number
-  /** Back-to-back laps that make a loop (at least 2). */
-  readonly laps: number
-  /** After a notice for a running loop, another one every this many further laps. */
-  readonly reWarnEvery: number
+  /** When notices fall on a running loop's laps: `first` is the number of back-to-back laps that make a loop. */
+  readonly schedule: Schedule
   /** Whether results are part of what must repeat (progress-aware counting); reported in findings. */
   readonly progressAware: boolean
 }
 
 /** Create a sequence detector. */
-export function createSequenceDetector(options: SequenceOptions): Detector<SequenceObservation, SequenceFinding> {
-  const { maxLength, laps, reWarnEvery, progressAware } = options
+export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, SequenceFinding> {
+  const { maxLength, schedule, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
   const keys = new Float64Array(size)
@@ -64,7 +53,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
     observe(call) {
       const slot = seen % size
       const key = call.key
-      const version = call.version ?? 0
+      const version = progressAware ? call.version : 0
       keys[slot] = key
       versions[slot] = version
       tools[slot] = call.tool
@@ -81,9 +70,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<Seque
         const span = run + period
         if (found !== undefined || span % period !== 0) continue
         const done = span / period
-        const last = noticed[period]!
-        const due = last === 0 ? done >= laps : done >= last + reWarnEvery
-        if (!due || !distinctLap(period)) continue
+        if (!isDue(schedule, done, noticed[period]!) || !distinctLap(period)) continue
         noticed[period] = done
         const lap: string[] = []
         for (let i = period - 1; i >= 0; i--) lap.push(tools[at(i)]!)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDuplicateTextDetector, forEachBlock, type DuplicateTextOptions, type TextMessage } from '../../src/core/duplicate-text.ts'
+import { createDuplicateTextDetector, forEachBlock, type DuplicateTextOptions, type TextMessage } from '../../../src/core/detectors/duplicate-text.ts'
 
 const BLOCK = 'Remember: run the linter and the full test suite before you report that the task is complete.'
 const OTHER = 'The build cache lives in .cache/build and may be removed safely whenever the disk is nearly full.'

@@ -1,16 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { createSequenceDetector, type SequenceOptions } from '../../src/core/sequences.ts'
-import type { SequenceFinding } from '../../src/core/types.ts'
-import { callOf } from './support.ts'
+import { createSequenceDetector, type SequenceOptions } from '../../../src/core/detectors/sequences.ts'
+import type { SequenceFinding } from '../../../src/core/types.ts'
+import { callOf, createStepper } from '../../support/observations.ts'
 
-const DEFAULTS: SequenceOptions = { maxLength: 4, laps: 3, reWarnEvery: 5, progressAware: true }
+const options = (maxLength: number, laps: number, reWarnEvery: number): SequenceOptions =>
+  ({ maxLength, schedule: { first: laps, every: reWarnEvery }, progressAware: true })
+const DEFAULTS = options(4, 3, 5)
+
+/** A detector fed through a stepper, as the brake state feeds it. */
+function detectorOf(options: SequenceOptions) {
+  const detector = createSequenceDetector(options)
+  const step = createStepper()
+  return { ...detector, observe: (call: Parameters<typeof step>[0]) => detector.observe(step(call)) }
+}
 
 /**
  * Feed a call stream written as letters (each letter one call identity; the tool is named after it) and return
  * `position:laps:cycle` for every finding.
  */
 function run(stream: string, options = DEFAULTS): string[] {
-  const detector = createSequenceDetector(options)
+  const detector = detectorOf(options)
   const out: string[] = []
   ;[...stream.replaceAll(' ', '')].forEach((letter, index) => {
     const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))
@@ -47,15 +56,15 @@ describe('sequence loops', () => {
   })
 
   it.each([
-    [{ maxLength: 2, laps: 2, reWarnEvery: 1 }, 'AB AB AB', ['4:2:AB', '6:3:AB']],
-    [{ maxLength: 16, laps: 3, reWarnEvery: 5 }, 'ABCDEFGHIJKLMNOP'.repeat(3), ['48:3:ABCDEFGHIJKLMNOP']],
-    [{ maxLength: 3, laps: 3, reWarnEvery: 5 }, 'ABCD ABCD ABCD', []],
+    [options(2, 2, 1), 'AB AB AB', ['4:2:AB', '6:3:AB']],
+    [options(16, 3, 5), 'ABCDEFGHIJKLMNOP'.repeat(3), ['48:3:ABCDEFGHIJKLMNOP']],
+    [options(3, 3, 5), 'ABCD ABCD ABCD', []],
   ])('%j: %s → %j', (options, stream, expected) => {
-    expect(run(stream, { ...DEFAULTS, ...options })).toEqual(expected)
+    expect(run(stream, options)).toEqual(expected)
   })
 
   it('arguments are part of identity: a new query is a new sequence', () => {
-    const detector = createSequenceDetector(DEFAULTS)
+    const detector = detectorOf(DEFAULTS)
     let found: SequenceFinding | undefined
     for (let lap = 0; lap < 3; lap++) {
       for (const tool of ['grep', 'read']) found ??= detector.observe(callOf(tool, { q: tool === 'grep' ? lap : 0 }))
@@ -64,7 +73,7 @@ describe('sequence loops', () => {
   })
 
   it('forgets the stream on reset', () => {
-    const detector = createSequenceDetector(DEFAULTS)
+    const detector = detectorOf(DEFAULTS)
     const feed = (letters: string): SequenceFinding | undefined => {
       let found: SequenceFinding | undefined
       for (const letter of letters) found ??= detector.observe(callOf(letter))

@@ -6,13 +6,14 @@
  * `minChars` are ignored (short lines such as "OK" repeat for good reasons). Each remaining block is fingerprinted
  * and counted once per occurrence, but a message id that was already counted is skipped whole, so a replayed
  * message never counts twice. A block seen `threshold` times within `windowMs` trips; its evidence is then cleared
- * and it stays quiet for `cooldownMs`.
- * @module dsh-brake/core/duplicate-text
+ * and it stays quiet for `cooldownMs`: the shared schedule, with the evidence restarted after every notice.
+ * @module dsh-brake/core/detectors/duplicate-text
  */
-import { touch } from './bounded-map.js'
-import { createLruTable } from './lru-table.js'
-import { fingerprintRanges } from './fingerprint.js'
-import type { Detector, DuplicateBlock, DuplicateTextFinding } from './types.js'
+import { touch } from '../bounded-map.js'
+import { fingerprintRanges } from '../fingerprint.js'
+import { createLruTable } from '../lru-table.js'
+import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */
 export interface DuplicateTextOptions {
@@ -85,6 +86,8 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
   // Per slot of `blocks`; an entry is reused when its slot passes to another block.
   const entries: BlockEntry[] = []
   const messageIds = new Map<string, true>()
+  // Evidence starts over after each notice, so every notice needs `threshold` fresh occurrences.
+  const schedule: Schedule = { first: options.threshold, every: options.threshold }
   const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
   const reuse = (entry: BlockEntry): void => {
     entry.count = 0
@@ -110,7 +113,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
     times.push(at)
     if (times.length > options.threshold) times.shift()
     addSource(entry, source)
-    if (times.length < options.threshold) return undefined
+    if (!isDue(schedule, times.length, 0)) return undefined
     if (at - times[0]! > options.windowMs || at < entry.quietUntil) return undefined
     const found: DuplicateBlock = {
       count: entry.count,
@@ -134,14 +137,17 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
         touch(messageIds, message.id, options.maxMessageIds, yes)
         for (const raw of message.texts) {
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
-          // The text is loaded for hashing once; each block is hashed where it lies.
-          const fingerprintOf = fingerprintRanges(text)
+          const ranges: number[] = []
           forEachBlock(text, (start, end) => {
-            if (end - start < options.minChars) return
-            const key = fingerprintOf(start, end)
-            const block = occur(key, text, start, end, message.source, at)
-            if (block !== undefined) (found ??= []).push(block)
+            if (end - start >= options.minChars) ranges.push(start, end)
           })
+          if (ranges.length === 0) continue
+          // The text is loaded for hashing once; each block is hashed where it lies.
+          const keys = fingerprintRanges(text, ranges)
+          for (let i = 0; i < keys.length; i++) {
+            const block = occur(keys[i]!, text, ranges[2 * i]!, ranges[2 * i + 1]!, message.source, at)
+            if (block !== undefined) (found ??= []).push(block)
+          }
         }
       }
       return found === undefined ? undefined : { kind: 'duplicate-text', blocks: found, threshold: options.threshold, windowMs: options.windowMs }
@@ -159,7 +165,7 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
  * Call `visit(start, end)` for every block of `text`: a maximal run of non-blank lines, from the first character of
  * its first line to the last character of its last line. A blank line holds only spaces and tabs (and the
  * vertical-tab and form-feed characters). Line breaks must already be normalized to `\n`. One native `indexOf` per
- * line finds them: measured, faster than a regular expression for the separators, or a loop over the characters.
+ * line finds them: cheaper than a regular expression for the separators, or a loop over the characters.
  */
 export function forEachBlock(text: string, visit: (start: number, end: number) => void): void {
   let blockStart = -1

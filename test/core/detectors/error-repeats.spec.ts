@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import { createErrorRepeatDetector } from '../../src/core/error-repeats.ts'
-import type { EpochObservation } from '../../src/core/types.ts'
-import { callOf, inEpoch } from './support.ts'
+import { createErrorRepeatDetector } from '../../../src/core/detectors/error-repeats.ts'
+import type { CallStep } from '../../../src/core/types.ts'
+import { callOf } from '../../support/observations.ts'
 
 const ENOENT = 'Error: ENOENT: no such file or directory, open'
 
 /** A call of `tool` with `args`; `error` makes it a failure with that error, about a path of its own. */
-function attempt(tool: string, args: unknown, error?: string, epoch = 0): EpochObservation {
+function attempt(tool: string, args: unknown, error?: string, epoch = 0): CallStep {
   const failed = error !== undefined
-  return inEpoch(callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch)
+  // Results play no part here: every step has version 0.
+  return { ...callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch, version: 0 }
 }
 
 describe('same error, different arguments', () => {
-  function noticesAt(calls: EpochObservation[], threshold = 3, reWarnEvery = 5): number[] {
-    const detector = createErrorRepeatDetector({ threshold, reWarnEvery, maxTracked: 8 })
+  function noticesAt(calls: CallStep[], threshold = 3, reWarnEvery = 5): number[] {
+    const detector = createErrorRepeatDetector({ schedule: { first: threshold, every: reWarnEvery }, maxTracked: 8 })
     return calls.flatMap((call, index) => detector.observe(call) ? [index + 1] : [])
   }
 
-  it.each<[string, EpochObservation[], number[]]>([
+  it.each<[string, CallStep[], number[]]>([
     ['three failures with three argument sets', [attempt('read', 'a', ENOENT), attempt('read', 'b', ENOENT), attempt('read', 'c', ENOENT)], [3]],
     ['the same arguments every time are the identical-call detector\'s', [attempt('read', 'a', ENOENT), attempt('read', 'a', ENOENT), attempt('read', 'a', ENOENT)], []],
     ['two argument sets are enough', [attempt('read', 'a', ENOENT), attempt('read', 'a', ENOENT), attempt('read', 'b', ENOENT)], [3]],
@@ -31,12 +32,12 @@ describe('same error, different arguments', () => {
   })
 
   it('ignores refused attempts', () => {
-    const refused = (args: string): EpochObservation => ({ ...attempt('read', args, ENOENT), refused: true })
+    const refused = (args: string): CallStep => ({ ...attempt('read', args, ENOENT), refused: true })
     expect(noticesAt([refused('a'), refused('b'), refused('c')])).toEqual([])
   })
 
   it('reports the tool, the count, the argument sets and the error as the model saw it', () => {
-    const detector = createErrorRepeatDetector({ threshold: 2, reWarnEvery: 5, maxTracked: 8 })
+    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, maxTracked: 8 })
     detector.observe(attempt('read', 'a', ENOENT))
     expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'` })
   })

@@ -3,18 +3,17 @@
  * (another path, another flag) is telling it that the input is not the problem. Counted per tool since it last
  * succeeded or the agent last made progress; it needs at least two different argument sets, because a repeat of one
  * exact call is the identical-call detector's business.
- * @module dsh-brake/core/error-repeats
+ * @module dsh-brake/core/detectors/error-repeats
  */
-import { touch } from './bounded-map.js'
-import { normalizeError } from './normalize.js'
-import type { Detector, EpochObservation, RepeatedErrorFinding } from './types.js'
+import { touch } from '../bounded-map.js'
+import { normalizeError } from '../normalize.js'
+import type { CallStep, RepeatedErrorFinding } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the repeated-error detector. */
 export interface ErrorRepeatOptions {
-  /** Failures with the same error (first one included) that give the first notice. */
-  readonly threshold: number
-  /** After a notice, another one every this many further failures. */
-  readonly reWarnEvery: number
+  /** When notices fall: `first` is the number of failures with the same error (first one included). */
+  readonly schedule: Schedule
   /** How many tools' failure chains are remembered. */
   readonly maxTracked: number
 }
@@ -52,7 +51,7 @@ function blankChain(): Chain {
 }
 
 /** Create a repeated-error detector. */
-export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<EpochObservation, RepeatedErrorFinding> {
+export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, RepeatedErrorFinding> {
   const chains = new Map<string, Chain>()
   return {
     observe(call) {
@@ -75,8 +74,8 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       }
       chain.n++
       if (chain.variants.size < MAX_VARIANTS) chain.variants.add(call.key)
-      const due = chain.noticedAt === 0 ? chain.n >= options.threshold : chain.n >= chain.noticedAt + options.reWarnEvery
-      if (!due || chain.variants.size < 2) return undefined
+      // A second set of arguments is what makes it "the same error, whatever the input".
+      if (chain.variants.size < 2 || !isDue(options.schedule, chain.n, chain.noticedAt)) return undefined
       chain.noticedAt = chain.n
       return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line }
     },

@@ -1,0 +1,91 @@
+/**
+ * The hash behind every fingerprint: bytes in, a 53-bit number out (a safe integer, so a table keys it without
+ * building a string).
+ *
+ * Bytes are hashed in 16-byte blocks the way MurmurHash3's 128-bit x86 variant (a public-domain design) does it: four
+ * lanes, each taking in its neighbour after every block, so that a difference anywhere in the input reaches all 128
+ * bits of state before 53 of them are kept. Two different inputs then meet with a chance of about 2⁻⁵³. It is not
+ * built to resist inputs crafted to collide; the most such a collision could do here is one wrong notice, or one
+ * wrong refusal in deny mode. Why not a cryptographic hash: the brake fingerprints every tool result, and a native
+ * crypto call costs more than hashing the bytes here (bench/README.md).
+ *
+ * Pure: a function of its arguments alone.
+ * @module dsh-brake/core/hash
+ */
+
+/** What the bytes are: the same bytes mean different things in each, so each hashes apart. */
+export const Domain = Object.freeze({ LATIN1: 0, UTF16: 1, VALUE: 2 })
+
+/** Bytes to hash, and a view of the same memory that reads the 32-bit words the lanes take in. */
+export interface ByteView {
+  readonly bytes: Uint8Array
+  readonly view: DataView
+}
+
+const C1 = 0x239b961b | 0
+const C2 = 0xab0e9789 | 0
+const C3 = 0x38b34ae5 | 0
+const C4 = 0xa1e38b93 | 0
+
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return h ^ (h >>> 16)
+}
+
+/** One input word, multiplied, rotated left by `rotation` and multiplied again. */
+function scramble(word: number, first: number, rotation: number, second: number): number {
+  const k = Math.imul(word, first)
+  return Math.imul((k << rotation) | (k >>> (32 - rotation)), second)
+}
+
+/** A lane after taking in a scrambled word and its neighbour. */
+function absorb(lane: number, scrambled: number, rotation: number, neighbour: number, add: number): number {
+  const h = lane ^ scrambled
+  return (Math.imul(((h << rotation) | (h >>> (32 - rotation))) + neighbour, 5) + add) | 0
+}
+
+/** The little-endian word of up to four bytes from `from`, stopping before `to`. */
+function tailWord(bytes: Uint8Array, from: number, to: number): number {
+  let word = 0
+  for (let i = Math.min(to, from + 4) - 1; i >= from; i--) word = (word << 8) | bytes[i]!
+  return word
+}
+
+/**
+ * Hash `size` bytes from byte `first` on. The size and the `domain` are mixed in, so inputs that differ only in
+ * trailing zero bytes differ, and so do two encodings of one byte string; `seed` (a fingerprint, or 0) starts two of
+ * the lanes, so one input under two seeds gives two unrelated values. Words are read little-endian whatever the
+ * machine's byte order and whatever the alignment, so a range of a buffer hashes as the same bytes copied out would.
+ */
+export function hashBytes({ bytes, view }: ByteView, first: number, size: number, domain: number, seed: number): number {
+  let h1 = 0x243f6a88 ^ seed
+  let h2 = 0x85a308d3 ^ (seed / 0x100000000)
+  let h3 = 0x13198a2e ^ domain
+  let h4 = 0x03707344 | 0
+  const blocksEnd = first + (size & ~15)
+  for (let k = first; k < blocksEnd; k += 16) {
+    h1 = absorb(h1, scramble(view.getInt32(k, true), C1, 15, C2), 19, h2, 0x561ccd1b)
+    h2 = absorb(h2, scramble(view.getInt32(k + 4, true), C2, 16, C3), 17, h3, 0x0bcaa747)
+    h3 = absorb(h3, scramble(view.getInt32(k + 8, true), C3, 17, C4), 15, h4, 0x96cd1c35)
+    h4 = absorb(h4, scramble(view.getInt32(k + 12, true), C4, 18, C1), 13, h1, 0x32ac3b17)
+  }
+  // The last zero to fifteen bytes, scrambled like a block's words but not absorbed.
+  const to = first + size
+  if (to > blocksEnd + 12) h4 ^= scramble(tailWord(bytes, blocksEnd + 12, to), C4, 18, C1)
+  if (to > blocksEnd + 8) h3 ^= scramble(tailWord(bytes, blocksEnd + 8, to), C3, 17, C4)
+  if (to > blocksEnd + 4) h2 ^= scramble(tailWord(bytes, blocksEnd + 4, to), C2, 16, C3)
+  if (to > blocksEnd) h1 ^= scramble(tailWord(bytes, blocksEnd, to), C1, 15, C2)
+  h1 ^= size
+  h2 ^= size
+  h3 ^= size
+  h4 ^= size
+  h1 = (h1 + h2 + h3 + h4) | 0
+  h2 = mix((h2 + h1) | 0)
+  h3 = mix((h3 + h1) | 0)
+  h4 = mix((h4 + h1) | 0)
+  h1 = mix(h1)
+  h1 = (h1 + h2 + h3 + h4) | 0
+  h2 = (h2 + h1) | 0
+  return (h1 >>> 0) * 0x200000 + (h2 >>> 11)
+}

@@ -1,0 +1,51 @@
+/**
+ * Identify a call: the one step that decides whether a call is watched, how it is judged, and what makes it the same
+ * call as another. Every mode and every listener goes through it.
+ * @module dsh-brake/core/identify
+ */
+import { callKey } from './canonical.js'
+import { createToolFilter, memoizeByName } from './patterns.js'
+import { classOf, createPolicyResolver, identityOf, type ToolPolicies, type ToolPolicy } from './policies.js'
+import type { WatchedClass } from './types.js'
+
+/** A watched call's class and identity. */
+export interface Identity {
+  readonly kind: WatchedClass
+  /** Fingerprint of the tool name and the identity arguments. */
+  readonly key: number
+  /** The arguments the key was computed from (the policy's identity fields), for a notice's preview. */
+  readonly args: unknown
+}
+
+/** What decides identity. */
+export interface IdentifyOptions {
+  /** Tool-name patterns to track; empty tracks every tool. */
+  readonly include: readonly string[]
+  /** Tool-name patterns that are transparent. */
+  readonly exclude: readonly string[]
+  /** The user's policies, consulted first. */
+  readonly policies: ToolPolicies
+  /** The host's policies for the tools it knows. */
+  readonly defaults: ToolPolicies
+}
+
+/**
+ * Create the identify step. It answers `undefined` for a call that is not watched: a tool `include` / `exclude` leave
+ * out, a bookkeeping call (both transparent: they neither count nor break a sequence), or arguments too deeply nested
+ * to walk.
+ */
+export function createIdentify(options: IdentifyOptions): (tool: string, args: unknown) => Identity | undefined {
+  const tracked = createToolFilter(options.include, options.exclude)
+  const policyFor = createPolicyResolver(options.policies, options.defaults)
+  // Tool-name lookups run on every call and never change while the plugin runs: once per name.
+  const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
+  return (tool, args) => {
+    const policy = watched(tool)
+    if (policy === null) return undefined
+    const kind = classOf(policy, args)
+    if (kind === 'bookkeeping') return undefined
+    const identityArgs = identityOf(policy, args)
+    const key = callKey(tool, identityArgs)
+    return key === undefined ? undefined : { kind, key, args: identityArgs }
+  }
+}

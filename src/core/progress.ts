@@ -1,0 +1,65 @@
+/**
+ * Progress: what separates work from a loop.
+ *
+ * The epoch moves on when the agent makes a change it had not made before (a successful call of a mutating tool with
+ * arguments not already used since the last progress), and when a poller reports something new (its result differs
+ * from its previous one: the world moved). Chains of repeats that began before the epoch moved are then broken. A
+ * failed change is not progress, and neither is repeating the same change: writing the same file with the same
+ * content ten times moves nothing.
+ * @module dsh-brake/core/progress
+ */
+import { createLruTable } from './lru-table.js'
+import { sameResult, type ResultRef } from './results.js'
+import type { CallObservation } from './types.js'
+
+/** One agent's progress. */
+export interface Progress {
+  /** The epoch `call` happened in, once it is judged (moved on when the call itself is progress). */
+  observe(call: CallObservation): number
+  /** The epoch now. */
+  readonly epoch: number
+  reset(): void
+  /** Pollers whose latest result is remembered now. */
+  readonly size: number
+}
+
+/** Create the progress of one agent, remembering the latest result of at most `maxPolls` poll identities. */
+export function createProgress(maxPolls: number): Progress {
+  let epoch = 0
+  // The change that made the latest progress: making it again is no progress (every new change replaces it).
+  let lastChange: number | undefined
+  const polled = createLruTable(maxPolls)
+  // The latest result of each poll, per slot of `polled`.
+  const polls: ResultRef[] = []
+
+  function progress(change?: number): void {
+    epoch++
+    lastChange = change
+  }
+
+  return {
+    observe(call) {
+      if (call.refused || call.failed) return epoch
+      if (call.kind === 'mutating' && call.key !== lastChange) {
+        progress(call.key)
+      } else if (call.kind === 'poller') {
+        const slot = polled.use(call.key)
+        if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
+        polls[slot] = call.result
+      }
+      return epoch
+    },
+    get epoch() {
+      return epoch
+    },
+    reset() {
+      epoch = 0
+      lastChange = undefined
+      polled.clear()
+      polls.length = 0
+    },
+    get size() {
+      return polled.size
+    },
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * One mounted brake: what its listeners and its guard share. State lives per agent in a `WeakMap`, so subagents are
+ * isolated and a disposed agent costs nothing; the mounted plugin's context owns everything else, so a restart (a
+ * config edit, HMR) starts afresh.
+ * @module dsh-brake/dsh/brake
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { Config, ResolvedConfig } from '../config.js'
+import { createBrakeState, type BrakeState } from '../core/brake-state.js'
+import { createIdentify, type Identity } from '../core/identify.js'
+import { STOCK_TOOL_POLICIES } from './stock-tools.js'
+
+/** What the listeners and the guard of one mounted brake share. */
+export interface Brake {
+  readonly name: string
+  readonly config: Readonly<Config>
+  readonly deny: boolean
+  /** The call's class and identity; `undefined` when it is not watched, an agent-less call among them. */
+  identify(exec: ToolExecution): Identity | undefined
+  /** The agent's state, created on first use. */
+  stateOf(agent: Agent): BrakeState
+  /** The agent's state if it has one. */
+  existingState(agent: Agent): BrakeState | undefined
+  /** Forget the agent: its next call starts with fresh counts. */
+  forget(agent: Agent): void
+  /** Executions this brake refused: their refusal reason already told the model, so no notice repeats it. */
+  readonly refused: WeakSet<object>
+  /** Log the first failure at `where`; the brake then simply stays out of the way for that call or step. */
+  contain(where: string, error: unknown): void
+}
+
+/** Create the shared part of a brake mounted on `ctx` as plugin `name`. */
+export function createBrake(ctx: Context, name: string, { config, detectors }: ResolvedConfig): Brake {
+  const identify = createIdentify({
+    include: config.include, exclude: config.exclude, policies: config.toolPolicies, defaults: STOCK_TOOL_POLICIES,
+  })
+  const states = new WeakMap<Agent, BrakeState>()
+  const logger = ctx.logger(name)
+  const reported = new Set<string>()
+  return {
+    name,
+    config,
+    deny: config.mode === 'deny',
+    identify: exec => exec.agent === undefined ? undefined : identify(exec.name, exec.arguments),
+    stateOf(agent) {
+      let state = states.get(agent)
+      if (state === undefined) states.set(agent, state = createBrakeState(detectors))
+      return state
+    },
+    existingState: agent => states.get(agent),
+    forget: agent => void states.delete(agent),
+    refused: new WeakSet(),
+    contain(where, error) {
+      if (reported.has(where)) return
+      reported.add(where)
+      logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
+        where, error instanceof Error ? error.stack ?? error.message : String(error))
+    },
+  }
+}

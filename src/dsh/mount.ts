@@ -1,0 +1,20 @@
+/**
+ * Mount a brake on a Cordis context: its two listeners and, in deny mode, its guard. Everything is registered through
+ * the context, so disposing the plugin (unloading it, a config edit, HMR) removes all of it.
+ * @module dsh-brake/dsh/mount
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { ResolvedConfig } from '../config.js'
+import { createBrake } from './brake.js'
+import { guardCall } from './guard.js'
+import { onPostExecute } from './post-execute.js'
+import { onPreStep } from './pre-step.js'
+
+/** Register the brake's listeners (and guard) on `ctx` as plugin `name`. */
+export function mountBrake(ctx: Context, name: string, resolved: ResolvedConfig): void {
+  const brake = createBrake(ctx, name, resolved)
+  ctx.on('tools/post-execute', (exec, result, next) => onPostExecute(brake, exec, result, next))
+  ctx.on('agent/pre-step', (payload, next) => onPreStep(brake, payload, next))
+  // Only deny mode needs the tools service; the listeners above run without it.
+  if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
+}

@@ -1,0 +1,38 @@
+/**
+ * From a DSH tool execution and its result to the observation the core reads.
+ * @module dsh-brake/dsh/observe
+ */
+import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import type { Identity } from '../core/identify.js'
+import { errorLine } from '../core/normalize.js'
+import { REFUSED, resultOf } from '../core/results.js'
+import type { CallObservation } from '../core/types.js'
+import { reportsShellFailure } from './shell.js'
+
+/** The observation of one watched call; `refused` when this brake's guard refused it (its result is the refusal). */
+export function observeCall(
+  exec: ToolExecution, identity: Identity, result: Readonly<ToolExecutionResult>, refused: boolean,
+): CallObservation {
+  const text = resultText(result)
+  return {
+    tool: exec.name,
+    args: identity.args,
+    key: identity.key,
+    kind: identity.kind,
+    result: refused ? REFUSED : resultOf(text),
+    // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
+    failed: result.isError || reportsShellFailure(text),
+    refused,
+    // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
+    errorLine: result.isError ? errorLine(text) : undefined,
+  }
+}
+
+/** A result's content as text for comparison: text blocks as they are, any other block by its type. */
+function resultText(result: Readonly<ToolExecutionResult>): string {
+  const only = result.content[0]
+  if (result.content.length === 1 && only?.type === 'text') return only.text
+  let text = ''
+  for (const block of result.content) text += block.type === 'text' ? `${block.text}\n` : `[${block.type}]\n`
+  return text
+}

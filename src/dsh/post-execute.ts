@@ -1,0 +1,51 @@
+/**
+ * `tools/post-execute`: every executed call is counted here, after the fact, because every attempt passes through
+ * this waterfall: successes, failures, and calls refused by a guard or by pre-execute policy alike. Notices are
+ * folded onto the downstream decision's `additionalContexts`, ahead of everything downstream added.
+ * @module dsh-brake/dsh/post-execute
+ */
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import type { Brake } from './brake.js'
+import { callNoticeText, notice } from './notices.js'
+import { observeCall } from './observe.js'
+
+/** The listener. It never throws: a failure is contained and the downstream decision passes through unchanged. */
+export function onPostExecute(
+  brake: Brake, exec: ToolExecution, result: Readonly<ToolExecutionResult>, next: () => Promise<PostToolDecision>,
+): Promise<PostToolDecision> {
+  let notices: UserMessage[] | undefined
+  try {
+    notices = noticesFor(brake, exec, result)
+  } catch (error) {
+    brake.contain('tools/post-execute', error)
+  }
+  // Nothing to add, as for almost every call: the downstream decision goes back as it comes.
+  if (notices === undefined) return next()
+  const ours = notices
+  // A downstream listener may answer with a plain decision rather than a promise: take either.
+  return Promise.resolve(next()).then((decision) => {
+    try {
+      return { ...decision, additionalContexts: [...ours, ...decision.additionalContexts ?? []] }
+    } catch (error) {
+      brake.contain('tools/post-execute', error)
+      return decision
+    }
+  })
+}
+
+/** The notices one call brings, if any. */
+function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExecutionResult>): UserMessage[] | undefined {
+  const identity = brake.identify(exec)
+  if (identity === undefined) return undefined
+  const refused = brake.deny && brake.refused.has(exec)
+  const findings = brake.stateOf(exec.agent!).observeCall(observeCall(exec, identity, result, refused))
+  if (findings === undefined) return undefined
+  const denyCount = brake.deny ? brake.config.callDenyCount : undefined
+  let notices: UserMessage[] | undefined
+  for (const found of findings) {
+    const text = callNoticeText(found, refused, denyCount)
+    if (text !== undefined) (notices ??= []).push(notice(brake.name, text))
+  }
+  return notices
+}

@@ -1,0 +1,18 @@
+/**
+ * DSH's shell convention: `bash` and `pwsh` return a command that exited non-zero, timed out or was killed as a
+ * successful tool call whose text closes with a line such as `[exit code: 1]`. For judging repeats it is a failure
+ * all the same.
+ * @module dsh-brake/dsh/shell
+ */
+
+/** The closing line of a failed command, matched against the last non-blank line only (sticky, from its start). */
+const SHELL_FAILURE = /\[(?:exit code: -?[1-9]\d*|timed out after [^\]\n]*|killed by signal: [^\]\n]*)\]$/y
+
+/** Whether a successful tool result reports a failed command. Only the end of the text is read. */
+export function reportsShellFailure(text: string): boolean {
+  const trimmed = text.trimEnd()
+  // `]` is U+005D.
+  if (trimmed.charCodeAt(trimmed.length - 1) !== 0x5d) return false
+  SHELL_FAILURE.lastIndex = trimmed.lastIndexOf('\n') + 1
+  return SHELL_FAILURE.test(trimmed)
+}
