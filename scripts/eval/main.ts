@@ -1,0 +1,187 @@
+/**
+ * `npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]`: how well loop
+ * notices match real loops.
+ *
+ * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
+ * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
+ * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in label.ts, and every
+ * configuration is scored against those labels (report.ts). The traces stay where they are: their path is an
+ * argument, `../shared/real-traces/dev.jsonl.gz` from the repository by default. `--self-check` checks the labeller.
+ *
+ * Plain Node 22 runs this file (type stripping), so it keeps to erasable TypeScript syntax.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, extname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
+import yaml from 'js-yaml'
+import { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelRun, selfCheck } from './label.ts'
+import { replay, type Mount, type Notice } from './replay.ts'
+import { CATCH_SLACK, episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
+import { InputError, readRuns } from './traces.ts'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const DEFAULT_TRACES = resolve(REPO, '../shared/real-traces/dev.jsonl.gz')
+const BUILT_PLUGIN: string = '../../dist/index.js'
+
+/** A configuration to score: a name and the plugins it mounts. */
+interface Setup {
+  readonly name: string
+  readonly mounts: readonly Mount[]
+}
+
+const USAGE = `usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]
+       npm run eval -- --self-check`
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      config: { type: 'string', multiple: true, default: [] },
+      json: { type: 'string' },
+      worst: { type: 'string', default: '8' },
+      limit: { type: 'string' },
+      'self-check': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    console.log(USAGE)
+    return
+  }
+  if (values['self-check']) {
+    runSelfCheck()
+    return
+  }
+  if (positionals.length > 1) throw new InputError(`one trace file at a time\n${USAGE}`)
+  const path = positionals[0] ?? (existsSync(DEFAULT_TRACES) ? DEFAULT_TRACES : undefined)
+  if (path === undefined) throw new InputError(`no trace file given, and the default ${DEFAULT_TRACES} does not exist\n${USAGE}`)
+  const worst = count(values.worst, '--worst')
+  const limit = values.limit === undefined ? Infinity : count(values.limit, '--limit')
+
+  const setups = await loadSetups(values.config)
+  const started = performance.now()
+  const runs: RunResult[] = []
+  for await (const run of readRuns(path)) {
+    if (runs.length >= limit) break
+    const notices: Record<string, Notice[]> = {}
+    for (const setup of setups) notices[setup.name] = await replay(run.events, setup.mounts)
+    const calls = run.events.filter(event => event.kind === 'call').length
+    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), notices })
+  }
+  const seconds = (performance.now() - started) / 1000
+  const summaries = setups.map(setup => summarize(setup.name, runs))
+
+  console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
+  console.log(`labels: rule I (${IDENTICAL_CALLS} identical), C (2–4 calls × ${CYCLE_LAPS} laps), L (${LONG_PERIOD_MIN}–${LONG_PERIOD_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
+  console.log(figuresTable(summaries))
+  console.log('\n── episodes ──')
+  console.log(episodeTable(runs, summaries))
+  for (const summary of summaries) {
+    console.log(`\n── ${summary.name} ──`)
+    console.log(falseAlarmText(summary, runs, worst))
+    console.log(worstCases(summary, runs, worst))
+  }
+  if (values.json !== undefined) {
+    writeFileSync(values.json, `${JSON.stringify(toJson(path, seconds, runs, summaries), null, 2)}\n`)
+    console.log(`\nwritten to ${values.json}`)
+  }
+}
+
+/** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */
+async function loadSetups(files: readonly string[]): Promise<Setup[]> {
+  let Brake: object
+  try {
+    // A specifier in a variable: the evaluation must typecheck whether or not dist/ has been built.
+    Brake = await import(BUILT_PLUGIN) as object
+  } catch (error) {
+    throw new InputError(`cannot load the built plugin dist/index.js (run \`npm run build\` first): ${(error as Error).message}`)
+  }
+  const setups: Setup[] = [
+    { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
+    { name: 'reminder', mounts: [{ plugin: Reminder, config: {} }] },
+    { name: 'both', mounts: [{ plugin: Reminder, config: {} }, { plugin: Brake, config: {} }] },
+  ]
+  for (const file of files) {
+    const config = readConfig(file)
+    const mounts = [{ plugin: Brake, config }]
+    try {
+      await replay([], mounts)
+    } catch (error) {
+      throw new InputError(`${file}: the plugin refuses this config: ${(error as Error).message}`)
+    }
+    let name = basename(file, extname(file))
+    while (setups.some(setup => setup.name === name)) name = `${name}'`
+    setups.push({ name, mounts })
+  }
+  return setups
+}
+
+function readConfig(file: string): Record<string, unknown> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new InputError(`${file}: cannot read the config file (${(error as Error).message})`)
+  }
+  let value: unknown
+  try {
+    value = yaml.load(text)
+  } catch (error) {
+    throw new InputError(`${file}: not valid YAML (${(error as Error).message})`)
+  }
+  if (value === undefined || value === null) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${file}: expected a map of dsh-brake config keys`)
+  return value as Record<string, unknown>
+}
+
+function count(text: string, option: string): number {
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 0) throw new InputError(`${option} takes a whole number, got ${text}`)
+  return value
+}
+
+function toJson(path: string, seconds: number, runs: readonly RunResult[], summaries: ReturnType<typeof summarize>[]): object {
+  return {
+    input: path,
+    node: process.version,
+    seconds,
+    rule: {
+      identicalCalls: IDENTICAL_CALLS, cycleLaps: CYCLE_LAPS, longPeriod: [LONG_PERIOD_MIN, LONG_PERIOD_MAX], catchSlack: CATCH_SLACK,
+    },
+    configurations: summaries.map(summary => ({
+      ...summary,
+      falseAlarms: summary.falseAlarms.map(alarm => ({ run: alarm.run, notices: alarm.notices })),
+      scores: summary.scores.map(score => ({
+        run: score.run,
+        agent: score.episode.agent,
+        start: score.episode.start,
+        end: score.episode.end,
+        caughtAt: score.notice?.call ?? null,
+        delay: score.delay ?? null,
+        notice: score.notice?.summary ?? null,
+      })),
+    })),
+    runs: runs.map(run => ({
+      id: run.id, set: run.set, calls: run.calls,
+      episodes: run.labels.flatMap(labels => labels.episodes),
+      notices: run.notices,
+    })),
+  }
+}
+
+function runSelfCheck(): void {
+  const failures = selfCheck()
+  for (const failure of failures) console.error(`FAIL ${failure}`)
+  console.log(failures.length === 0 ? 'label self-check: all passed' : `label self-check: ${failures.length} failed`)
+  process.exitCode = failures.length === 0 ? 0 : 1
+}
+
+try {
+  await main()
+} catch (error) {
+  if (!(error instanceof InputError)) throw error
+  console.error(`eval: ${error.message}`)
+  process.exitCode = 1
+}

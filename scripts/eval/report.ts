@@ -1,0 +1,315 @@
+/**
+ * Scoring and presenting: the notices each configuration gave, held against the labelled loop episodes.
+ *
+ * Scoring is kept apart from replaying and labelling so the figures have one definition, shared by the printed
+ * report and the JSON file. An episode is caught when a notice falls on or after its first call and no later than
+ * CATCH_SLACK calls after its last; the delay is counted from the episode's first call. A false alarm is a run with
+ * no labelled loop that got any notice. The text report ends with the cases worth reading: missed episodes and the
+ * slowest catches, each with a compact listing of the calls around the loop.
+ */
+import type { AgentLabels, CallFacts, Episode } from './label.ts'
+import type { Notice } from './replay.ts'
+
+/** Calls after an episode's last call in which a notice still counts as catching it. */
+export const CATCH_SLACK = 2
+
+/** One run, labelled and replayed under every configuration. */
+export interface RunResult {
+  readonly id: string
+  readonly set: string
+  readonly calls: number
+  readonly labels: readonly AgentLabels[]
+  /** Notices per configuration name. */
+  readonly notices: Readonly<Record<string, readonly Notice[]>>
+}
+
+/** How one configuration did on one episode. */
+export interface EpisodeScore {
+  readonly run: string
+  readonly episode: Episode
+  /** The first notice in the episode's window, if any. */
+  readonly notice: Notice | undefined
+  /** Calls from the episode's first call to that notice. */
+  readonly delay: number | undefined
+}
+
+/** Median, 75th percentile and maximum of a list of delays. */
+export interface Spread {
+  readonly median: number | undefined
+  readonly p75: number | undefined
+  readonly max: number | undefined
+}
+
+/** One configuration's figures. */
+export interface ConfigSummary {
+  readonly name: string
+  readonly runs: number
+  readonly calls: number
+  readonly loopFreeRuns: number
+  readonly falseAlarms: readonly { readonly run: string; readonly notices: readonly Notice[] }[]
+  readonly episodes: number
+  readonly caught: number
+  readonly delay: Spread
+  /** The same delays counted from the call at which the labelling rule is first satisfied (negative: earlier). */
+  readonly delayFromLabel: Spread
+  /** The same delays counted from the loop's first call (the first of its identical calls, its first lap). */
+  readonly delayFromFirstCall: Spread
+  readonly notices: number
+  readonly noticesPer1000Calls: number
+  /** Notices in runs with loops that fall outside every episode's window. */
+  readonly noticesOutsideLoops: number
+  readonly scores: readonly EpisodeScore[]
+}
+
+/** Score one configuration over all runs. */
+export function summarize(name: string, runs: readonly RunResult[]): ConfigSummary {
+  let calls = 0
+  let loopFreeRuns = 0
+  let notices = 0
+  let outside = 0
+  const falseAlarms: { run: string; notices: readonly Notice[] }[] = []
+  const scores: EpisodeScore[] = []
+  for (const run of runs) {
+    const given = run.notices[name] ?? []
+    calls += run.calls
+    notices += given.length
+    const episodes = run.labels.flatMap(labels => labels.episodes)
+    if (episodes.length === 0) {
+      loopFreeRuns++
+      if (given.length > 0) falseAlarms.push({ run: run.id, notices: given })
+      continue
+    }
+    for (const episode of episodes) {
+      const notice = given.find(n => n.agent === episode.agent && n.call >= episode.start && n.call <= episode.end + CATCH_SLACK)
+      scores.push({ run: run.id, episode, notice, delay: notice === undefined ? undefined : notice.call - episode.begins })
+    }
+    outside += given.filter(n => !episodes.some(e => e.agent === n.agent && n.call >= e.start && n.call <= e.end + CATCH_SLACK)).length
+  }
+  const delays = scores.flatMap(score => score.delay === undefined ? [] : [score.delay])
+  const fromLabel = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.labelledAt])
+  const fromFirstCall = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.start])
+  return {
+    name, runs: runs.length, calls, loopFreeRuns, falseAlarms,
+    episodes: scores.length,
+    caught: delays.length,
+    delay: spread(delays),
+    delayFromLabel: spread(fromLabel),
+    delayFromFirstCall: spread(fromFirstCall),
+    notices,
+    noticesPer1000Calls: calls === 0 ? 0 : notices / calls * 1000,
+    noticesOutsideLoops: outside,
+    scores,
+  }
+}
+
+function spread(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { median: median(sorted), p75: percentile(sorted, 0.75), max: sorted.at(-1) }
+}
+
+function median(sorted: readonly number[]): number | undefined {
+  if (sorted.length === 0) return undefined
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number | undefined {
+  if (sorted.length === 0) return undefined
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]
+}
+
+// ── text ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The figures of every configuration side by side, one row per figure. */
+export function figuresTable(summaries: readonly ConfigSummary[]): string {
+  const rows: string[][] = [['', ...summaries.map(s => s.name)]]
+  function row(label: string, cell: (s: ConfigSummary) => string): void {
+    rows.push([label, ...summaries.map(cell)])
+  }
+  row('runs', s => String(s.runs))
+  row('calls', s => String(s.calls))
+  row('loop-free runs', s => String(s.loopFreeRuns))
+  row('false alarms (loop-free runs with a notice)', s => `${s.falseAlarms.length} (${pct(s.falseAlarms.length, s.loopFreeRuns)})`)
+  row('loop episodes', s => String(s.episodes))
+  row(`episodes caught (notice in [start, end + ${CATCH_SLACK}])`, s => `${s.caught} (${pct(s.caught, s.episodes)})`)
+  row('calls from loop start (first repeat) to first notice: median', s => show(s.delay.median))
+  row('  p75', s => show(s.delay.p75))
+  row('  max', s => show(s.delay.max))
+  row('calls from the loop\'s first call to first notice: median', s => show(s.delayFromFirstCall.median))
+  row('calls from labelled call to first notice: median', s => show(s.delayFromLabel.median))
+  row('  p75', s => show(s.delayFromLabel.p75))
+  row('  max', s => show(s.delayFromLabel.max))
+  row('notices', s => String(s.notices))
+  row('notices per 1,000 calls', s => s.noticesPer1000Calls.toFixed(2))
+  row('notices outside loops, in runs with loops', s => String(s.noticesOutsideLoops))
+  return table(rows)
+}
+
+/** Every episode once, with what it looks like and how each configuration did on it. */
+export function episodeTable(runs: readonly RunResult[], summaries: readonly ConfigSummary[]): string {
+  const lines: string[] = []
+  let number = 0
+  for (const run of runs) {
+    for (const labels of run.labels) {
+      for (const episode of labels.episodes) {
+        number++
+        const outcomes = summaries.map((s) => {
+          const score = s.scores.find(x => x.run === run.id && x.episode === episode)
+          if (score?.notice === undefined) return `${s.name}: missed`
+          return `${s.name}: +${score.delay} (labelled ${signed(score.notice.call - episode.labelledAt)})`
+        })
+        lines.push(`#${number} ${run.id} [${labels.agent}] calls ${episode.start}–${episode.end} (${episode.end - episode.start + 1} calls), rules ${episode.rules.join('+')}, period ${episode.period}, labelled at ${episode.labelledAt}`)
+        lines.push(`    ${describeEpisode(labels.calls, episode)}`)
+        lines.push(`    ${outcomes.join(' · ')}`)
+      }
+    }
+  }
+  return lines.join('\n')
+}
+
+/** A one-line description of an episode: its tools, distinct actions, edits, and the errors it repeats. */
+export function describeEpisode(calls: readonly CallFacts[], episode: Episode): string {
+  const inside = calls.filter(call => call.index >= episode.start && call.index <= episode.end)
+  const tools = new Map<string, number>()
+  for (const call of inside) {
+    const key = call.tool === 'str_replace_editor' ? `str_replace_editor ${String((call.args as { command?: unknown }).command)}` : call.tool
+    tools.set(key, (tools.get(key) ?? 0) + 1)
+  }
+  const actions = new Set(inside.map(call => call.action)).size
+  const edits = inside.filter(call => call.edit)
+  const shellEdits = edits.filter(call => call.shellEdit).length
+  const errors = new Set<string>()
+  for (const call of inside) {
+    const line = errorLine(call)
+    if (line !== undefined) errors.add(line)
+  }
+  const parts = [
+    [...tools].map(([tool, count]) => `${tool} ×${count}`).join(', '),
+    `${actions} distinct actions`,
+    `${edits.length} edits (${shellEdits} by shell, ${edits.filter(call => call.progress).length} progress)`,
+  ]
+  if (errors.size > 0) parts.push(`errors: ${[...errors].slice(0, 3).map(e => `"${e}"`).join('; ')}`)
+  return parts.join('; ')
+}
+
+/** The line that says what went wrong in a failed call's result, if it failed. */
+function errorLine(call: CallFacts): string | undefined {
+  const exit = /\[exit code: (\d+)\]\s*$/.exec(call.text)
+  const failed = call.isError || exit !== null || /has introduced new syntax error/.test(call.text)
+  if (!failed) return undefined
+  const lines = call.text.split('\n').map(line => line.trim()).filter(line => line !== '' && !line.startsWith('[exit code'))
+  const telling = lines.find(line => /error|exception|invalid|no replacement|not found|no such|cannot|failed/i.test(line)) ?? lines.at(-1) ?? ''
+  return clip(telling, 100)
+}
+
+/** Missed episodes and the slowest catches of one configuration, each with its listing. */
+export function worstCases(summary: ConfigSummary, runs: readonly RunResult[], limit: number): string {
+  const byId = new Map(runs.map(run => [run.id, run]))
+  const missed = summary.scores.filter(score => score.notice === undefined)
+  const slowest = summary.scores.filter(score => score.delay !== undefined).sort((a, b) => b.delay! - a.delay!).slice(0, limit)
+  const out: string[] = []
+  out.push(`missed episodes: ${missed.length}${missed.length > limit ? ` (first ${limit} shown)` : ''}`)
+  for (const score of missed.slice(0, limit)) out.push(caseText(score, byId.get(score.run)!, summary.name))
+  out.push(`slowest catches: ${slowest.length}`)
+  for (const score of slowest) out.push(caseText(score, byId.get(score.run)!, summary.name))
+  return out.join('\n')
+}
+
+/** False alarms of one configuration: the run, its notices, and the calls around the first one. */
+export function falseAlarmText(summary: ConfigSummary, runs: readonly RunResult[], limit: number): string {
+  const byId = new Map(runs.map(run => [run.id, run]))
+  const out = [`false alarms: ${summary.falseAlarms.length}${summary.falseAlarms.length > limit ? ` (first ${limit} shown)` : ''}`]
+  for (const alarm of summary.falseAlarms.slice(0, limit)) {
+    const run = byId.get(alarm.run)!
+    const first = alarm.notices[0]!
+    const labels = run.labels.find(l => l.agent === first.agent)
+    out.push(`  ${run.id} [${first.agent}]: ${alarm.notices.map(n => `@${n.call} ${n.plugin}: ${n.summary}`).join(' | ')}`)
+    if (labels !== undefined) out.push(listing(labels.calls, first.call - 6, first.call + 1, undefined, alarm.notices))
+  }
+  return out.join('\n')
+}
+
+function caseText(score: EpisodeScore, run: RunResult, config: string): string {
+  const labels = run.labels.find(l => l.agent === score.episode.agent)!
+  const episode = score.episode
+  const notices = (run.notices[config] ?? []).filter(n => n.agent === episode.agent)
+  const when = score.notice === undefined ? 'missed' : `first notice at ${score.notice.call} (+${score.delay}, labelled ${signed(score.notice.call - episode.labelledAt)}): ${score.notice.summary}`
+  return [
+    `  ${run.id} [${episode.agent}] calls ${episode.start}–${episode.end}, labelled at ${episode.labelledAt}, rules ${episode.rules.join('+')}, period ${episode.period}; ${when}`,
+    `    ${describeEpisode(labels.calls, episode)}`,
+    listing(labels.calls, episode.start - 2, episode.end + CATCH_SLACK + 1, episode, notices),
+  ].join('\n')
+}
+
+/** Listings longer than LISTING_HEAD + LISTING_TAIL calls are cut in the middle. */
+const LISTING_HEAD = 24
+const LISTING_TAIL = 6
+
+/**
+ * Calls `from`..`to` one per line: `*` inside the episode, index, tool, an argument preview, whether the outcome
+ * repeated (`=` same as the last call with this action, `≠` changed, blank: new action), `E` for an edit, `!` for an
+ * error or non-zero exit, and the notices given after the call.
+ */
+export function listing(
+  calls: readonly CallFacts[], from: number, to: number, episode: Episode | undefined, notices: readonly Notice[],
+): string {
+  const shown = calls.filter(call => call.index >= from && call.index <= to)
+  const lines = shown.map((call) => {
+    const inside = episode !== undefined && call.index >= episode.start && call.index <= episode.end ? '*' : ' '
+    const repeat = call.repeat === 'same' ? '=' : call.repeat === 'changed' ? '≠' : ' '
+    const edit = call.edit ? (call.shellEdit ? 'E$' : 'E ') : '  '
+    const failed = call.isError || /\[exit code: \d+\]\s*$/.test(call.text) ? '!' : ' '
+    const given = notices.filter(n => n.call === call.index).map(n => `  ◀ ${n.plugin}: ${n.summary}`).join('')
+    return `    ${inside}${String(call.index).padStart(4)} ${call.tool.padEnd(18).slice(0, 18)} ${preview(call).padEnd(80)} ${repeat}${edit}${failed}${given}`
+  })
+  if (lines.length <= LISTING_HEAD + LISTING_TAIL + 1) return lines.join('\n')
+  return [...lines.slice(0, LISTING_HEAD), `    … ${lines.length - LISTING_HEAD - LISTING_TAIL} calls …`, ...lines.slice(-LISTING_TAIL)].join('\n')
+}
+
+/** About 80 characters saying what a call did. */
+export function preview(call: CallFacts): string {
+  const args = (call.args ?? {}) as Record<string, unknown>
+  let text: string
+  if (typeof args['command'] === 'string' && call.tool !== 'str_replace_editor') text = args['command']
+  else if (call.tool === 'str_replace_editor') {
+    const range = Array.isArray(args['view_range']) ? ` [${args['view_range'].join(',')}]` : ''
+    const input = typeof args['input'] === 'string' ? ` ${args['input']}` : ''
+    text = `${String(args['command'])} ${String(args['path'])}${range}${input}`
+  } else if (call.tool === 'read') {
+    const offset = args['offset'] === undefined ? '' : ` @${argText(args['offset'])}`
+    const limit = args['limit'] === undefined ? '' : `+${argText(args['limit'])}`
+    text = `${String(args['file_path'])}${offset}${limit}`
+  } else if (call.tool === 'write') {
+    text = `${String(args['file_path'])} (${argText(args['content'] ?? '').length} chars)`
+  } else {
+    text = JSON.stringify(args)
+  }
+  return clip(text.replace(/\s+/g, ' '), 80)
+}
+
+/** An argument as text: an object or array as JSON, anything else as `String` writes it. */
+function argText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)
+}
+
+function clip(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`
+}
+
+function pct(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${(part / whole * 100).toFixed(1)}%`
+}
+
+function signed(value: number): string {
+  return value < 0 ? String(value) : `+${value}`
+}
+
+function show(value: number | undefined): string {
+  return value === undefined ? '–' : String(value)
+}
+
+function table(rows: readonly string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map(row => row[column]!.length)))
+  return rows.map(row => row.map((cell, column) => column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)).join('  ')).join('\n')
+}
