@@ -218,9 +218,14 @@ if (section('memory')) {
     return process.memoryUsage().heapUsed
   }
   const waterfall = await host('brake')
-  const distinct = (agent: object, count: number, tag: string): Promise<number> => dispatch(waterfall, Array.from({ length: count }, (_, i) => ({
-    name: 'read', args: { file_path: `${tag}/f-${i}.ts` }, result: { isError: false, content: [{ type: 'text' as const, text: `contents of ${tag} ${i}` }] },
-  })), agent)
+  const distinct = (agent: object, count: number, tag: string): Promise<number> => {
+    const calls: TraceCall[] = Array.from({ length: count }, (_, i) => ({
+      name: 'read',
+      args: { file_path: `${tag}/f-${i}.ts` },
+      result: { isError: false, content: [{ type: 'text' as const, text: `contents of ${tag} ${i}` }] },
+    }))
+    return dispatch(waterfall, calls, agent)
+  }
   const blocks = async (agent: object, count: number, tag: string): Promise<void> => {
     for (let i = 0; i < count; i += 10) {
       const body = Array.from({ length: 10 }, (_, k) => `${tag} paragraph ${i + k}: `.padEnd(120, 'x')).join('\n\n')

@@ -42,7 +42,11 @@ function freeze<T>(value: T): T {
  * and how often it is called: small arguments 70 % of the time, medium (a shell command, an edit) 20 %, 4 KB (a file
  * written whole) 10 %.
  */
-const TOOLS: readonly { readonly name: string; readonly weight: number; readonly args: (next: () => number, i: number) => Record<string, unknown> }[] = [
+const TOOLS: readonly {
+  readonly name: string
+  readonly weight: number
+  readonly args: (next: () => number, i: number) => Record<string, unknown>
+}[] = [
   { name: 'read', weight: 30, args: (next, i) => next() < 0.8 ? { file_path: `src/module-${i % 5000}.ts` } : { file_path: `src/module-${i % 5000}.ts`, offset: 1 + Math.floor(next() * 400), limit: 200 } },
   { name: 'grep', weight: 10, args: next => ({ pattern: words(next, 2).trim(), path: 'src', output_mode: 'content' }) },
   { name: 'glob', weight: 8, args: next => ({ pattern: `src/**/*${words(next, 1).trim()}*.ts` }) },

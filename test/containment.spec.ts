@@ -2,7 +2,6 @@
  * Never break the host: a failure inside the brake is contained, logged once, and the downstream decision passes
  * through unchanged. Faults are injected into the detectors (module mock); everything else is the real DSH loop.
  */
-import type { Context } from '@deepseek-ai/cordis'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../src/index.ts'

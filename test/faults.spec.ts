@@ -72,7 +72,7 @@ async function host(): Promise<Context> {
   tool(ctx, 'read', () => 'contents')
   tool(ctx, 'bash', () => 'built')
   tool(ctx, 'grep', (args) => {
-    throw new Error(`cannot search "${String((args as { pattern: string }).pattern)}": not found`)
+    throw new Error(`cannot search "${(args as { pattern: string }).pattern}": not found`)
   })
   let n = 0
   ctx.on('tools/post-execute', async (_exec, _result, next) => {

@@ -52,7 +52,12 @@ const script = fc.array(fc.oneof({ weight: 6, arbitrary: call }, { weight: 3, ar
 
 function checkNotice(message: unknown, ids: Set<string>): void {
   expect(JSON.parse(JSON.stringify(message))).toEqual(message)
-  const { content, source: from, role, id } = message as { content: { type: string; text: string }[]; source: { kind: string; plugin: string; form: string; summary: string }; role: string; id: string }
+  const { content, source: from, role, id } = message as {
+    content: { type: string; text: string }[]
+    source: { kind: string; plugin: string; form: string; summary: string }
+    role: string
+    id: string
+  }
   expect(Object.keys(message as object)).toEqual(['content', 'source', 'role', 'id'])
   expect(role).toBe('user')
   expect(from).toMatchObject({ kind: 'plugin', plugin: 'dsh-brake', form: 'notice' })

@@ -11,6 +11,7 @@ import type { Scenario } from './scenarios.ts'
 
 const COLOUR = process.stdout.isTTY && process.env['NO_COLOR'] === undefined
 // One column short of the terminal: a line that exactly fills it wraps early in some terminals.
+// oxlint-disable-next-line typescript/no-unnecessary-condition -- columns is undefined when stdout is not a terminal
 const WIDTH = Math.max(72, Math.min((process.stdout.columns ?? 101) - 1, 110))
 /** The role column (person, model, tool, plugin, brake, turn) before the gutter. */
 const ROLE_WIDTH = 7

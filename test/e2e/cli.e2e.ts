@@ -40,7 +40,9 @@ let linkHome: string
 let server: ModelServer | undefined
 
 /** Play `script` in a fresh workspace with `files`, under `config` (the profile patch), and return the run. */
-async function play(home: string, script: Answer[], config: string, files: Record<string, string> = {}): Promise<{ run: Run; server: ModelServer; cwd: string }> {
+async function play(
+  home: string, script: Answer[], config: string, files: Record<string, string> = {},
+): Promise<{ run: Run; server: ModelServer; cwd: string }> {
   writeUserPatch(home, config)
   const cwd = workspace(files)
   server = await startModelServer([...script, { text: 'done' }])

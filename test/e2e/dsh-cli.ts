@@ -70,8 +70,10 @@ export function dsh(args: readonly string[], options: { home: string; cwd: strin
     ...options.baseUrl === undefined ? {} : { DEEPSEEK_BASE_URL: options.baseUrl },
   }
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }))
+    const child = execFile(
+      process.execPath, [CLI, ...args], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    )
     child.stdin?.end()
   })
 }
@@ -107,7 +109,10 @@ export function sessionEvents(home: string, cwd: string): StoredEvent[] {
 function decodeFrames(buffer: Buffer): string {
   let text = ''
   for (let offset = 0; offset < buffer.length;) {
-    const { buffer: frame, engine } = zstdDecompressSync(buffer.subarray(offset), { info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } }
+    const { buffer: frame, engine } = zstdDecompressSync(buffer.subarray(offset), { info: true }) as unknown as {
+      buffer: Buffer
+      engine: { bytesWritten: number }
+    }
     if (engine.bytesWritten <= 0) throw new Error('zstd: no progress decoding the session log')
     text += frame.toString('utf8')
     offset += engine.bytesWritten
