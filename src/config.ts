@@ -19,8 +19,10 @@ export type Mode = 'remind' | 'deny'
 export interface Config {
   /** `remind` (default): notices only. `deny`: also refuse an exact call repeated `callDenyCount` times. */
   mode: Mode
-  /** The identical call (first one included) whose result carries the first notice. Default 6. */
+  /** The identical call (first one included) whose result carries the first notice. Default 4. */
   callWarnCount: number
+  /** The same for a poller (`job_output`, `list_agents`, …), whose unchanged status is waiting for a while. Default 6. */
+  pollWarnCount: number
   /** Identical calls after which further identical attempts are refused in `deny` mode. Default 10. */
   callDenyCount: number
   /** After the first notice, another notice every this many further repeats (calls, or laps of a sequence). Default 5. */
@@ -29,6 +31,11 @@ export interface Config {
   sequenceLength: number
   /** Back-to-back laps of a cycle that make a loop. Default 3. */
   sequenceCount: number
+  /**
+   * Consecutive calls that each repeat an earlier call with an unchanged result, since the last progress, that make a
+   * loop of any period. Default 10.
+   */
+  revisitCount: number
   /** Occurrences of the same text block, within the window, that give a notice. Default 3. */
   duplicateTextThreshold: number
   /** The window text occurrences are counted in, in milliseconds. Default 120000. */
@@ -48,18 +55,24 @@ export interface Config {
   progressAware: boolean
   /** Failures of one tool with the same error, across different arguments, that give a notice. Default 3. */
   errorRepeatCount: number
+  /** The same, for errors that reject the model's input (a model trying another fix each time is working). Default 5. */
+  inputErrorRepeatCount: number
   /** Tool-name pattern → policy; consulted before the built-in defaults. Default {}. */
   toolPolicies: Record<string, ToolPolicy>
+  /** More shell command patterns (`*` wildcard) that change files, beside the built-in ones. Default []. */
+  fileChangingCommands: string[]
 }
 
 /** The defaults, in one place: the schema, the README table and the tests read them from here. */
 export const DEFAULTS: Readonly<Config> = Object.freeze({
   mode: 'remind',
-  callWarnCount: 6,
+  callWarnCount: 4,
+  pollWarnCount: 6,
   callDenyCount: 10,
   callReWarnEvery: 5,
   sequenceLength: 4,
   sequenceCount: 3,
+  revisitCount: 10,
   duplicateTextThreshold: 3,
   duplicateTextWindowMs: 120_000,
   duplicateTextCooldownMs: 30_000,
@@ -68,7 +81,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   exclude: [],
   progressAware: true,
   errorRepeatCount: 3,
+  inputErrorRepeatCount: 5,
   toolPolicies: {},
+  fileChangingCommands: [],
 })
 
 /** Bounds that are not configuration: they keep per-agent memory flat however long a session runs. */
@@ -90,11 +105,13 @@ export const LIMITS = Object.freeze({
 const ZH = {
   $desc: 'dsh-brake：检测 agent（智能体）的循环（相同调用、重复的调用序列、重复注入的文本），提醒模型，并可选择拒绝完全相同的重复调用。',
   mode: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用。',
-  callWarnCount: '第几次相同调用（含第一次）的结果附带第一条提醒。默认 6。',
+  callWarnCount: '第几次相同调用（含第一次）的结果附带第一条提醒。默认 4。',
+  pollWarnCount: '轮询类工具（`job_output`、`list_agents` 等）的相同调用在第几次时提醒：状态未变的轮询在一段时间内只是等待。默认 6。',
   callDenyCount: '`deny` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。默认 10。',
   callReWarnEvery: '第一条提醒之后，每再重复这么多次（调用次数，或序列的圈数）再提醒一次。默认 5。',
   sequenceLength: '检测的最长调用循环（从 2 个调用到此数）。默认 4。',
   sequenceCount: '一个循环连续重复多少圈算作循环。默认 3。',
+  revisitCount: '连续多少个调用都在重复之前做过的调用（结果未变，且自上次进展以来）时算作循环，不论周期长短。默认 10。',
   duplicateTextThreshold: '同一文本块在时间窗口内出现多少次时提醒。默认 3。',
   duplicateTextWindowMs: '统计文本出现次数的时间窗口（毫秒）。默认 120000。',
   duplicateTextCooldownMs: '重复文本块提醒后保持安静的时长（毫秒）。默认 30000。',
@@ -103,7 +120,9 @@ const ZH = {
   exclude: '透明的工具名模式（支持 `*`）：既不计数，也不打断序列。',
   progressAware: '为 true（默认）时只计“没有进展”的重复：结果相同，且自调用链开始以来没有新的成功修改。为 false 时每次重复都计数。',
   errorRepeatCount: '同一工具以相同错误失败（参数各不相同）多少次时提醒。默认 3。',
-  toolPolicies: '工具名模式 → 策略（`class`：default、read、poller、mutating、bookkeeping；可选 `identity` 参数字段与 `byArgument`），先于内置默认值查找。',
+  inputErrorRepeatCount: '同上，但针对工具拒绝模型输入的错误（每次尝试不同修正的模型是在工作）。默认 5。',
+  toolPolicies: '工具名模式 → 策略（`class`：default、read、poller、mutating、bookkeeping；可选 `identity` 参数字段、`byArgument` 与 `shellCommand`），先于内置默认值查找。',
+  fileChangingCommands: '除内置列表外，另行视为会修改文件的 shell 命令模式（支持 `*` 通配符）。',
 }
 
 /** The classes a tool policy can name. */
@@ -117,6 +136,7 @@ const POLICIES = Schema.dict(Schema.object({
   class: CLASS.required(),
   identity: Schema.array(Schema.string()),
   byArgument: Schema.dict(Schema.dict(CLASS)),
+  shellCommand: Schema.string(),
 })) as unknown as Schema<Record<string, ToolPolicy>>
 
 /**
@@ -128,6 +148,8 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times.'),
   callWarnCount: Schema.number().default(DEFAULTS.callWarnCount)
     .description('The identical call (first one included) whose result carries the first notice.'),
+  pollWarnCount: Schema.number().default(DEFAULTS.pollWarnCount)
+    .description('The same for a poller, whose unchanged status is waiting for a while before it is a loop.'),
   callDenyCount: Schema.number().default(DEFAULTS.callDenyCount)
     .description('In `deny` mode, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.'),
   callReWarnEvery: Schema.number().default(DEFAULTS.callReWarnEvery)
@@ -136,6 +158,8 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('The longest call cycle looked for (cycles of 2 up to this many calls).'),
   sequenceCount: Schema.number().default(DEFAULTS.sequenceCount)
     .description('Back-to-back laps of a cycle that make a loop.'),
+  revisitCount: Schema.number().default(DEFAULTS.revisitCount)
+    .description('Consecutive calls that each repeat an earlier call with an unchanged result, since the last progress, that make a loop of any period.'),
   duplicateTextThreshold: Schema.number().default(DEFAULTS.duplicateTextThreshold)
     .description('Occurrences of the same text block within the window that give a notice.'),
   duplicateTextWindowMs: Schema.number().default(DEFAULTS.duplicateTextWindowMs)
@@ -152,8 +176,12 @@ export const Config: Schema<Partial<Config>, Config> = Schema.object({
     .description('Count only repeats without progress (same result, no new successful change since the chain began); false counts every repeat.'),
   errorRepeatCount: Schema.number().default(DEFAULTS.errorRepeatCount)
     .description('Failures of one tool with the same error, across different arguments, that give a notice.'),
+  inputErrorRepeatCount: Schema.number().default(DEFAULTS.inputErrorRepeatCount)
+    .description('The same, for errors that reject the model\'s input (a model trying another fix each time is working).'),
   toolPolicies: POLICIES.default({})
-    .description('Tool-name pattern → policy (`class`: default, read, poller, mutating, bookkeeping; optional `identity` argument fields and `byArgument`), consulted before the built-in defaults.'),
+    .description('Tool-name pattern → policy (`class`: default, read, poller, mutating, bookkeeping; optional `identity` argument fields, `byArgument` and `shellCommand`), consulted before the built-in defaults.'),
+  fileChangingCommands: Schema.array(Schema.string()).default([])
+    .description('More shell command patterns (`*` wildcard) that change files, beside the built-in ones.'),
 }).description('dsh-brake: detects agent loops (identical calls, repeated call sequences, repeated injected text), tells the model, and can refuse exact repeats.')
   .i18n({ 'zh-CN': ZH })
 
@@ -176,6 +204,7 @@ export function resolveOptions(config: Config): ResolvedConfig {
     }
   }
   integer(config, 'callWarnCount', 2)
+  integer(config, 'pollWarnCount', 2)
   integer(config, 'callReWarnEvery', 1)
   integer(config, 'callDenyCount', 1)
   if (config.callDenyCount <= config.callWarnCount) {
@@ -183,15 +212,19 @@ export function resolveOptions(config: Config): ResolvedConfig {
   }
   integer(config, 'sequenceLength', 2, LIMITS.maxSequenceLength)
   integer(config, 'sequenceCount', 2)
+  integer(config, 'revisitCount', 3)
   integer(config, 'duplicateTextThreshold', 2)
   integer(config, 'duplicateTextWindowMs', 1)
   integer(config, 'duplicateTextCooldownMs', 0)
   integer(config, 'minimumDuplicateChars', 1)
   integer(config, 'errorRepeatCount', 2)
+  integer(config, 'inputErrorRepeatCount', 2)
   patterns(config, 'include')
   patterns(config, 'exclude')
+  patterns(config, 'fileChangingCommands')
   for (const [pattern, policy] of Object.entries(config.toolPolicies)) {
     if (pattern.trim() === '') fail(`\`toolPolicies\` keys must be non-empty tool-name patterns, got ${show(pattern)}`)
+    if (policy.shellCommand === '') fail(`\`toolPolicies.${pattern}.shellCommand\` must be a non-empty argument name, got ""`)
     policy.identity?.forEach((field, index) => {
       if (field === '') fail(`\`toolPolicies.${pattern}.identity[${index}]\` must be a non-empty argument name, got ""`)
     })
@@ -201,6 +234,7 @@ export function resolveOptions(config: Config): ResolvedConfig {
     detectors: {
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
+        pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedCalls,
         progressAware: config.progressAware,
       },
@@ -209,8 +243,13 @@ export function resolveOptions(config: Config): ResolvedConfig {
         schedule: { first: config.sequenceCount, every: config.callReWarnEvery },
         progressAware: config.progressAware,
       },
+      revisits: {
+        schedule: { first: config.revisitCount, every: config.callReWarnEvery },
+        ownedPeriod: config.sequenceLength,
+      },
       errors: {
         schedule: { first: config.errorRepeatCount, every: config.callReWarnEvery },
+        inputSchedule: { first: config.inputErrorRepeatCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedTools,
       },
       text: {
@@ -236,9 +275,10 @@ function integer(config: Config, key: NumberKey, min: number, max = Number.MAX_S
   }
 }
 
-function patterns(config: Config, key: 'include' | 'exclude'): void {
+function patterns(config: Config, key: 'include' | 'exclude' | 'fileChangingCommands'): void {
   config[key].forEach((pattern, index) => {
-    if (pattern.trim() === '') fail(`\`${key}[${index}]\` must be a non-empty tool-name pattern, got ${show(pattern)}`)
+    const what = key === 'fileChangingCommands' ? 'command' : 'tool-name'
+    if (pattern.trim() === '') fail(`\`${key}[${index}]\` must be a non-empty ${what} pattern, got ${show(pattern)}`)
   })
 }
 

@@ -6,10 +6,12 @@
  * at most a bounded preview, never the whole payload.
  * @module dsh-brake/messages
  */
-import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, SequenceFinding } from './core/types.js'
+import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding } from './core/types.js'
 
 /** Characters of canonical arguments quoted in a notice. */
 export const ARGS_PREVIEW_CHARS = 200
+/** Characters of each call's canonical arguments quoted in a revisit notice (it names several). */
+export const REVISIT_ARGS_CHARS = 100
 /** Characters of a repeated text block quoted in a notice. */
 export const TEXT_PREVIEW_CHARS = 120
 /** Characters of a tool name, or of a source label, quoted anywhere. */
@@ -74,13 +76,32 @@ export const SEQUENCE_SAMENESS = {
 /** The collapsed-row summary of a sequence notice. */
 export const SEQUENCE_SUMMARY = 'cycle × {laps}: {cycle}'
 
+/** The notice attached to the result of the call that made a run of revisits long enough (or longer again). */
+export const REVISIT_NOTICE = `[dsh-brake] Your last {count} calls each repeated a call you had already made and got the same result as before, with nothing changed in between. The calls you keep going back to:
+{calls}
+You are going over the same ground. Use what those results already told you, take a step you have not taken yet, or stop and tell the user what is blocking you.`
+
+/** One call the revisit notice names, with how often it came up in the run. */
+export const REVISIT_CALL_LINE = '- `{tool}` {arguments} ({count} times)'
+
+/** The collapsed-row summary of a revisit notice. */
+export const REVISIT_SUMMARY = 'going over the same {count} calls again'
+
 /** The notice attached to the result of a tool's latest failure with an error it keeps giving, whatever the input. */
 export const REPEATED_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has failed {count} times with the same error, with {variants} different sets of arguments:
 {error}
 The inputs are not the problem: something the tool depends on is wrong (a missing file or program, permissions, the environment). Find and fix that cause, use another tool, or tell the user what is blocking you.`
 
+/** The notice attached to the result of a tool's latest rejection of the model's input, with the same error each time. */
+export const REPEATED_INPUT_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has rejected your input {count} times with the same error, with {variants} different sets of arguments:
+{error}
+The error is about what you sent. Read it closely and fix that exactly (re-read the current text before you edit it, check the format the tool expects), or take another approach, or tell the user what is blocking you.`
+
 /** The collapsed-row summary of a repeated-error notice. */
 export const REPEATED_ERROR_SUMMARY = '{tool} failed × {count}, same error'
+
+/** The collapsed-row summary of a repeated input-error notice. */
+export const REPEATED_INPUT_ERROR_SUMMARY = '{tool} rejected input × {count}, same error'
 
 /** The notice appended before a step whose claimed messages repeat text the agent already received. */
 export const DUPLICATE_TEXT_NOTICE = `[dsh-brake] The same text keeps arriving in your context, unchanged:
@@ -145,13 +166,28 @@ export function sequenceNotice(found: SequenceFinding): NoticeText {
   }
 }
 
+/** The revisit notice: the run's length and the calls it keeps going back to. */
+export function revisitNotice(found: RevisitFinding): NoticeText {
+  const count = String(found.count)
+  const calls = found.calls.map(call => fill(REVISIT_CALL_LINE, {
+    tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
+  }))
+  return {
+    text: fill(REVISIT_NOTICE, { count, calls: calls.join('\n') }),
+    summary: summary(fill(REVISIT_SUMMARY, { count })),
+  }
+}
+
 /** The repeated-error notice. */
 export function repeatedErrorNotice(found: RepeatedErrorFinding): NoticeText {
   const tool = clip(found.tool, NAME_CHARS)
   const count = String(found.count)
+  const input = found.cause === 'input'
   return {
-    text: fill(REPEATED_ERROR_NOTICE, { tool, count, variants: String(found.variants), error: clip(found.error, ARGS_PREVIEW_CHARS) }),
-    summary: summary(fill(REPEATED_ERROR_SUMMARY, { tool, count })),
+    text: fill(input ? REPEATED_INPUT_ERROR_NOTICE : REPEATED_ERROR_NOTICE, {
+      tool, count, variants: String(found.variants), error: clip(found.error, ARGS_PREVIEW_CHARS),
+    }),
+    summary: summary(fill(input ? REPEATED_INPUT_ERROR_SUMMARY : REPEATED_ERROR_SUMMARY, { tool, count })),
   }
 }
 

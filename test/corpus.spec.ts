@@ -1,7 +1,7 @@
 /**
  * Issue-level proof of the progress-aware brake: every corpus scenario through the real DSH agent loop. With the
  * defaults, traps draw no notice and no refusal, and every loop draws exactly its expected notices. The same corpus
- * with plain counting (`progressAware: false`) is measured too, and the README's table must match both.
+ * with plain counting (`progressAware: false`) is measured too, and the table in docs/testing.md must match both.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
 import * as Brake from '../src/index.ts'
+import { compactAt } from './corpus/compaction.ts'
 import { SCENARIOS, type Scenario } from './corpus/scenarios.ts'
 import { agent, bootDsh, notices, PACKAGE_ROOT, prompt, results, say, tool } from './support/dsh.ts'
 
@@ -17,7 +18,15 @@ interface Outcome {
   readonly refusals: number
 }
 
-async function play(scenario: Scenario, progressAware = true): Promise<Outcome> {
+/** What else a play shows: the notices' full texts, the calls that ran, and where a compaction fell. */
+interface Played {
+  readonly texts: string[]
+  readonly calls: number
+  readonly compactedAt: number | undefined
+}
+
+/** The outcome, and what else it showed. */
+async function play(scenario: Scenario, progressAware = true): Promise<Outcome & Played> {
   const ctx: Context = await bootDsh()
   await ctx.plugin(Brake, { ...scenario.config, progressAware })
   for (const [name, body] of Object.entries(scenario.tools)) {
@@ -38,11 +47,28 @@ async function play(scenario: Scenario, progressAware = true): Promise<Outcome> 
     })
   }
   const { agent: target } = agent(ctx, [...scenario.script, say('done')])
+  const compaction = scenario.compaction === undefined ? undefined : compactAt(ctx, target, scenario.compaction)
   await prompt(ctx, target)
+  const given = notices(target)
+  const ran = results(target)
   return {
-    notices: notices(target).map(n => n.summary),
-    refusals: results(target).filter(r => r.text.startsWith('Error: dsh-brake refused')).length,
+    notices: given.map(n => n.summary),
+    refusals: ran.filter(r => r.text.startsWith('Error: dsh-brake refused')).length,
+    texts: given.map(n => n.text),
+    calls: ran.length,
+    compactedAt: compaction?.at,
   }
+}
+
+/** Play `scenario` with the defaults and check its exact outcome, and what its notices say. */
+async function check(scenario: Scenario): Promise<void> {
+  const { texts, calls, compactedAt, ...outcome } = await play(scenario)
+  expect(outcome).toEqual(scenario.expected)
+  for (const phrase of scenario.says ?? []) expect(texts.join('\n')).toContain(phrase)
+  // Every scripted call got its result (a pruned one is logged twice), and a compaction fell where it was asked to.
+  const scripted = scenario.script.reduce((n, turn) => n + ('calls' in turn ? turn.calls.length : 0), 0)
+  expect(calls).toBe(scripted + (scenario.compaction?.kind === 'prune' ? 1 : 0))
+  expect(compactedAt).toBe(scenario.compaction?.after)
 }
 
 const traps = SCENARIOS.filter(s => s.kind === 'trap')
@@ -57,17 +83,17 @@ describe('the corpus has at least 12 traps and 12 loops', () => {
 
 describe('real work draws no notice and no refusal (deny mode, defaults)', () => {
   it.each(traps.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
-    expect(await play(scenario)).toEqual(scenario.expected)
+    await check(scenario)
   })
 })
 
 describe('real loops draw exactly their notices and refusals (defaults)', () => {
   it.each(loops.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
-    expect(await play(scenario)).toEqual(scenario.expected)
+    await check(scenario)
   })
 })
 
-describe('the README reports the corpus', () => {
+describe('docs/testing.md reports the corpus', () => {
   it('with the figures of both counting modes', async () => {
     const tally = async (progressAware: boolean): Promise<string> => {
       let falseNotices = 0
@@ -84,11 +110,15 @@ describe('the README reports the corpus', () => {
     }
     if (process.env['CORPUS_TALLY'] === '1') {
       for (const progressAware of [true, false]) {
-        for (const scenario of SCENARIOS) console.log(progressAware, scenario.kind, scenario.name, JSON.stringify(await play(scenario, progressAware)))
+        for (const scenario of SCENARIOS) {
+          const { notices: summaries, refusals } = await play(scenario, progressAware)
+          const outcome = { notices: summaries, refusals }
+          console.log(progressAware, scenario.kind, scenario.name, JSON.stringify(outcome))
+        }
       }
     }
-    const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8')
-    expect(readme).toContain(`| progress-aware (default) | ${await tally(true)} |`)
-    expect(readme).toContain(`| plain counting (\`progressAware: false\`) | ${await tally(false)} |`)
+    const testing = readFileSync(join(PACKAGE_ROOT, 'docs', 'testing.md'), 'utf8')
+    expect(testing).toContain(`| progress-aware (default) | ${await tally(true)} |`)
+    expect(testing).toContain(`| plain counting (\`progressAware: false\`) | ${await tally(false)} |`)
   }, 60_000)
 })

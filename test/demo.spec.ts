@@ -12,12 +12,13 @@ function demo(...args: string[]): string {
 
 describe('npm run demo', () => {
   it.each([
-    ['identical', '→ 7 calls made (7 ran), 1 notice, 0 refusals', 'read × 6, same result'],
+    ['identical', '→ 5 calls made (5 ran), 1 notice, 0 refusals', 'read × 4, same result'],
+    ['revisit', '→ 18 calls made (18 ran), 1 notice, 0 refusals', 'going over the same 10 calls again'],
     ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals', 'cycle × 3: grep → curl → read → bash'],
     ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals', 'repeated text × 3 from plugin hooks-demo'],
-    ['deny', '→ 12 calls made (10 ran), 1 notice, 2 refusals', 'Error: dsh-brake refused this call'],
+    ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals', 'Error: dsh-brake refused this call'],
     ['progress', '→ 22 calls made (22 ran), 0 notices, 0 refusals', 'compiled 84 of 96 modules'],
-    ['reset', '→ 10 calls made (10 ran), 0 notices, 0 refusals', 'person'],
+    ['reset', '→ 6 calls made (6 ran), 0 notices, 0 refusals', 'person'],
   ])('%s', (scenario, tally, shows) => {
     const out = demo(scenario)
     expect(out).toContain(tally)
@@ -25,6 +26,6 @@ describe('npm run demo', () => {
   })
 
   it('lists the scenarios and fails on an unknown one', () => {
-    expect(() => demo('no-such-scenario')).toThrow(/identical[\s\S]*sequence[\s\S]*text[\s\S]*deny[\s\S]*progress[\s\S]*reset/)
+    expect(() => demo('no-such-scenario')).toThrow(/identical[\s\S]*sequence[\s\S]*revisit[\s\S]*text[\s\S]*deny[\s\S]*progress[\s\S]*reset/)
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { DuplicateBlock, RepeatedCallFinding } from '../src/core/types.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, sequenceNotice, sourceLabel,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, revisitNotice, sequenceNotice,
+  sourceLabel,
   SUMMARY_CHARS,
 } from '../src/messages.ts'
 
@@ -103,13 +104,46 @@ describe('duplicate-text notice', () => {
 
 describe('repeated-error notice', () => {
   it('says the inputs are not the problem, quoting the error', () => {
-    const { text, summary } = repeatedErrorNotice({ kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found' })
+    const { text, summary } = repeatedErrorNotice({
+      kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
+    })
     expect(text).toBe([
       '[dsh-brake] `read` has failed 3 times with the same error, with 3 different sets of arguments:',
       'Error: cannot read "a.ts": not found',
       'The inputs are not the problem: something the tool depends on is wrong (a missing file or program, permissions, the environment). Find and fix that cause, use another tool, or tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('read failed × 3, same error')
+  })
+
+  it('says the input is the problem when the tool rejected it', () => {
+    const { text, summary } = repeatedErrorNotice({
+      kind: 'repeated-error', tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
+    })
+    expect(text).toBe([
+      '[dsh-brake] `edit` has rejected your input 5 times with the same error, with 4 different sets of arguments:',
+      'Error: old_string was not found in "src/a.ts"',
+      'The error is about what you sent. Read it closely and fix that exactly (re-read the current text before you edit it, check the format the tool expects), or take another approach, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('edit rejected input × 5, same error')
+  })
+})
+
+describe('revisit notice', () => {
+  it('says how long the run is and names the calls it keeps going back to, bounded', () => {
+    const { text, summary } = revisitNotice({
+      kind: 'revisit', count: 9, distinct: 6,
+      calls: [
+        { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
+        { tool: 'grep', args: `{"pattern":"${'x'.repeat(300)}"}`, count: 2 },
+      ],
+    })
+    expect(text.split('\n')).toEqual([
+      '[dsh-brake] Your last 9 calls each repeated a call you had already made and got the same result as before, with nothing changed in between. The calls you keep going back to:',
+      '- `str_replace_editor` {"command":"view","path":"/repo/sets.py","view_range":[1000,1050]} (2 times)',
+      `- \`grep\` {"pattern":"${'x'.repeat(88)}… (+214 more chars) (2 times)`,
+      'You are going over the same ground. Use what those results already told you, take a step you have not taken yet, or stop and tell the user what is blocking you.',
+    ])
+    expect(summary).toBe('going over the same 9 calls again')
   })
 })
 

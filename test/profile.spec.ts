@@ -19,9 +19,9 @@ async function profile(userPatch: Parameters<typeof mountProfile>[1] = []) {
 describe('loaded from a profile', () => {
   it('runs with the schema defaults from the bundle row alone', async () => {
     const ctx = await profile()
-    const { agent: target } = agent(ctx, [...reads(6), say('done')])
+    const { agent: target } = agent(ctx, [...reads(4), say('done')])
     await prompt(ctx, target)
-    expect(notices(target).map(n => n.summary)).toEqual(['read × 6, same result'])
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 4, same result'])
   })
 
   it('takes the user config from the profile patch (a partial config keeps the other defaults)', async () => {

@@ -52,7 +52,7 @@ describe('safe deny', () => {
   })
 
   it('never refuses a poller', async () => {
-    const ctx = await brake({ mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
+    const ctx = await brake({ mode: 'deny', callWarnCount: 2, pollWarnCount: 2, callDenyCount: 3 })
     const { agent: target } = agent(ctx, [...repeat(8, call('job_output', { job_id: 'bash-1' })), say('done')])
     await prompt(ctx, target)
     expect(results(target).some(r => r.isError)).toBe(false)
@@ -74,7 +74,7 @@ describe('safe deny', () => {
 describe('escalation needs fresh evidence', () => {
   it('starts over after a changed result: the next notice needs a whole new chain', async () => {
     const ctx = await bootDsh()
-    await ctx.plugin(Brake, {})
+    await ctx.plugin(Brake, { callWarnCount: 6 })
     tool(ctx, 'bash', (_, runs) => runs === 7 ? 'different' : FAILING)
     const { agent: target } = agent(ctx, [...repeat(12, TEST), say('done')])
     await prompt(ctx, target)
@@ -131,7 +131,7 @@ describe('shell commands', () => {
   it('a file-changing shell command that fails is not progress', async () => {
     const ctx = await bootDsh()
     await ctx.plugin(Brake, { mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
-    tool(ctx, 'bash', args => String((args as { command: string }).command).startsWith('git apply')
+    tool(ctx, 'bash', args => (args as { command: string }).command.startsWith('git apply')
       ? 'error: patch failed\n[exit code: 1]'
       : FAILING)
     const apply = call('bash', { command: 'git apply fix.patch', description: 'Apply' })

@@ -173,8 +173,8 @@ describe('beside the stock repeat-tool-reminder', () => {
     const contexts = userMessages(target).filter(m => m.source.kind === 'plugin').map(m => (m.source as { plugin: string; summary?: string }))
     expect(contexts.map(s => `${s.plugin}: ${s.summary}`)).toEqual([
       'repeat-tool-reminder: read × 3',
+      'dsh-brake: read × 4, same result',
       'repeat-tool-reminder: read × 5',
-      'dsh-brake: read × 6, same result',
       'repeat-tool-reminder: read × 8',
     ])
   })

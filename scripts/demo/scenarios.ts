@@ -60,11 +60,11 @@ async function hooksDemo(ctx: Context): Promise<void> {
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'identical',
-    about: 'The model reads the same file 7 times; the 6th result comes back with a notice (callWarnCount 6).',
+    about: 'The model reads the same file 5 times; the 4th result comes back with a notice (callWarnCount 4).',
     config: {},
     prompts: ['The app crashes on start. Find out why.'],
     script: [
-      ...times(7, call('read', APP)),
+      ...times(5, call('read', APP)),
       say('The crash is in main(): APP_ENV is unset, so loadConfig() returns no port. Set APP_ENV or default the port.'),
     ],
   },
@@ -84,6 +84,16 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'revisit',
+    about: 'The model pages through the same six windows of a file, lap after lap; the 10th call in a row that repeats an earlier one comes with a notice.',
+    config: {},
+    prompts: ['Find where the server decides its port.'],
+    script: [
+      ...times(3, [0, 1, 2, 3, 4, 5].map(i => call('read', { file_path: 'src/server.ts', offset: 1 + i * 50, limit: 50 }))).flat(),
+      say('The port comes from config.port, set in loadConfig(); nothing in src/server.ts overrides it.'),
+    ],
+  },
+  {
     name: 'text',
     about: 'Another plugin re-attaches the same reminder after every call; the third copy comes with a notice.',
     config: {},
@@ -99,7 +109,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'deny',
-    about: 'Deny mode: a notice at the 6th identical call; calls 11 and 12 are refused and never run.',
+    about: 'Deny mode: notices at the 4th and 9th identical calls; calls 11 and 12 are refused and never run.',
     config: { mode: 'deny' },
     prompts: ['The server test is flaky. Get it green.'],
     script: [
@@ -123,13 +133,13 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'reset',
-    about: '5 identical calls, the person speaks, 5 more: no notice, as a person\'s message resets the count.',
+    about: '3 identical calls, the person speaks, 3 more: no notice, as a person\'s message resets the count.',
     config: {},
     prompts: ['Run the server test.', 'I restarted the database. Try again.'],
     script: [
-      ...times(5, call('bash', TEST)),
-      say('Still failing with ECONNREFUSED after five runs.'),
-      ...times(5, call('bash', TEST)),
+      ...times(3, call('bash', TEST)),
+      say('Still failing with ECONNREFUSED after three runs.'),
+      ...times(3, call('bash', TEST)),
       say('Still ECONNREFUSED: the database restart did not help; the server itself is not listening on 8080.'),
     ],
   },

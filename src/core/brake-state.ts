@@ -1,22 +1,24 @@
 /**
- * Everything dsh-brake remembers about one agent: its progress, the result versions of its calls, and one instance of
- * each detector. Each call is judged in one pass: progress and result version first, then every call detector on the
- * same step, each answering by return.
+ * Everything dsh-brake remembers about one agent: its progress, the history of its calls, and one instance of each
+ * detector. Each call is judged in one pass: progress and history make its step, then every call detector reads the
+ * same step and answers by return.
  * @module dsh-brake/core/brake-state
  */
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createRevisitDetector, type RevisitOptions } from './detectors/revisits.js'
 import { createSequenceDetector, type SequenceOptions } from './detectors/sequences.js'
 import { createProgress } from './progress.js'
-import { createResultVersions } from './result-versions.js'
+import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import type { CallObservation, CallStep, DuplicateTextFinding, Finding } from './types.js'
+import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
 
 /** Options of all detectors. */
 export interface BrakeOptions {
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
+  readonly revisits: RevisitOptions
   readonly errors: ErrorRepeatOptions
   readonly text: DuplicateTextOptions
 }
@@ -34,6 +36,8 @@ export interface BrakeState {
   callCount(key: number): number
   /** Forget everything. */
   reset(): void
+  /** Forget the calls (not the text): the agent's context was compacted, and what it dropped may be read again. */
+  forgetCalls(): void
   /** How many entries each bounded structure holds now (for the bound checks in the tests). */
   size(): Readonly<Record<string, number>>
 }
@@ -50,40 +54,49 @@ const RECENT_RESULT_CHARS = 65_536
 export function createBrakeState(options: BrakeOptions): BrakeState {
   const calls = createIdenticalCallDetector(options.calls)
   const sequences = createSequenceDetector(options.sequences)
+  const revisits = createRevisitDetector(options.revisits)
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
   const progress = createProgress(options.calls.maxTracked)
-  const versions = createResultVersions(options.calls.maxTracked)
+  const history = createCallHistory(options.calls.maxTracked)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
+  // Whether the current run of revisits has had its notice.
+  let goingOver = false
 
   return {
     observeCall(call) {
       if (!call.refused) recent.remember(call.result)
-      const step: CallStep = {
-        ...call,
-        epoch: progress.observe(call),
-        version: versions.observe(call.key, call.result, call.refused),
-      }
+      const step = history.step(call, progress.observe(call))
       const repeated = calls.observe(step)
       const failing = errors.observe(step)
       const lap = sequences.observe(step)
-      if (repeated === undefined && failing === undefined && lap === undefined) return undefined
-      return [repeated, failing, lap].filter(found => found !== undefined)
+      const again = revisits.observe(step)
+      // One loop, one voice: once a run of revisits has its notice, which names the calls it keeps going back to,
+      // each of those calls reaching its own repeat count on the way round adds nothing but noise.
+      goingOver = step.revisit && (goingOver || again !== undefined)
+      const alone = goingOver ? undefined : repeated
+      if (alone === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
+      return [alone, failing, lap, again].filter(found => found !== undefined)
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(key, progress.epoch),
     size: () => ({
-      ...calls.size(), ...sequences.size(), ...errors.size(), ...text.size(), polls: progress.size,
-      versions: versions.size, recentResults: recent.size().results, recentChars: recent.size().chars,
+      ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
+      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars,
     }),
     reset() {
+      this.forgetCalls()
+      text.reset()
+    },
+    forgetCalls() {
       calls.reset()
       sequences.reset()
+      revisits.reset()
       errors.reset()
-      text.reset()
       progress.reset()
-      versions.clear()
+      history.clear()
       recent.clear()
+      goingOver = false
     },
   }
 }

@@ -1,20 +1,22 @@
 /**
- * The version of each call identity's result: a number that moves on whenever a call brings a result different from
- * the identity's previous one. It is what lets the detectors ask "did anything change since last time?" with one
- * comparison of numbers, and what the sequence detector compares so that a cycle whose output moves is not a loop.
- * @module dsh-brake/core/result-versions
+ * What came before each call identity: its latest result, that result's version, and the progress epoch of its latest
+ * call. From these the history makes each call's step: its result version (a number that moves on whenever a call
+ * brings a result different from the identity's previous one, so "did anything change since last time?" is one
+ * comparison of numbers) and whether the call is a revisit (the identity was called before in the same epoch and its
+ * result has not moved since).
+ * @module dsh-brake/core/call-history
  */
 import { createLruTable } from './lru-table.js'
 import { NO_RESULT, sameResult, type ResultRef } from './results.js'
+import type { CallObservation, CallStep } from './types.js'
 
-/** Result versions per call identity, for a bounded number of identities. */
-export interface ResultVersions {
+/** The history of a bounded number of call identities. */
+export interface CallHistory {
   /**
-   * The version of `key`'s result once `result` is taken in; a refused attempt has no result of its own and leaves the
-   * version as it was. Every call is passed, refused ones included, so that the least recently seen identity is
-   * forgotten first.
+   * The step of `call`, made in progress epoch `epoch` (the epoch once the call itself is judged). Every call is
+   * passed, refused ones included, so that the least recently seen identity is forgotten first.
    */
-  observe(key: number, result: ResultRef, refused: boolean): number
+  step(call: CallObservation, epoch: number): CallStep
   clear(): void
   /** Identities remembered now. */
   readonly size: number
@@ -23,28 +25,34 @@ export interface ResultVersions {
 interface Entry {
   result: ResultRef
   version: number
+  /** The epoch of the identity's latest call; -1 before its first. */
+  epoch: number
 }
 
-/** Create the versions of at most `maxTracked` identities; the least recently seen is forgotten first. */
-export function createResultVersions(maxTracked: number): ResultVersions {
+/** Create the history of at most `maxTracked` identities; the least recently seen is forgotten first. */
+export function createCallHistory(maxTracked: number): CallHistory {
   const table = createLruTable(maxTracked)
   // Per slot of `table`; an entry is reused when its slot passes to another identity.
   const entries: Entry[] = []
   return {
-    observe(key, result, refused) {
-      const slot = table.use(key)
+    step(call, epoch) {
+      const slot = table.use(call.key)
       let entry = entries[slot]
       if (entry === undefined) {
-        entries[slot] = entry = { result: NO_RESULT, version: 0 }
+        entries[slot] = entry = { result: NO_RESULT, version: 0, epoch: -1 }
       } else if (table.added) {
         entry.result = NO_RESULT
         entry.version = 0
+        entry.epoch = -1
       }
-      if (refused) return entry.version
-      // A first result is a new version without a comparison (which could cost a normalization).
-      if (entry.result === NO_RESULT || !sameResult(entry.result, result)) entry.version++
-      entry.result = result
-      return entry.version
+      const before = entry.version
+      // A refused attempt has no result of its own and leaves the version as it was. A first result is a new version
+      // without a comparison (which could cost a normalization).
+      if (!call.refused && (entry.result === NO_RESULT || !sameResult(entry.result, call.result))) entry.version++
+      if (!call.refused) entry.result = call.result
+      const revisit = entry.epoch === epoch && entry.version === before
+      entry.epoch = epoch
+      return { ...call, epoch, version: entry.version, revisit }
     },
     clear() {
       table.clear()

@@ -5,7 +5,8 @@
  */
 import { callKey } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
-import { classOf, createPolicyResolver, identityOf, type ToolPolicies, type ToolPolicy } from './policies.js'
+import { classOf, createPolicyResolver, identityOf, shellChangeOf, type ToolPolicies, type ToolPolicy } from './policies.js'
+import { createShellChangeTest } from './shell-command.js'
 import type { WatchedClass } from './types.js'
 
 /** A watched call's class and identity. */
@@ -15,6 +16,11 @@ export interface Identity {
   readonly key: number
   /** The arguments the key was computed from (the policy's identity fields), for a notice's preview. */
   readonly args: unknown
+  /**
+   * Whether the call's change stands whatever its failure says: a shell command that changed files before its last
+   * command, whose exit code is then that later command's.
+   */
+  readonly changeStands: boolean
 }
 
 /** What decides identity. */
@@ -27,6 +33,8 @@ export interface IdentifyOptions {
   readonly policies: ToolPolicies
   /** The host's policies for the tools it knows. */
   readonly defaults: ToolPolicies
+  /** Patterns (`*` wildcard) of shell commands that change files: the host's and the user's. */
+  readonly fileChangingCommands: readonly string[]
 }
 
 /**
@@ -37,15 +45,17 @@ export interface IdentifyOptions {
 export function createIdentify(options: IdentifyOptions): (tool: string, args: unknown) => Identity | undefined {
   const tracked = createToolFilter(options.include, options.exclude)
   const policyFor = createPolicyResolver(options.policies, options.defaults)
+  const shellChange = createShellChangeTest(options.fileChangingCommands)
   // Tool-name lookups run on every call and never change while the plugin runs: once per name.
   const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
   return (tool, args) => {
     const policy = watched(tool)
     if (policy === null) return undefined
-    const kind = classOf(policy, args)
+    const change = shellChangeOf(policy, args, shellChange)
+    const kind = change === 'none' ? classOf(policy, args) : 'mutating'
     if (kind === 'bookkeeping') return undefined
     const identityArgs = identityOf(policy, args)
     const key = callKey(tool, identityArgs)
-    return key === undefined ? undefined : { kind, key, args: identityArgs }
+    return key === undefined ? undefined : { kind, key, args: identityArgs, changeStands: change === 'earlier' }
   }
 }

@@ -5,6 +5,7 @@
  * @module dsh-brake/core/policies
  */
 import { compilePatterns } from './patterns.js'
+import type { ShellChange } from './shell-command.js'
 import type { ToolClass } from './types.js'
 
 /** How one tool (or family of tools) is judged. */
@@ -26,6 +27,11 @@ export interface ToolPolicy {
    * first wins.
    */
   readonly byArgument?: Readonly<Record<string, Readonly<Record<string, ToolClass>>>>
+  /**
+   * The argument holding a shell command line, for a shell tool: a call whose command changes files (a redirect into
+   * a file, `tee`, or a file-changing command such as `sed -i`) is `mutating`.
+   */
+  readonly shellCommand?: string
 }
 
 const FALLBACK: ToolPolicy = Object.freeze({ class: 'default' })
@@ -58,8 +64,8 @@ function rulesOf(policy: ToolPolicy & { byArgument: NonNullable<ToolPolicy['byAr
 }
 
 /**
- * The class of one call: the policy's, unless a string argument matches one of its `byArgument` patterns. Where
- * patterns of different classes overlap, the class listed first wins.
+ * The class of one call: the class a `byArgument` pattern gives (where patterns of different classes overlap, the
+ * class listed first wins), else the policy's.
  */
 export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
   if (policy.byArgument === undefined || !isRecord(args)) return policy.class
@@ -70,6 +76,13 @@ export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
     for (const rule of rules) if (rule.matches(trimmed)) return rule.class
   }
   return policy.class
+}
+
+/** Where a shell tool's command changes files (see `shell-command.ts`); `none` for any other tool. */
+export function shellChangeOf(policy: ToolPolicy, args: unknown, test: (command: string) => ShellChange): ShellChange {
+  if (policy.shellCommand === undefined || !isRecord(args)) return 'none'
+  const command = args[policy.shellCommand]
+  return typeof command === 'string' ? test(command) : 'none'
 }
 
 /** The part of the arguments that makes up identity: the policy's `identity` fields when the arguments are an object. */

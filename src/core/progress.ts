@@ -4,8 +4,9 @@
  * The epoch moves on when the agent makes a change it had not made before (a successful call of a mutating tool with
  * arguments not already used since the last progress), and when a poller reports something new (its result differs
  * from its previous one: the world moved). Chains of repeats that began before the epoch moved are then broken. A
- * failed change is not progress, and neither is repeating the same change: writing the same file with the same
- * content ten times moves nothing.
+ * failed change is not progress (`git apply` that reports a failed patch changed nothing), unless the failure is
+ * not the change's (`sed -i … && pytest`: the exit code is the tests'); and neither is repeating the same change:
+ * writing the same file with the same content ten times moves nothing.
  * @module dsh-brake/core/progress
  */
 import { createLruTable } from './lru-table.js'
@@ -39,7 +40,7 @@ export function createProgress(maxPolls: number): Progress {
 
   return {
     observe(call) {
-      if (call.refused || call.failed) return epoch
+      if (call.refused || (call.failed && !call.changeStands)) return epoch
       if (call.kind === 'mutating' && call.key !== lastChange) {
         progress(call.key)
       } else if (call.kind === 'poller') {

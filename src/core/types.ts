@@ -28,12 +28,16 @@ export interface CallObservation {
   readonly kind: WatchedClass
   /** The result the call returned (compared raw, and normalized when needed). */
   readonly result: ResultRef
-  /** Whether the call failed (an error result). */
+  /** Whether the call failed: an error result, or a shell command that reported a failure. */
   readonly failed: boolean
   /** Whether this plugin's guard refused the call (its result is the refusal, not the tool's). */
   readonly refused: boolean
   /** For a failed call with an error result: the first line of its error as the model saw it; otherwise undefined. */
   readonly errorLine: string | undefined
+  /** Whether the error result rejected the model's input (as opposed to the environment failing). */
+  readonly inputError: boolean
+  /** Whether a change stands whatever the failure says (a shell change before the command's last part). */
+  readonly changeStands: boolean
 }
 
 /** A call as the detectors see it: what the adapter observed, plus what the agent's state knows about it. */
@@ -48,6 +52,8 @@ export interface CallStep extends CallObservation {
    * one (compared raw, then normalized), and stays the same on a refused attempt.
    */
   readonly version: number
+  /** Whether the identity was called before in the same epoch and its result has not moved since: going over it again. */
+  readonly revisit: boolean
 }
 
 /** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */
@@ -73,6 +79,8 @@ export interface RepeatedErrorFinding {
   readonly variants: number
   /** The first line of the latest error, as the model saw it (unbounded; the message layer trims it). */
   readonly error: string
+  /** `input`: the tool rejected what was sent; `environment`: something the tool depends on is wrong. */
+  readonly cause: 'input' | 'environment'
 }
 
 /** A cycle of pairwise-distinct call identities repeated back to back. */
@@ -84,6 +92,17 @@ export interface SequenceFinding {
   readonly laps: number
   /** Whether the results were part of what repeated (progress-aware counting). */
   readonly sameResults: boolean
+}
+
+/** A run of consecutive calls that each repeat an earlier call, unchanged, with no progress since. */
+export interface RevisitFinding {
+  readonly kind: 'revisit'
+  /** Calls in the run, the current one included. */
+  readonly count: number
+  /** Distinct calls among the run's latest (at least two). */
+  readonly distinct: number
+  /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
+  readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
 }
 
 /** One text block that crossed the duplicate threshold. */
@@ -110,4 +129,4 @@ export interface DuplicateTextFinding {
 }
 
 /** Anything a detector can report. */
-export type Finding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | DuplicateTextFinding
+export type Finding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding | DuplicateTextFinding

@@ -10,7 +10,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config, ResolvedConfig } from '../config.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import { createIdentify, type Identity } from '../core/identify.js'
-import { STOCK_TOOL_POLICIES } from './stock-tools.js'
+import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
 
 /** What the listeners and the guard of one mounted brake share. */
 export interface Brake {
@@ -25,6 +25,8 @@ export interface Brake {
   existingState(agent: Agent): BrakeState | undefined
   /** Forget the agent: its next call starts with fresh counts. */
   forget(agent: Agent): void
+  /** The context of the agent owning `session` was compacted: forget its calls. */
+  compacted(session: object): void
   /** Executions this brake refused: their refusal reason already told the model, so no notice repeats it. */
   readonly refused: WeakSet<object>
   /** Log the first failure at `where`; the brake then simply stays out of the way for that call or step. */
@@ -34,9 +36,15 @@ export interface Brake {
 /** Create the shared part of a brake mounted on `ctx` as plugin `name`. */
 export function createBrake(ctx: Context, name: string, { config, detectors }: ResolvedConfig): Brake {
   const identify = createIdentify({
-    include: config.include, exclude: config.exclude, policies: config.toolPolicies, defaults: STOCK_TOOL_POLICIES,
+    include: config.include,
+    exclude: config.exclude,
+    policies: config.toolPolicies,
+    defaults: STOCK_TOOL_POLICIES,
+    fileChangingCommands: [...FILE_CHANGING_SHELL_COMMANDS, ...config.fileChangingCommands],
   })
   const states = new WeakMap<Agent, BrakeState>()
+  // Compaction shows in a session's log, which names no agent: the agents' sessions, as they are first seen.
+  const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
   const reported = new Set<string>()
   return {
@@ -46,11 +54,20 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     identify: exec => exec.agent === undefined ? undefined : identify(exec.name, exec.arguments),
     stateOf(agent) {
       let state = states.get(agent)
-      if (state === undefined) states.set(agent, state = createBrakeState(detectors))
+      if (state === undefined) {
+        states.set(agent, state = createBrakeState(detectors))
+        // Every DSH agent has a session; a host that hands in a bare agent still gets the rest of the brake.
+        const session: unknown = agent.session
+        if (typeof session === 'object' && session !== null) sessions.set(session, agent)
+      }
       return state
     },
     existingState: agent => states.get(agent),
     forget: agent => void states.delete(agent),
+    compacted(session) {
+      const agent = sessions.get(session)
+      if (agent !== undefined) states.get(agent)?.forgetCalls()
+    },
     refused: new WeakSet(),
     contain(where, error) {
       if (reported.has(where)) return

@@ -6,6 +6,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { ResolvedConfig } from '../config.js'
 import { createBrake } from './brake.js'
+import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'
 import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
@@ -15,6 +16,7 @@ export function mountBrake(ctx: Context, name: string, resolved: ResolvedConfig)
   const brake = createBrake(ctx, name, resolved)
   ctx.on('tools/post-execute', (exec, result, next) => onPostExecute(brake, exec, result, next))
   ctx.on('agent/pre-step', (payload, next) => onPreStep(brake, payload, next))
+  ctx.on('session/event', (session, event) => onSessionEvent(brake, session, event))
   // Only deny mode needs the tools service; the listeners above run without it.
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
 }

@@ -4,7 +4,7 @@
  */
 import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Finding } from '../core/types.js'
-import { repeatedCallNotice, repeatedErrorNotice, sequenceNotice, type NoticeText } from '../messages.js'
+import { repeatedCallNotice, repeatedErrorNotice, revisitNotice, sequenceNotice, type NoticeText } from '../messages.js'
 
 /**
  * The notice text for a finding on a call; `undefined` for a repeated call this brake refused (the refusal reason
@@ -18,6 +18,8 @@ export function callNoticeText(found: Finding, refused: boolean, denyCount: numb
       return repeatedErrorNotice(found)
     case 'sequence':
       return sequenceNotice(found)
+    case 'revisit':
+      return revisitNotice(found)
     default:
       return undefined
   }

@@ -8,12 +8,15 @@ import { errorLine } from '../core/normalize.js'
 import { REFUSED, resultOf } from '../core/results.js'
 import type { CallObservation } from '../core/types.js'
 import { reportsShellFailure } from './shell.js'
+import { rejectsInput } from './tool-errors.js'
 
 /** The observation of one watched call; `refused` when this brake's guard refused it (its result is the refusal). */
 export function observeCall(
   exec: ToolExecution, identity: Identity, result: Readonly<ToolExecutionResult>, refused: boolean,
 ): CallObservation {
   const text = resultText(result)
+  // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
+  const line = result.isError ? errorLine(text) : undefined
   return {
     tool: exec.name,
     args: identity.args,
@@ -23,8 +26,9 @@ export function observeCall(
     // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
     failed: result.isError || reportsShellFailure(text),
     refused,
-    // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-    errorLine: result.isError ? errorLine(text) : undefined,
+    errorLine: line,
+    inputError: line !== undefined && rejectsInput(result, line),
+    changeStands: identity.changeStands,
   }
 }
 

@@ -4,26 +4,28 @@
  * are consulted first.
  * @module dsh-brake/dsh/stock-tools
  */
-import type { ToolClass } from '../core/types.js'
 import type { ToolPolicies } from '../core/policies.js'
 
 /** An approval-related argument of the file and shell tools; it changes what may run, so it is part of identity. */
 const SANDBOX = ['sandbox_permissions']
 
 /**
- * Shell commands whose job is to change files or the repository. A shell call is not a change by itself (the same
- * failing command run again and again is the commonest loop there is), but these are: when one of them succeeds
- * with arguments not used since the last progress, it is progress, like an `edit`.
+ * Shell commands whose job is to change files or the repository, as patterns over a simple command's words (after
+ * `cd`, `sudo`, `env`, `timeout N` and the like are stripped). A shell call is not a change by itself (the same
+ * failing command run again and again is the commonest loop there is), but one of these is, and so is a redirect into
+ * a file, `tee` or a heredoc written into a file: when such a call has arguments not used since the last progress, it
+ * is progress, like an `edit`. Users add their own with `fileChangingCommands`.
  */
 export const FILE_CHANGING_SHELL_COMMANDS: readonly string[] = Object.freeze([
-  'git add *', 'git apply*', 'git checkout *', 'git commit*', 'git merge*', 'git mv *', 'git rebase*', 'git reset*',
-  'git restore*', 'git rm *', 'git stash*', 'git switch *', 'sed -i*', 'perl -i*', 'perl -pi*', 'patch *', 'mv *',
-  'cp *', 'rm *', 'mkdir *', 'touch *', 'npm install*', 'npm i *', 'npm uninstall*', 'pnpm add *', 'pnpm install*',
-  'pnpm remove *', 'yarn add *', 'yarn install*', 'pip install *', 'cargo add *', 'go get *',
+  'git add *', 'git am*', 'git apply*', 'git checkout *', 'git cherry-pick *', 'git commit*', 'git merge*', 'git mv *',
+  'git rebase*', 'git reset*', 'git restore*', 'git revert*', 'git rm *', 'git stash*', 'git switch *',
+  'sed -i*', 'sed * -i*', 'perl -i*', 'perl -pi*', 'perl * -i*', 'patch *', 'mv *', 'cp *', 'rm *', 'mkdir *',
+  'touch *', 'ln *', 'chmod *', 'truncate *', 'dd *', 'unzip *', 'tar -x*', 'tar x*',
+  'npm install*', 'npm i *', 'npm ci*', 'npm uninstall*', 'pnpm add *', 'pnpm install*', 'pnpm remove *',
+  'yarn add *', 'yarn install*', 'pip install *', 'pip3 install *', 'python -m pip install *',
+  'python3 -m pip install *', 'uv pip install *', 'uv add *', 'python setup.py install*', 'python setup.py develop*',
+  'cargo add *', 'go get *', 'go mod tidy*', 'apt-get install *', 'apt install *',
 ])
-
-const SHELL_CHANGES: Readonly<Record<string, ToolClass>> =
-  Object.fromEntries(FILE_CHANGING_SHELL_COMMANDS.map(pattern => [pattern, 'mutating' as const]))
 
 /** The argument fields of a shell call that decide what it does. */
 const SHELL_IDENTITY = ['command', 'workdir', 'run_in_background', ...SANDBOX]
@@ -34,8 +36,8 @@ const SHELL_IDENTITY = ['command', 'workdir', 'run_in_background', ...SANDBOX]
  * may take.
  */
 export const STOCK_TOOL_POLICIES: ToolPolicies = Object.freeze({
-  'bash': { class: 'default', identity: SHELL_IDENTITY, byArgument: { command: SHELL_CHANGES } },
-  'pwsh': { class: 'default', identity: SHELL_IDENTITY, byArgument: { command: SHELL_CHANGES } },
+  'bash': { class: 'default', identity: SHELL_IDENTITY, shellCommand: 'command' },
+  'pwsh': { class: 'default', identity: SHELL_IDENTITY, shellCommand: 'command' },
   'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX] },
   'edit': { class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX] },
   'str_replace_editor': { class: 'mutating', byArgument: { command: { view: 'read' } } },

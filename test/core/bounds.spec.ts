@@ -9,9 +9,10 @@ import { callOf } from '../support/observations.ts'
 
 const BOUND = 8
 const options = {
-  calls: { schedule: { first: 2, every: 1 }, maxTracked: BOUND, progressAware: true },
+  calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, maxTracked: BOUND, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
-  errors: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
+  errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
 }
 
@@ -45,7 +46,8 @@ describe('bounded state', () => {
         const size = state.size()
         expect(size['calls']).toBeLessThanOrEqual(BOUND)
         expect(size['polls']).toBeLessThanOrEqual(BOUND)
-        expect(size['versions']).toBeLessThanOrEqual(BOUND)
+        expect(size['history']).toBeLessThanOrEqual(BOUND)
+        expect(size['runWindow']).toBeLessThanOrEqual(64)
         expect(size['failingTools']).toBeLessThanOrEqual(BOUND)
         expect(size['blocks']).toBeLessThanOrEqual(BOUND)
         expect(size['messageIds']).toBeLessThanOrEqual(BOUND)

@@ -4,9 +4,10 @@ import type { CallObservation } from '../../src/core/types.ts'
 import { callOf, type Override } from '../support/observations.ts'
 
 const options = {
-  calls: { schedule: { first: 3, every: 5 }, maxTracked: 64, progressAware: true },
+  calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, maxTracked: 64, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
-  errors: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
+  errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
 }
 
@@ -31,6 +32,7 @@ describe('progress', () => {
     ['a poller reporting news is progress', [poll('running'), test, test, poll('done'), test], 1],
     ['a poller reporting the same is not', [poll('running'), test, test, poll('running'), test], 3],
     ['a refused change is not', [test, test, edit('v1', { refused: true }), test], 3],
+    ['a shell change before a failing command is', [test, test, edit('v1', { failed: true, changeStands: true }), test], 1],
   ])('%s', (_, calls, expected) => {
     expect(testChain(calls)).toBe(expected)
   })
@@ -46,7 +48,11 @@ describe('progress', () => {
 
   it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
     const feed = (progressAware: boolean): string[] => {
-      const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 99, every: 5 }, progressAware }, sequences: { ...options.sequences, progressAware } })
+      const state = createBrakeState({
+        ...options,
+        calls: { ...options.calls, schedule: { first: 99, every: 5 }, pollSchedule: { first: 99, every: 5 }, progressAware },
+        sequences: { ...options.sequences, progressAware },
+      })
       const found: string[] = []
       for (let lap = 0; lap < 3; lap++) {
         for (const call of [callOf('grep', { q: 1 }, { result: `${lap * 10} matches` }), callOf('read', { file_path: 'log' })]) {
@@ -60,11 +66,29 @@ describe('progress', () => {
   })
 
   it('reports every finding a call trips, in detector order', () => {
-    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 6, every: 5 } } })
+    const six = { first: 6, every: 5 }
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: six, pollSchedule: six } })
     const a = callOf('read', { f: 'a' })
     const b = callOf('bash', { command: 'make' })
     let found
     for (let i = 0; i < 6; i++) found = state.observeCall(i % 2 === 0 ? a : b)
     expect(found?.map(f => f.kind)).toEqual(['sequence'])
+  })
+})
+
+describe('one loop, one voice', () => {
+  it('holds back the repeat counts of the calls a noticed run of revisits keeps going back to', () => {
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+    const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
+    const found: string[] = []
+    // Four laps of six views: the run of revisits starts with lap two and trips at its eighth call (options: 8).
+    for (let lap = 0; lap < 4; lap++) {
+      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
+    }
+    expect(found).toEqual(['revisit', 'revisit', 'revisit'])
+    // A new call ends the run; repeat counts speak again after it: the first view's ninth call has its notice.
+    state.observeCall(callOf('grep', { pattern: 'new' }))
+    const after = [1, 2, 3, 4, 5].map(() => state.observeCall(views[0]!)?.map(f => f.kind))
+    expect(after).toEqual([undefined, undefined, undefined, undefined, ['repeated-call']])
   })
 })

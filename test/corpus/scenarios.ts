@@ -5,6 +5,7 @@
  */
 import type { Config } from '../../src/config.ts'
 import { call, repeat, type Turn } from '../support/dsh.ts'
+import type { CompactionPoint } from './compaction.ts'
 
 /** A tool body: its text for the given arguments on its `runs`-th run; throwing makes the call fail. */
 export type Body = (args: Record<string, unknown>, runs: number) => string
@@ -20,8 +21,12 @@ export interface Scenario {
   /** Context text another plugin attaches to every tool result (a fresh message each time). */
   readonly inject?: (runs: number) => string
   readonly script: readonly Turn[]
+  /** A compaction of the agent's context between two steps, as DSH's compaction plugins log it (`compaction.ts`). */
+  readonly compaction?: CompactionPoint
   /** Expected with this config: notice summaries in order, and the number of refused calls. */
   readonly expected: { readonly notices: readonly string[]; readonly refusals: number }
+  /** Phrases the notices' texts must hold (each in at least one notice): what kind of advice the model got. */
+  readonly says?: readonly string[]
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
@@ -32,9 +37,18 @@ const read: Body = args => `<path>${String(args.file_path)}</path>\n<type>file</
 const edited: Body = args => `The file ${String(args.file_path)} has been updated successfully.`
 const failingTest: Body = () => 'FAIL test/app.spec.ts > answers\nAssertionError: expected 41 to be 42\n Tests  1 failed | 11 passed (12)\n[exit code: 1]'
 const ok: Body = () => 'ok'
-const notFound: Body = args => {
+const notFound: Body = (args) => {
   throw new Error(`cannot read "${String(args.file_path)}": not found`)
 }
+/** What DSH's bash tool returns for a command that printed nothing and exited 0. */
+const noOutput: Body = () => '(no output)'
+/** A file's lines as DSH's `read` shows them, the same every time: `lines` lines from `offset`. */
+const numbered = (file: string, offset: number, lines: number): string =>
+  `<path>${file}</path>\n<type>file</type>\n<content>\n${range(lines).map(i => `${offset + i + 1}: ${file.replace(/\W/g, '_')}_${offset + i + 1}()`).join('\n')}\n(Showing lines ${offset + 1}-${offset + lines})</content>`
+const view: Body = args => numbered(String(args.file_path), Number(args.offset ?? 0), Math.min(Number(args.limit ?? 5), 5))
+const grepHits: Body = args => `Found 2 matches\n\nsrc/server.ts\nLine 14: ${String(args.pattern)}\nsrc/client.ts\nLine 31: ${String(args.pattern)}`
+const pytestFailure = 'F\n=================================== FAILURES ===================================\n___________________________ test_divide_by_zero ___________________________\n    def test_divide_by_zero():\n>       assert divide(1, 0) is None\nE       ZeroDivisionError: division by zero\n\nsrc/calc.py:12: ZeroDivisionError\n=========================== short test summary info ============================\nFAILED tests/test_calc.py::test_divide_by_zero - ZeroDivisionError: division by zero\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n1 failed, 7 passed in 0.31s\n[exit code: 1]'
+const SYNTAX_ERROR = 'Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n\nThis is how your edit would have looked if applied\n'
 
 export const SCENARIOS: readonly Scenario[] = [
   // ── traps: real work ───────────────────────────────────────────────────────────────────────────────────────────
@@ -148,13 +162,91 @@ export const SCENARIOS: readonly Scenario[] = [
     script: range(8).map(i => call('grep', { pattern: `p${i}` })),
     expected: NONE,
   },
+  {
+    name: 'a script rewritten by heredoc and re-run',
+    kind: 'trap', config: DENY,
+    tools: {
+      bash: args => String(args.command).startsWith('cat <<')
+        ? '(no output)'
+        : 'Traceback (most recent call last):\n  File "/repo/repro.py", line 3, in <module>\n    parse("1,,2")\nValueError: empty field at column 3\n[exit code: 1]',
+    },
+    script: range(5).flatMap(i => [
+      call('bash', {
+        command: `cat <<'EOF' > repro.py\nfrom csvlite import parse\n# attempt ${i + 1}\nparse(${JSON.stringify(['1,,2', '1, ,2', '"1",,"2"', '1,,2\\n', ',1,,2'][i])})\nEOF`,
+        description: 'Write the reproduction script',
+      }),
+      call('bash', { command: 'python repro.py', description: 'Run the reproduction' }),
+    ]),
+    expected: NONE,
+  },
+  {
+    name: 'edit and test in one command, then patches between re-runs',
+    kind: 'trap', config: DENY,
+    tools: { bash: args => String(args.command).includes('git apply') ? noOutput(args, 0) : pytestFailure },
+    script: [
+      ...range(3).map(i => call('bash', {
+        command: `cd /repo && sed -i 's/return a \\/ b/return ${['None if b == 0 else a / b', 'a / b if b else None', '(a / b) if b != 0 else None'][i]}/' src/calc.py && python -m pytest -x tests/test_calc.py`,
+        description: 'Fix and test',
+      })),
+      ...range(4).flatMap(i => [
+        call('bash', { command: `cd /repo && git apply /tmp/fix-${i + 1}.patch`, description: 'Apply the next patch' }),
+        call('bash', { command: 'cd /repo && python -m pytest -x tests/test_calc.py', description: 'Test' }),
+      ]),
+    ],
+    expected: NONE,
+  },
+  {
+    name: 'edit and test in one command that fails, with a plain re-run between',
+    kind: 'trap', config: DENY,
+    tools: { bash: () => pytestFailure },
+    // Each combined command edits the file, though its exit code is the tests': the re-runs between are after progress.
+    script: range(5).flatMap(i => [
+      call('bash', { command: `cd /repo && sed -i 's/x${i}/x${i + 1}/' src/calc.py && python -m pytest -x`, description: 'Fix and test' }),
+      call('bash', { command: 'cd /repo && python -m pytest -x', description: 'Test again' }),
+    ]),
+    expected: NONE,
+  },
+  {
+    name: 'fixes rejected for syntax errors, then one that lands',
+    kind: 'trap', config: DENY,
+    tools: {
+      str_replace_editor: (args, runs) => {
+        if (runs <= 3) throw new Error(SYNTAX_ERROR + String(args.new_str))
+        return `The file ${String(args.path)} has been edited successfully.`
+      },
+      bash: () => '8 passed in 0.29s',
+    },
+    script: [
+      ...['  if b == 0:\n    return None', '    if b == 0: return None', 'if b == 0:\n        return None', '    if b == 0:\n        return None'].map(fix => call('str_replace_editor', {
+        command: 'str_replace', path: '/repo/src/calc.py', old_str: '    return a / b', new_str: `${fix}\n    return a / b`,
+      })),
+      call('bash', { command: 'python -m pytest -x tests/test_calc.py', description: 'Test' }),
+    ],
+    expected: NONE,
+  },
+  {
+    name: 're-reading a file after the context was compacted',
+    kind: 'trap', config: DENY,
+    tools: { read },
+    script: repeat(6, call('read', { file_path: 'src/app.ts' })),
+    compaction: { after: 3, kind: 'summary' },
+    expected: NONE,
+  },
+  {
+    name: 're-reading a file after its result was pruned',
+    kind: 'trap', config: DENY,
+    tools: { read },
+    script: repeat(6, call('read', { file_path: 'src/app.ts' })),
+    compaction: { after: 3, kind: 'prune' },
+    expected: NONE,
+  },
   // ── loops ──────────────────────────────────────────────────────────────────────────────────────────────────────
   {
     name: 'the same read, the same result',
     kind: 'loop', config: {},
     tools: { read },
     script: repeat(7, call('read', { file_path: 'src/app.ts' })),
-    expected: { notices: ['read × 6, same result'], refusals: 0 },
+    expected: { notices: ['read × 4, same result'], refusals: 0 },
   },
   {
     name: 'A-B ping-pong',
@@ -178,7 +270,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: {},
     tools: { bash: failingTest },
     script: repeat(7, call('bash', { command: 'npm test', description: 'Run the tests' })),
-    expected: { notices: ['bash × 6, same failure'], refusals: 0 },
+    expected: { notices: ['bash × 4, same failure'], refusals: 0 },
   },
   {
     name: 'the same error with different arguments',
@@ -192,7 +284,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: DENY,
     tools: { bash: failingTest },
     script: repeat(13, call('bash', { command: 'npm test', description: 'Run the tests' })),
-    expected: { notices: ['bash × 6, same failure'], refusals: 3 },
+    expected: { notices: ['bash × 4, same failure', 'bash × 9, same failure'], refusals: 3 },
   },
   {
     name: 'polling without news',
@@ -206,7 +298,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: {},
     tools: { bash: (_, runs) => `2026-11-30T06:${10 + runs}:00Z GET /health 503 in ${runs * 7}ms (pid ${4000 + runs})\n[exit code: 22]` },
     script: repeat(7, call('bash', { command: 'curl -f localhost:8080/health', description: 'Probe' })),
-    expected: { notices: ['bash × 6, same failure'], refusals: 0 },
+    expected: { notices: ['bash × 4, same failure'], refusals: 0 },
   },
   {
     name: 'the same change and the same test, again and again',
@@ -223,7 +315,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: {},
     tools: { bash: failingTest },
     script: range(7).map(i => call('bash', { command: 'npm test', description: `Attempt ${i + 1}` })),
-    expected: { notices: ['bash × 6, same failure'], refusals: 0 },
+    expected: { notices: ['bash × 4, same failure'], refusals: 0 },
   },
   {
     name: 'the same hook text every step',
@@ -246,13 +338,75 @@ export const SCENARIOS: readonly Scenario[] = [
     tools: { read },
     concurrent: ['read'],
     script: [{ calls: range(6).map(() => ({ name: 'read', args: { file_path: 'src/app.ts' } })) }],
-    expected: { notices: ['read × 6, same result'], refusals: 0 },
+    expected: { notices: ['read × 4, same result'], refusals: 0 },
   },
   {
     name: 'an edit that keeps failing the same way',
     kind: 'loop', config: {},
-    tools: { edit: args => { throw new Error(`old_string was not found in "${String(args.file_path)}"`) } },
+    tools: { edit: (args) => { throw new Error(`old_string was not found in "${String(args.file_path)}"`) } },
     script: repeat(7, call('edit', { file_path: 'src/app.ts', old_string: 'return 41', new_string: 'return 42' })),
-    expected: { notices: ['edit × 6, same failure'], refusals: 0 },
+    expected: { notices: ['edit × 4, same failure'], refusals: 0 },
+  },
+  {
+    name: 'a long viewing cycle',
+    kind: 'loop', config: {},
+    tools: { read: view },
+    script: range(4).flatMap(() => [
+      { file_path: 'src/server.ts', offset: 0, limit: 80 }, { file_path: 'src/server.ts', offset: 80, limit: 80 },
+      { file_path: 'src/router.ts' }, { file_path: 'src/handlers/user.ts', offset: 40, limit: 60 },
+      { file_path: 'src/db.ts' }, { file_path: 'src/config.ts' }, { file_path: 'test/server.spec.ts', offset: 0, limit: 120 },
+    ].map(args => call('read', args))),
+    // Laps 2 to 4 are revisits (noticed at 10, 15, 20 of them); lap 4 is also each view's fourth identical call, held
+    // back: the run's notice already names the calls it keeps going back to.
+    expected: {
+      notices: ['going over the same 10 calls again', 'going over the same 15 calls again', 'going over the same 20 calls again'],
+      refusals: 0,
+    },
+    says: ['You are going over the same ground'],
+  },
+  {
+    name: 'paging through a file again',
+    kind: 'loop', config: {},
+    tools: { read: view },
+    script: range(2).flatMap(() => range(12).map(i => call('read', { file_path: 'logs/server.log', offset: i * 200, limit: 200 }))),
+    expected: { notices: ['going over the same 10 calls again'], refusals: 0 },
+  },
+  {
+    name: 'a drifting loop of greps and reads',
+    kind: 'loop', config: {},
+    tools: { read: view, grep: grepHits },
+    script: [0, 1, 2, 3, 4, 5, 2, 0, 3, 1, 5, 4, 1, 3, 0, 4, 2, 5].map(i => [
+      call('grep', { pattern: 'handleRequest', path: 'src' }), call('read', { file_path: 'src/server.ts', offset: 0, limit: 60 }),
+      call('grep', { pattern: 'timeout', path: 'src' }), call('read', { file_path: 'src/client.ts' }),
+      call('grep', { pattern: 'retry(', path: 'src' }), call('read', { file_path: 'src/server.ts', offset: 60, limit: 60 }),
+    ][i]!),
+    // Six calls, then twelve revisits in no fixed order (no cycle, and no call made a fourth time).
+    expected: { notices: ['going over the same 10 calls again'], refusals: 0 },
+  },
+  {
+    name: 'a shell edit repeated',
+    kind: 'loop', config: {},
+    tools: { bash: noOutput },
+    script: repeat(5, call('bash', { command: "sed -i 's/timeout=5/timeout=30/' src/client.py", description: 'Raise the timeout' })),
+    expected: { notices: ['bash × 4, same result'], refusals: 0 },
+    says: ['Making the same change again'],
+  },
+  {
+    name: 'an edit rejected again and again for other inputs',
+    kind: 'loop', config: {},
+    tools: { edit: (args) => { throw new Error(`old_string was not found in "${String(args.file_path)}"`) } },
+    script: ['return 41', 'return 41;', '  return 41', 'return  41', 'return answer - 1', 'return 41 // TODO'].map(old => call('edit', {
+      file_path: 'src/app.ts', old_string: old, new_string: 'return 42',
+    })),
+    expected: { notices: ['edit rejected input × 5, same error'], refusals: 0 },
+    says: ['has rejected your input 5 times'],
+  },
+  {
+    name: 're-reading a file when a compaction failed',
+    kind: 'loop', config: {},
+    tools: { read },
+    script: repeat(6, call('read', { file_path: 'src/app.ts' })),
+    compaction: { after: 3, kind: 'failed' },
+    expected: { notices: ['read × 4, same result'], refusals: 0 },
   },
 ]

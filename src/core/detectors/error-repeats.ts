@@ -1,8 +1,10 @@
 /**
- * The same error, whatever the arguments: a tool that keeps failing the same way while the model varies its input
- * (another path, another flag) is telling it that the input is not the problem. Counted per tool since it last
- * succeeded or the agent last made progress; it needs at least two different argument sets, because a repeat of one
- * exact call is the identical-call detector's business.
+ * The same error, whatever the arguments. A tool that keeps failing the same way from the environment while the model
+ * varies its input (another path, another flag) is telling it that the input is not the problem. A tool that keeps
+ * rejecting the input itself (an edit that does not match, arguments that fail the schema) is telling it the
+ * opposite, and a model that tries another fix each time is working, so those get their notice later (their own
+ * schedule). Counted per tool since it last succeeded or the agent last made progress; it needs at least two
+ * different argument sets, because a repeat of one exact call is the identical-call detector's business.
  * @module dsh-brake/core/detectors/error-repeats
  */
 import { touch } from '../bounded-map.js'
@@ -14,6 +16,8 @@ import { isDue, type Detector, type Schedule } from './detector.js'
 export interface ErrorRepeatOptions {
   /** When notices fall: `first` is the number of failures with the same error (first one included). */
   readonly schedule: Schedule
+  /** The same, for errors that rejected the model's input. */
+  readonly inputSchedule: Schedule
   /** How many tools' failure chains are remembered. */
   readonly maxTracked: number
 }
@@ -75,9 +79,11 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       chain.n++
       if (chain.variants.size < MAX_VARIANTS) chain.variants.add(call.key)
       // A second set of arguments is what makes it "the same error, whatever the input".
-      if (chain.variants.size < 2 || !isDue(options.schedule, chain.n, chain.noticedAt)) return undefined
+      const schedule = call.inputError ? options.inputSchedule : options.schedule
+      if (chain.variants.size < 2 || !isDue(schedule, chain.n, chain.noticedAt)) return undefined
       chain.noticedAt = chain.n
-      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line }
+      const cause = call.inputError ? 'input' : 'environment'
+      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause }
     },
     reset() {
       chains.clear()

@@ -17,6 +17,8 @@ import { isDue, type Detector, type Schedule } from './detector.js'
 export interface IdenticalCallOptions {
   /** When notices fall: `first` is the chain length (first call included) whose result carries the first notice. */
   readonly schedule: Schedule
+  /** The same for pollers, which are expected to repeat: an unchanged status is waiting for a while before it is a loop. */
+  readonly pollSchedule: Schedule
   /** How many distinct call identities are remembered; the least recently seen is forgotten first. */
   readonly maxTracked: number
   /** Count only repeats without progress (true), or every repeat (false). */
@@ -96,7 +98,7 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
         chain.aware = aware
         chain.failed = call.failed
       }
-      if (!isDue(options.schedule, chain.n, chain.noticed)) return undefined
+      if (!isDue(call.kind === 'poller' ? options.pollSchedule : options.schedule, chain.n, chain.noticed)) return undefined
       chain.noticed = chain.n
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
       return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence }

@@ -9,12 +9,14 @@ const ENOENT = 'Error: ENOENT: no such file or directory, open'
 function attempt(tool: string, args: unknown, error?: string, epoch = 0): CallStep {
   const failed = error !== undefined
   // Results play no part here: every step has version 0.
-  return { ...callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch, version: 0 }
+  return { ...callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch, version: 0, revisit: false }
 }
 
 describe('same error, different arguments', () => {
   function noticesAt(calls: CallStep[], threshold = 3, reWarnEvery = 5): number[] {
-    const detector = createErrorRepeatDetector({ schedule: { first: threshold, every: reWarnEvery }, maxTracked: 8 })
+    const detector = createErrorRepeatDetector({
+      schedule: { first: threshold, every: reWarnEvery }, inputSchedule: { first: 5, every: reWarnEvery }, maxTracked: 8,
+    })
     return calls.flatMap((call, index) => detector.observe(call) ? [index + 1] : [])
   }
 
@@ -37,8 +39,8 @@ describe('same error, different arguments', () => {
   })
 
   it('reports the tool, the count, the argument sets and the error as the model saw it', () => {
-    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, maxTracked: 8 })
+    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
     detector.observe(attempt('read', 'a', ENOENT))
-    expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'` })
+    expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'`, cause: 'environment' })
   })
 })

@@ -5,8 +5,10 @@ import type { CallObservation, RepeatedCallFinding } from '../../../src/core/typ
 import { callOf, createStepper, type Override } from '../../support/observations.ts'
 
 const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)
-const DEFAULTS: IdenticalCallOptions = { schedule: { first: 6, every: 5 }, maxTracked: 1024, progressAware: true }
-const warnAt = (first: number, every = 5): Partial<IdenticalCallOptions> => ({ schedule: { first, every } })
+const DEFAULTS: IdenticalCallOptions = {
+  schedule: { first: 6, every: 5 }, pollSchedule: { first: 6, every: 5 }, maxTracked: 1024, progressAware: true,
+}
+const warnAt = (first: number, every = 5): Partial<IdenticalCallOptions> => ({ schedule: { first, every }, pollSchedule: { first, every } })
 
 /** A detector fed through a stepper, as the brake state feeds it. */
 function detectorOf(options: IdenticalCallOptions): Omit<IdenticalCallDetector, 'observe'> & {
@@ -21,7 +23,7 @@ function detectorOf(options: IdenticalCallOptions): Omit<IdenticalCallDetector, 
 function noticesAt(calls: string, options = DEFAULTS): number[] {
   const detector = detectorOf(options)
   const at: number[] = []
-  ;[...calls].forEach((letter, index) => {
+  Array.from(calls).forEach((letter, index) => {
     if (detector.observe(obs('read', { file: letter }))) at.push(index + 1)
   })
   return at

@@ -21,7 +21,7 @@ function detectorOf(options: SequenceOptions) {
 function run(stream: string, options = DEFAULTS): string[] {
   const detector = detectorOf(options)
   const out: string[] = []
-  ;[...stream.replaceAll(' ', '')].forEach((letter, index) => {
+  Array.from(stream.replaceAll(' ', '')).forEach((letter, index) => {
     const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))
     if (found) out.push(`${index + 1}:${found.laps}:${found.tools.join('')}`)
   })

@@ -1,0 +1,112 @@
+/**
+ * Going over the same ground: a run of consecutive calls that each repeat an earlier call, with the result it gave
+ * then, and no progress since. It finds loops of any period and loops that drift (fourteen windows of one file viewed
+ * lap after lap, a seventeen-call paging cycle, a handful of greps and views gone round in varying order), which a
+ * cycle detector of bounded length cannot see.
+ *
+ * Whether a call is a revisit comes with its step (the call history knows). Any other call (a new call, a changed
+ * result, progress) ends the run. A run that is a plain repeat of one call, or a cycle the sequence detector reports
+ * (period up to `ownedPeriod`, every call of a lap distinct), is left to those detectors, so one loop gets one kind of
+ * notice.
+ * @module dsh-brake/core/detectors/revisits
+ */
+import { canonicalJson } from '../canonical.js'
+import type { CallStep, RevisitFinding } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
+
+/** Thresholds of the revisit detector. */
+export interface RevisitOptions {
+  /** When notices fall: `first` is the number of consecutive revisits that make a loop. */
+  readonly schedule: Schedule
+  /** The longest cycle the sequence detector looks for: runs that are such a cycle are its business. */
+  readonly ownedPeriod: number
+}
+
+/** Calls of the current run remembered for the notice (its latest ones); a longer run is named by these. */
+const RUN_WINDOW = 64
+/** Distinct calls a finding names at most. */
+const NAMED_CALLS = 4
+
+interface RunCall {
+  readonly tool: string
+  readonly key: number
+  readonly args: unknown
+}
+
+/** Create a revisit detector. */
+export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, RevisitFinding> {
+  // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
+  const tools: string[] = []
+  const keys = new Float64Array(RUN_WINDOW)
+  const args: unknown[] = []
+  let run = 0
+  let noticed = 0
+
+  /** The run's calls still in the window, oldest first. */
+  function runCalls(): RunCall[] {
+    const count = Math.min(run, RUN_WINDOW)
+    const calls: RunCall[] = []
+    for (let back = count - 1; back >= 0; back--) {
+      const slot = (run - 1 - back) % RUN_WINDOW
+      calls.push({ tool: tools[slot]!, key: keys[slot]!, args: args[slot] })
+    }
+    return calls
+  }
+
+  /** Whether the run is a plain repeat, or a cycle of distinct calls the sequence detector reports. */
+  function owned(calls: readonly RunCall[]): boolean {
+    for (let period = 1; period <= options.ownedPeriod && period < calls.length; period++) {
+      let periodic = true
+      for (let i = period; i < calls.length && periodic; i++) periodic = calls[i]!.key === calls[i - period]!.key
+      if (!periodic) continue
+      const lap = new Set(calls.slice(-period).map(call => call.key))
+      if (period === 1 || lap.size === period) return true
+    }
+    return false
+  }
+
+  return {
+    observe(call) {
+      if (!call.revisit) {
+        run = 0
+        noticed = 0
+        return undefined
+      }
+      const slot = run % RUN_WINDOW
+      tools[slot] = call.tool
+      keys[slot] = call.key
+      args[slot] = call.args
+      run++
+      if (!isDue(options.schedule, run, noticed)) return undefined
+      const calls = runCalls()
+      // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
+      noticed = run
+      if (owned(calls)) return undefined
+      return { kind: 'revisit', count: run, distinct: new Set(calls.map(c => c.key)).size, calls: named(calls) }
+    },
+    reset() {
+      tools.length = 0
+      args.length = 0
+      run = 0
+      noticed = 0
+    },
+    size: () => ({ runWindow: Math.min(run, RUN_WINDOW) }),
+  }
+}
+
+/** The run's most repeated calls, most first (latest first among equals), with their canonical arguments. */
+function named(calls: readonly RunCall[]): RevisitFinding['calls'] {
+  const counts = new Map<number, { call: RunCall; count: number; last: number }>()
+  calls.forEach((call, index) => {
+    const entry = counts.get(call.key)
+    if (entry === undefined) counts.set(call.key, { call, count: 1, last: index })
+    else {
+      entry.count++
+      entry.last = index
+    }
+  })
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || b.last - a.last)
+    .slice(0, NAMED_CALLS)
+    .map(({ call, count }) => ({ tool: call.tool, args: canonicalJson(call.args) ?? 'null', count }))
+}

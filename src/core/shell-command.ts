@@ -1,0 +1,241 @@
+/**
+ * Whether a shell command changes files: what lets a script rewritten by heredoc and re-run, or a `sed -i` fix, count
+ * as progress, like a change made through a file tool.
+ *
+ * The command is read the way a shell splits it, no further: simple commands separated by `&&`, `||`, `;`, `|`, `&`
+ * or a line break, words and quotes, redirects, and heredoc bodies (skipped, never read as commands). A simple command
+ * changes files when it redirects its output into a file (`>`, `>>`, `&>`; not `/dev/null`, not another descriptor),
+ * when it is `tee` with a file, or when its words (after `cd`, `sudo`, `env`, `timeout N`, `nohup`, `time` and
+ * `VAR=value` prefixes) match one of the file-changing command patterns the host gives (`sed -i*`, `git apply*`, …).
+ * Nothing is run or expanded: a command that writes through a script of its own (`python fix.py`) is not seen.
+ * @module dsh-brake/core/shell-command
+ */
+import { compilePatterns } from './patterns.js'
+
+/** One simple command: its words (quotes removed) and the files its output is redirected into. */
+interface SimpleCommand {
+  readonly words: string[]
+  readonly writes: string[]
+}
+
+/** Leading words that only wrap the command that follows them: how many words each takes, itself included. */
+const WRAPPERS = new Map<string, (words: readonly string[]) => number>([
+  ['sudo', words => 1 + options(words, 1, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'])],
+  ['env', (words) => {
+    let at = 1 + options(words, 1, ['-u', '-C', '-S'])
+    while (at < words.length && /^\w+=/.test(words[at]!)) at++
+    return at
+  }],
+  // The duration follows the options.
+  ['timeout', words => 2 + options(words, 1, ['-s', '-k', '--signal', '--kill-after'])],
+  ['nohup', () => 1],
+  ['time', () => 1],
+  ['command', () => 1],
+  ['exec', () => 1],
+])
+
+/** How many words from `from` are options (`-x`), counting the value after each of `valued`. */
+function options(words: readonly string[], from: number, valued: readonly string[]): number {
+  let at = from
+  while (at < words.length && words[at]!.startsWith('-')) at += valued.includes(words[at]!) ? 2 : 1
+  return at - from
+}
+
+/** The words that name what a simple command does: its wrappers and leading `VAR=value` assignments left out. */
+export function commandWords(words: readonly string[]): string[] {
+  let rest = [...words]
+  for (;;) {
+    if (rest.length > 0 && /^\w+=/.test(rest[0]!)) {
+      rest = rest.slice(1)
+      continue
+    }
+    const wrapper = rest.length > 0 ? WRAPPERS.get(rest[0]!) : undefined
+    if (wrapper === undefined) return rest
+    rest = rest.slice(wrapper(rest))
+  }
+}
+
+/** The simple commands of a shell command line, heredoc bodies left out. */
+export function simpleCommands(command: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = []
+  let words: string[] = []
+  let writes: string[] = []
+  let word: string | undefined
+  // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
+  let redirect: 'file' | 'other' | undefined
+  const heredocs: { delimiter: string; strip: boolean }[] = []
+
+  const endWord = (): void => {
+    if (word === undefined) return
+    if (redirect === 'file') {
+      if (word !== '/dev/null') writes.push(word)
+    } else if (redirect === undefined) {
+      words.push(word)
+    }
+    redirect = undefined
+    word = undefined
+  }
+  const endCommand = (): void => {
+    endWord()
+    if (words.length > 0 || writes.length > 0) commands.push({ words, writes })
+    words = []
+    writes = []
+  }
+
+  let i = 0
+  while (i < command.length) {
+    const char = command[i]!
+    if (char === '\\' && i + 1 < command.length) {
+      if (command[i + 1] !== '\n') word = `${word ?? ''}${command[i + 1]}`
+      i += 2
+    } else if (char === '\'' || char === '"') {
+      const close = command.indexOf(char, i + 1)
+      const end = close === -1 ? command.length : close
+      word = `${word ?? ''}${command.slice(i + 1, end)}`
+      i = end + 1
+    } else if (char === '\n') {
+      endCommand()
+      i = skipHeredocs(command, i + 1, heredocs)
+    } else if (char === ' ' || char === '\t') {
+      endWord()
+      i++
+    } else if (char === '#' && word === undefined) {
+      const newline = command.indexOf('\n', i)
+      i = newline === -1 ? command.length : newline
+    } else if (char === ';' || char === '|' || char === '&' || char === '(' || char === ')') {
+      if (char === '&' && command[i + 1] === '>') {
+        // `&>` and `&>>`: output and errors into a file.
+        endWord()
+        redirect = 'file'
+        i += command[i + 2] === '>' ? 3 : 2
+        continue
+      }
+      endCommand()
+      i += (char === '&' || char === '|') && command[i + 1] === char ? 2 : 1
+    } else if (char === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
+      endWord()
+      i = readHeredoc(command, i + 2, heredocs)
+    } else if (char === '>' || char === '<') {
+      // A descriptor number right before the operator belongs to it (`2>`), not to the words.
+      if (word !== undefined && /^\d+$/.test(word)) word = undefined
+      endWord()
+      const target = char === '>' ? 'file' : 'other'
+      i += command[i + 1] === '>' || command[i + 1] === '|' ? 2 : 1
+      if (command[i] === '&') {
+        // `>&2`, `2>&1`: into another descriptor, not a file.
+        i++
+        redirect = 'other'
+      } else {
+        redirect = target
+      }
+    } else {
+      // A run of plain characters at once: one slice rather than a string per character.
+      PLAIN.lastIndex = i
+      // Anything else (a carriage return, a backslash at the very end) is taken as it is, one character.
+      const end = PLAIN.test(command) ? PLAIN.lastIndex : i + 1
+      word = `${word ?? ''}${command.slice(i, end)}`
+      i = end
+    }
+  }
+  endCommand()
+  return commands
+}
+
+/** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
+const PLAIN = /[^\s'"\\;&|<>()]+/y
+
+/** Read a heredoc operator's delimiter from `at` (after `<<`); returns where the command line goes on. */
+function readHeredoc(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {
+  let i = at
+  const strip = command[i] === '-'
+  if (strip) i++
+  while (command[i] === ' ' || command[i] === '\t') i++
+  let delimiter = ''
+  while (i < command.length && !/[\s;&|<>()]/.test(command[i]!)) {
+    const char = command[i]!
+    if (char !== '\'' && char !== '"' && char !== '\\') delimiter += char
+    i++
+  }
+  if (delimiter !== '') heredocs.push({ delimiter, strip })
+  return i
+}
+
+/** Skip the bodies of the heredocs opened on the line that just ended; returns where commands go on. */
+function skipHeredocs(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {
+  let i = at
+  while (heredocs.length > 0) {
+    const { delimiter, strip } = heredocs.shift()!
+    for (;;) {
+      if (i >= command.length) return command.length
+      const newline = command.indexOf('\n', i)
+      const end = newline === -1 ? command.length : newline
+      const line = command.slice(i, end)
+      i = end + 1
+      if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) break
+    }
+  }
+  return Math.min(i, command.length)
+}
+
+/**
+ * Where a command changes files, if anywhere: `none`; `last`, when only its last simple command does (its exit code
+ * then says whether the change was made); or `earlier`, when a simple command before the last one does (the exit code
+ * is a later command's, as in `sed -i … && pytest`, and says nothing about the change).
+ */
+export type ShellChange = 'none' | 'last' | 'earlier'
+
+/**
+ * Whether and where `command` changes files: a simple command redirects into a file, is `tee` with a file, or its
+ * words match `changing` (the file-changing command patterns, tested on the words joined by single spaces).
+ */
+export function changeIn(command: string, changing: (words: string) => boolean): ShellChange {
+  const commands = simpleCommands(command)
+  let found: ShellChange = 'none'
+  commands.forEach((simple, index) => {
+    if (found === 'earlier' || !changes(simple, changing)) return
+    found = index === commands.length - 1 ? 'last' : 'earlier'
+  })
+  return found
+}
+
+/** Whether `command` changes files anywhere. */
+export function changesFiles(command: string, changing: (words: string) => boolean): boolean {
+  return changeIn(command, changing) !== 'none'
+}
+
+function changes(simple: SimpleCommand, changing: (words: string) => boolean): boolean {
+  if (simple.writes.length > 0) return true
+  const words = commandWords(simple.words)
+  if (words.length === 0) return false
+  if (words[0] === 'tee' && words.slice(1).some(arg => !arg.startsWith('-') && arg !== '/dev/null')) return true
+  return changing(words.join(' '))
+}
+
+/**
+ * A test for shell commands that change files, given the file-changing command patterns (`*` wildcard). Most shell
+ * commands (tests, builds, searches) mention none of those commands and no `>` or `tee` anywhere in their text: they
+ * are answered by one regular expression over the raw text, and only the others are read word by word.
+ */
+export function createShellChangeTest(patterns: readonly string[]): (command: string) => ShellChange {
+  const changing = compilePatterns(patterns)
+  const mentions = mentionsAny(patterns)
+  return command => mentions.test(command) ? changeIn(command, changing) : 'none'
+}
+
+/**
+ * A pattern found anywhere in a command's raw text whenever it could change files: a `>` or `tee`, or one of the
+ * patterns' literal words with any white space between them.
+ */
+function mentionsAny(patterns: readonly string[]): RegExp {
+  const words = patterns.map(pattern => pattern.split('*')
+    .map(part => part.trim().split(/\s+/).filter(word => word !== '').map(escape).join('\\s+'))
+    .filter(part => part !== '')
+    .join('[\\s\\S]*'))
+    .filter(pattern => pattern !== '')
+  // Where a word starts: not inside another one (`format` does not mention `rm`).
+  return new RegExp(`>|(?<![\\w.-])(?:${['tee', ...words].join('|')})`)
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')
+}
