@@ -279,7 +279,7 @@ function oneAction(lap: readonly CallFacts[]): boolean {
 function mergeSpans(agent: string, spans: readonly Span[]): Episode[] {
   const sorted = [...spans].sort((a, b) => a.start - b.start || a.end - b.end)
   const episodes: Episode[] = []
-  let current: { start: number; begins: number; end: number; labelledAt: number; rules: Set<Rule>; period: number } | undefined
+  let current: OpenEpisode | undefined
   for (const span of sorted) {
     if (current !== undefined && span.start <= current.end + 1) {
       current.end = Math.max(current.end, span.end)
@@ -290,13 +290,24 @@ function mergeSpans(agent: string, spans: readonly Span[]): Episode[] {
       continue
     }
     if (current !== undefined) episodes.push(freeze(agent, current))
-    current = { start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules: new Set([span.rule]), period: span.period }
+    current = {
+      start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules: new Set([span.rule]), period: span.period,
+    }
   }
   if (current !== undefined) episodes.push(freeze(agent, current))
   return episodes
 }
 
-function freeze(agent: string, span: { start: number; begins: number; end: number; labelledAt: number; rules: Set<Rule>; period: number }): Episode {
+interface OpenEpisode {
+  start: number
+  begins: number
+  end: number
+  labelledAt: number
+  rules: Set<Rule>
+  period: number
+}
+
+function freeze(agent: string, span: OpenEpisode): Episode {
   const rules = (['I', 'C', 'L'] as const).filter(rule => span.rules.has(rule))
   return { agent, start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules, period: span.period }
 }
