@@ -82,34 +82,34 @@ describe('installing from a tarball', () => {
     expect(added.code, added.stderr).toBe(0)
     const dump = await dsh(['--profile', 'headless', '--dump-config'], { home, cwd: home })
     expect(dump.stdout).toMatch(/# == dsh-brake\n(?:.*\n)*?\s*- id: dsh-brake/)
-    const { run, server: model } = await play(home, repeat(6, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const { run, server: model } = await play(home, repeat(5, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
-    expect(noticesSent(model).map(n => n.request)).toEqual([7])
+    expect(noticesSent(model).map(n => n.request)).toEqual([5])
   })
 })
 
 describe('scenarios on the stock headless tools', () => {
-  it('an identical-call loop: the sixth read carries the notice, beside repeat-tool-reminder\'s own', async () => {
+  it('an identical-call loop: the fourth read carries the notice, beside repeat-tool-reminder\'s own', async () => {
     const { run, server: model, cwd } = await play(linkHome, repeat(7, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout.trim()).toBe('done')
     const sent = noticesSent(model)
     expect(sent.map(n => [n.request, n.text.split('\n')[0]])).toEqual([
-      [7, '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:'],
+      [5, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
     ])
     const stored = sessionEvents(linkHome, cwd)
-    expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 6, same result'])
+    expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 4, same result'])
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
     expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5'])
   })
 
-  it('six identical reads in one response (parallel calls): the sixth carries the notice', async () => {
+  it('six identical reads in one response (parallel calls): the fourth carries the notice', async () => {
     const read = { name: 'read', args: { file_path: 'notes.txt' } }
     const { run, server: model } = await play(linkHome, [{ calls: Array.from({ length: 6 }, () => read) }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(toolResults(model)).toHaveLength(6)
     expect(noticesSent(model).map(n => [n.request, n.text.split('\n')[0]])).toEqual([
-      [2, '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:'],
+      [2, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
     ])
   })
 
@@ -125,7 +125,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep'])
   })
 
-  it('deny mode: the sixth failing run is noticed, the eleventh and twelfth are refused and never run', async () => {
+  it('deny mode: the fourth and ninth failing runs are noticed, the eleventh and twelfth are refused and never run', async () => {
     const test = call('bash', { command: 'sh test.sh >> runs.log; sh test.sh', description: 'Run the test' })
     const { run, server: model, cwd } = await play(linkHome, repeat(12, test), DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
     expect(run.code, run.stderr).toBe(0)
@@ -133,7 +133,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(results).toHaveLength(12)
     expect(results.slice(0, 10).every(r => r.includes('FAIL server test') && r.includes('[exit code: 1]'))).toBe(true)
     expect(results.slice(10).map(r => r.slice(0, 75))).toEqual([10, 11].map(n => `Error: dsh-brake refused this call: \`bash\` has already been called ${n} times`.slice(0, 75)))
-    expect(noticesSent(model).map(n => n.request)).toEqual([7])
+    expect(noticesSent(model).map(n => n.request)).toEqual([5, 10])
     expect(noticesSent(model)[0]!.text).toContain('and it failed the same way each time:')
     // The refused attempts never ran: the log the command appends to has ten runs.
     const stored = sessionEvents(linkHome, cwd)
@@ -144,10 +144,10 @@ describe('scenarios on the stock headless tools', () => {
     expect(execFileSync('wc', ['-l'], { cwd, input: execFileSync('cat', [join(cwd, 'runs.log')]) }).toString().trim()).toBe('10')
   })
 
-  it('a person\'s next task starts over: five and five identical calls in two runs draw no notice', async () => {
+  it('a person\'s next task starts over: three and three identical calls in two runs draw no notice', async () => {
     const read = call('read', { file_path: 'notes.txt' })
-    const first = await play(linkHome, repeat(5, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
-    const second = await play(linkHome, repeat(5, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const first = await play(linkHome, repeat(3, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const second = await play(linkHome, repeat(3, read), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect([first.run.code, second.run.code]).toEqual([0, 0])
     expect([...noticesSent(first.server), ...noticesSent(second.server)]).toEqual([])
     expect(storedNotices([...sessionEvents(linkHome, first.cwd), ...sessionEvents(linkHome, second.cwd)])).toEqual([])
