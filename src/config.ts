@@ -232,10 +232,10 @@ export function resolveOptions(config: Config): ResolvedConfig {
   return {
     config,
     detectors: {
+      trackedCalls: LIMITS.trackedCalls,
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },
-        maxTracked: LIMITS.trackedCalls,
         progressAware: config.progressAware,
       },
       sequences: {

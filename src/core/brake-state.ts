@@ -14,8 +14,10 @@ import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
 import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
 
-/** Options of all detectors. */
+/** Options of all detectors, and the bound of the call history. */
 export interface BrakeOptions {
+  /** Distinct call identities remembered (the call history, and every detector's per-identity state by its number). */
+  readonly trackedCalls: number
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
   readonly revisits: RevisitOptions
@@ -57,8 +59,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const revisits = createRevisitDetector(options.revisits)
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
-  const progress = createProgress(options.calls.maxTracked)
-  const history = createCallHistory(options.calls.maxTracked)
+  const progress = createProgress(options.trackedCalls)
+  const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
   // Whether the current run of revisits has had its notice.
   let goingOver = false
@@ -79,7 +81,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       return [alone, failing, lap, again].filter(found => found !== undefined)
     },
     observeText: observation => text.observe(observation),
-    callCount: key => calls.count(key, progress.epoch),
+    callCount: key => calls.count(history.find(key), progress.epoch),
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars,

@@ -17,6 +17,8 @@ export interface CallHistory {
    * passed, refused ones included, so that the least recently seen identity is forgotten first.
    */
   step(call: CallObservation, epoch: number): CallStep
+  /** The number of identity `key`, or -1 when it is not remembered. */
+  find(key: number): number
   clear(): void
   /** Identities remembered now. */
   readonly size: number
@@ -52,8 +54,9 @@ export function createCallHistory(maxTracked: number): CallHistory {
       if (!call.refused) entry.result = call.result
       const revisit = entry.epoch === epoch && entry.version === before
       entry.epoch = epoch
-      return { ...call, epoch, version: entry.version, revisit }
+      return { call, epoch, version: entry.version, revisit, slot, fresh: table.added }
     },
+    find: key => table.find(key),
     clear() {
       table.clear()
       entries.length = 0

@@ -214,26 +214,41 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
 /**
  * A test for shell commands that change files, given the file-changing command patterns (`*` wildcard). Most shell
  * commands (tests, builds, searches) mention none of those commands and no `>` or `tee` anywhere in their text: they
- * are answered by one regular expression over the raw text, and only the others are read word by word.
+ * are answered from the raw text, and only the others are read word by word.
  */
 export function createShellChangeTest(patterns: readonly string[]): (command: string) => ShellChange {
   const changing = compilePatterns(patterns)
   const mentions = mentionsAny(patterns)
-  return command => mentions.test(command) ? changeIn(command, changing) : 'none'
+  return command => mentions(command) ? changeIn(command, changing) : 'none'
 }
 
 /**
- * A pattern found anywhere in a command's raw text whenever it could change files: a `>` or `tee`, or one of the
- * patterns' literal words with any white space between them.
+ * Whether a command's raw text could change files: it holds a `>` or `tee`, or a pattern's first word followed by the
+ * rest of that pattern's words (`npm` alone, as in `npm test`, is not enough). A superset of what reading the command
+ * finds (but for a word spelled with quotes inside it, `s'ed'`); one regular expression finds the first words, and
+ * only their patterns are tried where they stand.
  */
-function mentionsAny(patterns: readonly string[]): RegExp {
-  const words = patterns.map(pattern => pattern.split('*')
-    .map(part => part.trim().split(/\s+/).filter(word => word !== '').map(escape).join('\\s+'))
-    .filter(part => part !== '')
-    .join('[\\s\\S]*'))
-    .filter(pattern => pattern !== '')
-  // Where a word starts: not inside another one (`format` does not mention `rm`).
-  return new RegExp(`>|(?<![\\w.-])(?:${['tee', ...words].join('|')})`)
+function mentionsAny(patterns: readonly string[]): (command: string) => boolean {
+  const byHead = new Map<string, string[]>()
+  for (const pattern of patterns) {
+    const words = pattern.split('*').map(part => part.trim().split(/\s+/).filter(word => word !== ''))
+    const head = words[0]?.[0]
+    if (head === undefined) continue
+    const literal = words.filter(part => part.length > 0).map(part => part.map(escape).join('\\s+')).join('[\\s\\S]*')
+    byHead.set(head, [...byHead.get(head) ?? [], literal])
+  }
+  const rests = new Map([...byHead].map(([head, literals]) => [head, new RegExp(`(?:${literals.join('|')})`, 'y')]))
+  const heads = new RegExp(`>|\\b(?:${['tee', ...rests.keys()].map(escape).join('|')})\\b`, 'g')
+  return (command) => {
+    heads.lastIndex = 0
+    for (let found = heads.exec(command); found !== null; found = heads.exec(command)) {
+      const rest = rests.get(found[0])
+      if (rest === undefined) return true
+      rest.lastIndex = found.index
+      if (rest.test(command)) return true
+    }
+    return false
+  }
 }
 
 function escape(text: string): string {

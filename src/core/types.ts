@@ -40,8 +40,10 @@ export interface CallObservation {
   readonly changeStands: boolean
 }
 
-/** A call as the detectors see it: what the adapter observed, plus what the agent's state knows about it. */
-export interface CallStep extends CallObservation {
+/** A call as the detectors see it: what the adapter observed, and what the agent's state knows about it. */
+export interface CallStep {
+  /** The call as observed. */
+  readonly call: CallObservation
   /**
    * The progress epoch the call happened in: it moves on whenever the agent makes progress (a new successful change, a
    * poller that reported news).
@@ -54,6 +56,13 @@ export interface CallStep extends CallObservation {
   readonly version: number
   /** Whether the identity was called before in the same epoch and its result has not moved since: going over it again. */
   readonly revisit: boolean
+  /**
+   * The identity's number in the agent's call history, below the history's bound: per-identity state elsewhere is
+   * kept by this number, so one table bounds it all.
+   */
+  readonly slot: number
+  /** Whether this call gave the identity its number (first seen, or taking a forgotten identity's place). */
+  readonly fresh: boolean
 }
 
 /** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */

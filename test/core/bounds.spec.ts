@@ -9,7 +9,8 @@ import { callOf } from '../support/observations.ts'
 
 const BOUND = 8
 const options = {
-  calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, maxTracked: BOUND, progressAware: true },
+  trackedCalls: BOUND,
+  calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },

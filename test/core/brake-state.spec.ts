@@ -4,7 +4,8 @@ import type { CallObservation } from '../../src/core/types.ts'
 import { callOf, type Override } from '../support/observations.ts'
 
 const options = {
-  calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, maxTracked: 64, progressAware: true },
+  trackedCalls: 64,
+  calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },

@@ -15,8 +15,11 @@ export function callOf(tool: string, args: unknown = {}, { result = 'ok', ...ove
   return { tool, args, key: callKey(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, inputError: false, changeStands: false, ...over }
 }
 
+/** A stepper: calls into steps, and an identity key to its number in the history (-1: not remembered). */
+export type Stepper = ((call: CallObservation, epoch?: number) => CallStep) & { readonly slotOf: (key: number) => number }
+
 /** Turn calls into steps as the brake state does, through the real call history, in the epoch given (0 unless said). */
-export function createStepper(maxTracked = 1024): (call: CallObservation, epoch?: number) => CallStep {
+export function createStepper(maxTracked = 1024): Stepper {
   const history = createCallHistory(maxTracked)
-  return (call, epoch = 0) => history.step(call, epoch)
+  return Object.assign((call: CallObservation, epoch = 0) => history.step(call, epoch), { slotOf: (key: number) => history.find(key) })
 }

@@ -58,7 +58,7 @@ function blankChain(): Chain {
 export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, RepeatedErrorFinding> {
   const chains = new Map<string, Chain>()
   return {
-    observe(call) {
+    observe({ call, epoch }) {
       if (call.refused) return undefined
       const line = call.errorLine
       if (!call.failed || line === undefined) {
@@ -68,13 +68,13 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       }
       // No closure per call: a failing tool is common enough for that to show in the collector's work.
       let chain = touch(chains, call.tool, options.maxTracked, blankChain)
-      if (chain.n > 0 && (chain.epoch !== call.epoch || !sameError(chain, line))) {
+      if (chain.n > 0 && (chain.epoch !== epoch || !sameError(chain, line))) {
         chain = blankChain()
         chains.set(call.tool, chain)
       }
       if (chain.n === 0) {
         chain.line = line
-        chain.epoch = call.epoch
+        chain.epoch = epoch
       }
       chain.n++
       if (chain.variants.size < MAX_VARIANTS) chain.variants.add(call.key)

@@ -9,7 +9,6 @@
  * @module dsh-brake/core/detectors/identical-calls
  */
 import { canonicalJson } from '../canonical.js'
-import { createLruTable } from '../lru-table.js'
 import type { CallStep, RepeatedCallFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -19,8 +18,6 @@ export interface IdenticalCallOptions {
   readonly schedule: Schedule
   /** The same for pollers, which are expected to repeat: an unchanged status is waiting for a while before it is a loop. */
   readonly pollSchedule: Schedule
-  /** How many distinct call identities are remembered; the least recently seen is forgotten first. */
-  readonly maxTracked: number
   /** Count only repeats without progress (true), or every repeat (false). */
   readonly progressAware: boolean
 }
@@ -28,10 +25,10 @@ export interface IdenticalCallOptions {
 /** The identical-call detector, plus what the deny guard asks of it. */
 export interface IdenticalCallDetector extends Detector<CallStep, RepeatedCallFinding> {
   /**
-   * The length of `key`'s chain as it stands in progress epoch `epoch`: 0 when unknown, forgotten, or (progress-aware)
-   * broken by progress made since it was last extended.
+   * The length of the chain of the identity numbered `slot` in the call history (-1: not remembered), as it stands in
+   * progress epoch `epoch`: 0 when unknown, or (progress-aware) broken by progress made since it was last extended.
    */
-  count(key: number, epoch: number): number
+  count(slot: number, epoch: number): number
 }
 
 interface Chain {
@@ -61,31 +58,29 @@ function restart(chain: Chain): void {
 
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
-  const table = createLruTable(options.maxTracked)
-  // Per slot of `table`; a chain is reused when its slot passes to another call identity.
+  // By the identity's number in the call history; a chain is reused when its number passes to another identity.
   const chains: Chain[] = []
 
-  function chainOf(key: number): Chain {
-    const slot = table.use(key)
+  function chainOf(slot: number, fresh: boolean): Chain {
     let chain = chains[slot]
     if (chain === undefined) {
       chains[slot] = chain = { n: 0, version: 0, epoch: 0, aware: true, failed: false, changed: false, noticed: 0 }
-    } else if (table.added) {
+    } else if (fresh) {
       restart(chain)
     }
     return chain
   }
 
   return {
-    observe(call) {
-      const chain = chainOf(call.key)
+    observe({ call, epoch, version, slot, fresh }) {
+      const chain = chainOf(slot, fresh)
       const aware = options.progressAware || call.kind === 'poller'
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
         chain.n++
       } else {
-        const same = chain.n > 0 && chain.version === call.version
-        if (chain.n === 0 || (aware && (chain.epoch !== call.epoch || !same))) {
+        const same = chain.n > 0 && chain.version === version
+        if (chain.n === 0 || (aware && (chain.epoch !== epoch || !same))) {
           chain.n = 1
           chain.changed = false
           chain.noticed = 0
@@ -93,8 +88,8 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
           chain.n++
           if (!same) chain.changed = true
         }
-        chain.version = call.version
-        chain.epoch = call.epoch
+        chain.version = version
+        chain.epoch = epoch
         chain.aware = aware
         chain.failed = call.failed
       }
@@ -103,16 +98,14 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
       return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence }
     },
-    count(key, epoch) {
-      const slot = table.find(key)
-      if (slot === -1) return 0
-      const chain = chains[slot]!
+    count(slot, epoch) {
+      const chain = slot === -1 ? undefined : chains[slot]
+      if (chain === undefined) return 0
       return chain.aware && chain.epoch !== epoch ? 0 : chain.n
     },
     reset() {
-      table.clear()
       chains.length = 0
     },
-    size: () => ({ calls: table.size }),
+    size: () => ({ calls: chains.length }),
   }
 }

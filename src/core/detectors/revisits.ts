@@ -66,8 +66,8 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
   }
 
   return {
-    observe(call) {
-      if (!call.revisit) {
+    observe({ call, revisit }) {
+      if (!revisit) {
         run = 0
         noticed = 0
         return undefined

@@ -50,10 +50,11 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
   }
 
   return {
-    observe(call) {
+    observe(step) {
+      const call = step.call
       const slot = seen % size
       const key = call.key
-      const version = progressAware ? call.version : 0
+      const version = progressAware ? step.version : 0
       keys[slot] = key
       versions[slot] = version
       tools[slot] = call.tool

@@ -9,7 +9,7 @@ const ENOENT = 'Error: ENOENT: no such file or directory, open'
 function attempt(tool: string, args: unknown, error?: string, epoch = 0): CallStep {
   const failed = error !== undefined
   // Results play no part here: every step has version 0.
-  return { ...callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch, version: 0, revisit: false }
+  return { call: callOf(tool, args, failed ? { failed, errorLine: `${error} 'src/${String(args)}.ts'` } : {}), epoch, version: 0, revisit: false, slot: 0, fresh: false }
 }
 
 describe('same error, different arguments', () => {
@@ -34,7 +34,10 @@ describe('same error, different arguments', () => {
   })
 
   it('ignores refused attempts', () => {
-    const refused = (args: string): CallStep => ({ ...attempt('read', args, ENOENT), refused: true })
+    const refused = (args: string): CallStep => {
+      const step = attempt('read', args, ENOENT)
+      return { ...step, call: { ...step.call, refused: true } }
+    }
     expect(noticesAt([refused('a'), refused('b'), refused('c')])).toEqual([])
   })
 

@@ -5,18 +5,24 @@ import type { CallObservation, RepeatedCallFinding } from '../../../src/core/typ
 import { callOf, createStepper, type Override } from '../../support/observations.ts'
 
 const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)
-const DEFAULTS: IdenticalCallOptions = {
+type Options = IdenticalCallOptions & { readonly maxTracked: number }
+const DEFAULTS: Options = {
   schedule: { first: 6, every: 5 }, pollSchedule: { first: 6, every: 5 }, maxTracked: 1024, progressAware: true,
 }
-const warnAt = (first: number, every = 5): Partial<IdenticalCallOptions> => ({ schedule: { first, every }, pollSchedule: { first, every } })
+const warnAt = (first: number, every = 5): Partial<Options> => ({ schedule: { first, every }, pollSchedule: { first, every } })
 
 /** A detector fed through a stepper, as the brake state feeds it. */
-function detectorOf(options: IdenticalCallOptions): Omit<IdenticalCallDetector, 'observe'> & {
+/** A detector fed through a call history bounded by `maxTracked`, as the brake state feeds it; `count` by key. */
+function detectorOf(options: Options): Omit<IdenticalCallDetector, 'observe'> & {
   observe: (call: CallObservation, epoch?: number) => RepeatedCallFinding | undefined
 } {
   const detector = createIdenticalCallDetector(options)
   const step = createStepper(options.maxTracked)
-  return { ...detector, observe: (call, epoch = 0) => detector.observe(step(call, epoch)) }
+  return {
+    ...detector,
+    observe: (call, epoch = 0) => detector.observe(step(call, epoch)),
+    count: (key, epoch) => detector.count(step.slotOf(key), epoch),
+  }
 }
 
 /** Feed `calls` (letters name distinct calls) and return the 1-based positions that produced a finding. */
@@ -87,7 +93,7 @@ describe('progress-aware identical calls', () => {
    * Feed one identity with the given results (a letter per call; `|` before a letter moves the progress epoch on;
    * `!` marks a refused attempt) and return the chain length after each call.
    */
-  function chain(results: string, options: Partial<IdenticalCallOptions> = {}, kind: CallObservation['kind'] = 'default'): number[] {
+  function chain(results: string, options: Partial<Options> = {}, kind: CallObservation['kind'] = 'default'): number[] {
     const detector = detectorOf({ ...DEFAULTS, ...options })
     const base = callOf('bash', { command: 'npm test' }, { kind })
     let epoch = 0
@@ -101,7 +107,7 @@ describe('progress-aware identical calls', () => {
     return lengths
   }
 
-  it.each<[string, string, Partial<IdenticalCallOptions>, string, number[]]>([
+  it.each<[string, string, Partial<Options>, string, number[]]>([
     ['the same result extends the chain', 'aaaa', {}, 'default', [1, 2, 3, 4]],
     ['a changed result starts it again (a change back is a change too)', 'aabaa', {}, 'default', [1, 2, 1, 1, 2]],
     ['progress in between starts it again', 'aa|aa', {}, 'default', [1, 2, 1, 2]],
@@ -120,7 +126,7 @@ describe('progress-aware identical calls', () => {
     expect(detector.count(call.key, 1)).toBe(0)
   })
 
-  it.each<[string, Override[], Partial<IdenticalCallOptions>, string]>([
+  it.each<[string, Override[], Partial<Options>, string]>([
     ['same-result', [{}, {}], {}, 'same-result'],
     ['same-failure', [{ failed: true }, { failed: true }], {}, 'same-failure'],
     ['changed, with plain counting', [{ result: 'a' }, { result: 'b' }], { progressAware: false }, 'changed'],
