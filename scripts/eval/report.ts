@@ -3,7 +3,8 @@
  *
  * Scoring is kept apart from replaying and labelling so the figures have one definition, shared by the printed
  * report and the JSON file. An episode is caught when a notice falls on or after its first call and no later than
- * CATCH_SLACK calls after its last; the delay is counted from the episode's first call. A false alarm is a run with
+ * CATCH_SLACK calls after its last; the delay is counted from where the loop begins, its first repeat (the delays
+ * from its first call and from the call the labelling rule fires at are reported beside it). A false alarm is a run with
  * no labelled loop that got any notice. The text report ends with the cases worth reading: missed episodes and the
  * slowest catches, each with a compact listing of the calls around the loop.
  */
@@ -29,7 +30,7 @@ export interface EpisodeScore {
   readonly episode: Episode
   /** The first notice in the episode's window, if any. */
   readonly notice: Notice | undefined
-  /** Calls from the episode's first call to that notice. */
+  /** Calls from the episode's beginning (its first repeat) to that notice. */
   readonly delay: number | undefined
 }
 
