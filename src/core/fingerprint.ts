@@ -58,22 +58,23 @@ export function fingerprint(text: string, seed = 0): number {
 }
 
 /**
- * The fingerprints of several ranges of one text: `ranges` holds start and end offsets in pairs, and the answer's
- * i-th number equals `fingerprint(text.slice(ranges[2i], ranges[2i + 1]))`, without making the slices. A text whose
- * characters all fit in one byte is copied once; any other text is sliced, because a range of it may well fit in one
- * byte where the whole does not.
+ * Lend `use` a fingerprinter for ranges of `text`: `range(start, end)` equals `fingerprint(text.slice(start, end))`,
+ * without making the slice, and only while `use` runs (the text is loaded once, into memory the next call reuses). A
+ * text whose characters all fit in one byte is loaded once; any other text is sliced, because a range of it may well
+ * fit in one byte where the whole does not.
  */
-export function fingerprintRanges(text: string, ranges: readonly number[]): number[] {
-  const fingerprints: number[] = []
-  if (WIDE.test(text)) {
-    for (let i = 0; i < ranges.length; i += 2) fingerprints.push(fingerprint(text.slice(ranges[i], ranges[i + 1])))
-    return fingerprints
-  }
+export function withRangeFingerprints<T>(text: string, use: (range: (start: number, end: number) => number) => T): T {
+  if (WIDE.test(text)) return use((start, end) => fingerprint(text.slice(start, end)))
   const buffer = scratch(text.length)
   buffer.bytes.write(text, 0, 'latin1')
-  for (let i = 0; i < ranges.length; i += 2) {
-    const start = ranges[i]!
-    fingerprints.push(hashBytes(buffer, start, ranges[i + 1]! - start, Domain.LATIN1, 0))
+  let lent = true
+  try {
+    return use((start, end) => {
+      // A range asked for after `use` returned would read whatever the buffer holds by then.
+      if (!lent) throw new Error('a range fingerprinter is only valid while it is lent')
+      return hashBytes(buffer, start, end - start, Domain.LATIN1, 0)
+    })
+  } finally {
+    lent = false
   }
-  return fingerprints
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fingerprint, fingerprintRanges } from '../../src/core/fingerprint.ts'
+import { fingerprint, withRangeFingerprints } from '../../src/core/fingerprint.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
@@ -75,8 +75,8 @@ describe('fingerprint', () => {
       const start = text.length === 0 ? 0 : x % (text.length + 1)
       const end = start + (text.length === 0 ? 0 : y % (text.length - start + 1))
       const expected = fingerprint(text.slice(start, end))
-      // Two ranges at once, so the second is hashed from the same loaded text as the first.
-      expect(fingerprintRanges(text, [0, text.length, start, end])).toEqual([fingerprint(text), expected])
+      // Two ranges from one loading of the text.
+      expect(withRangeFingerprints(text, range => [range(0, text.length), range(start, end)])).toEqual([fingerprint(text), expected])
     }), { numRuns: RUNS * 10 })
   }, 60_000)
 
@@ -85,9 +85,14 @@ describe('fingerprint', () => {
     expect(big.length).toBeGreaterThan(1 << 21)
     const whole = fingerprint(big)
     const pieces = [[0, 100], [1, 5_001], [2_000_001, big.length], [3, big.length - 2]] as const
-    const values = fingerprintRanges(big, pieces.flat())
+    const values = withRangeFingerprints(big, range => pieces.map(([start, end]) => range(start, end)))
     expect(values).toEqual(pieces.map(([start, end]) => fingerprint(big.slice(start, end))))
     expect(fingerprint(big)).toBe(whole)
     expect(fingerprint(`${big}.`)).not.toBe(whole)
+  })
+
+  it('lends its range fingerprinter only while the callback runs', () => {
+    const kept = withRangeFingerprints('plain text', range => range)
+    expect(() => kept(0, 5)).toThrow(/only valid while it is lent/)
   })
 })

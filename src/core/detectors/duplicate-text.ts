@@ -10,7 +10,7 @@
  * @module dsh-brake/core/detectors/duplicate-text
  */
 import { touch } from '../bounded-map.js'
-import { fingerprintRanges } from '../fingerprint.js'
+import { withRangeFingerprints } from '../fingerprint.js'
 import { createLruTable } from '../lru-table.js'
 import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -137,17 +137,14 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
         touch(messageIds, message.id, options.maxMessageIds, yes)
         for (const raw of message.texts) {
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
-          const ranges: number[] = []
-          forEachBlock(text, (start, end) => {
-            if (end - start >= options.minChars) ranges.push(start, end)
-          })
-          if (ranges.length === 0) continue
           // The text is loaded for hashing once; each block is hashed where it lies.
-          const keys = fingerprintRanges(text, ranges)
-          for (let i = 0; i < keys.length; i++) {
-            const block = occur(keys[i]!, text, ranges[2 * i]!, ranges[2 * i + 1]!, message.source, at)
-            if (block !== undefined) (found ??= []).push(block)
-          }
+          withRangeFingerprints(text, (range) => {
+            forEachBlock(text, (start, end) => {
+              if (end - start < options.minChars) return
+              const block = occur(range(start, end), text, start, end, message.source, at)
+              if (block !== undefined) (found ??= []).push(block)
+            })
+          })
         }
       }
       return found === undefined ? undefined : { kind: 'duplicate-text', blocks: found, threshold: options.threshold, windowMs: options.windowMs }

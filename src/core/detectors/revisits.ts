@@ -53,16 +53,26 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
     return calls
   }
 
-  /** Whether the run is a plain repeat, or a cycle of distinct calls the sequence detector reports. */
-  function owned(calls: readonly RunCall[]): boolean {
-    for (let period = 1; period <= options.ownedPeriod && period < calls.length; period++) {
+  /** The key of the run's call `back` places before its latest (within the window). */
+  const keyBack = (back: number): number => keys[(run - 1 - back) % RUN_WINDOW]!
+
+  /**
+   * Whether the run (as far as the window reaches) is a plain repeat, or a cycle of distinct calls the sequence
+   * detector reports. Read from the keys where they lie: it is asked on every due count of a long run.
+   */
+  function owned(): boolean {
+    const count = Math.min(run, RUN_WINDOW)
+    for (let period = 1; period <= options.ownedPeriod && period < count; period++) {
       let periodic = true
-      for (let i = period; i < calls.length && periodic; i++) periodic = calls[i]!.key === calls[i - period]!.key
-      if (!periodic) continue
-      const lap = new Set(calls.slice(-period).map(call => call.key))
-      if (period === 1 || lap.size === period) return true
+      for (let back = 0; back + period < count && periodic; back++) periodic = keyBack(back) === keyBack(back + period)
+      if (periodic && distinctLap(period)) return true
     }
     return false
+  }
+
+  function distinctLap(period: number): boolean {
+    for (let i = 0; i < period; i++) for (let j = i + 1; j < period; j++) if (keyBack(i) === keyBack(j)) return false
+    return true
   }
 
   return {
@@ -78,10 +88,10 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       args[slot] = call.args
       run++
       if (!isDue(options.schedule, run, noticed)) return undefined
-      const calls = runCalls()
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
-      if (owned(calls)) return undefined
+      if (owned()) return undefined
+      const calls = runCalls()
       return { kind: 'revisit', count: run, distinct: new Set(calls.map(c => c.key)).size, calls: named(calls) }
     },
     reset() {
