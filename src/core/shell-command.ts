@@ -225,30 +225,24 @@ export function createShellChangeTest(patterns: readonly string[]): (command: st
 /**
  * Whether a command's raw text could change files: it holds a `>` or `tee`, or a pattern's first word followed by the
  * rest of that pattern's words (`npm` alone, as in `npm test`, is not enough). A superset of what reading the command
- * finds (but for a word spelled with quotes inside it, `s'ed'`); one regular expression finds the first words, and
- * only their patterns are tried where they stand.
+ * finds (but for a word spelled with quotes inside it, `s'ed'`). One regular expression, grouped by first word, so
+ * that the engine tries each pattern only where its first word stands.
  */
 function mentionsAny(patterns: readonly string[]): (command: string) => boolean {
   const byHead = new Map<string, string[]>()
   for (const pattern of patterns) {
-    const words = pattern.split('*').map(part => part.trim().split(/\s+/).filter(word => word !== ''))
-    const head = words[0]?.[0]
+    const parts = pattern.split('*').map(part => part.trim().split(/\s+/).filter(word => word !== '')).filter(part => part.length > 0)
+    const head = parts[0]?.[0]
     if (head === undefined) continue
-    const literal = words.filter(part => part.length > 0).map(part => part.map(escape).join('\\s+')).join('[\\s\\S]*')
-    byHead.set(head, [...byHead.get(head) ?? [], literal])
+    // The pattern after its first word: the first part's other words, then the later parts, anything in between.
+    const rest = [parts[0]!.slice(1), ...parts.slice(1)]
+      .map((part, index) => (index === 0 ? '' : '[\\s\\S]*') + part.map(word => `\\s+${escape(word)}`).join(''))
+      .join('')
+    byHead.set(head, [...byHead.get(head) ?? [], rest])
   }
-  const rests = new Map([...byHead].map(([head, literals]) => [head, new RegExp(`(?:${literals.join('|')})`, 'y')]))
-  const heads = new RegExp(`>|\\b(?:${['tee', ...rests.keys()].map(escape).join('|')})\\b`, 'g')
-  return (command) => {
-    heads.lastIndex = 0
-    for (let found = heads.exec(command); found !== null; found = heads.exec(command)) {
-      const rest = rests.get(found[0])
-      if (rest === undefined) return true
-      rest.lastIndex = found.index
-      if (rest.test(command)) return true
-    }
-    return false
-  }
+  const alternatives = [...byHead].map(([head, rests]) => `${escape(head)}\\b(?:${rests.join('|')})`)
+  const mentions = new RegExp(`>|\\b(?:tee\\b|${alternatives.join('|')})`)
+  return command => mentions.test(command)
 }
 
 function escape(text: string): string {
