@@ -41,6 +41,8 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
   const args: unknown[] = []
   let run = 0
   let noticed = 0
+  // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
+  const matching = new Int32Array(options.ownedPeriod + 1)
 
   /** The run's calls still in the window, oldest first. */
   function runCalls(): RunCall[] {
@@ -58,14 +60,12 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
 
   /**
    * Whether the run (as far as the window reaches) is a plain repeat, or a cycle of distinct calls the sequence
-   * detector reports. Read from the keys where they lie: it is asked on every due count of a long run.
+   * detector reports: periodic with that period across the window, every call of a lap distinct.
    */
   function owned(): boolean {
     const count = Math.min(run, RUN_WINDOW)
     for (let period = 1; period <= options.ownedPeriod && period < count; period++) {
-      let periodic = true
-      for (let back = 0; back + period < count && periodic; back++) periodic = keyBack(back) === keyBack(back + period)
-      if (periodic && distinctLap(period)) return true
+      if (matching[period]! >= count - period && distinctLap(period)) return true
     }
     return false
   }
@@ -78,8 +78,11 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
   return {
     observe({ call, revisit }) {
       if (!revisit) {
-        run = 0
-        noticed = 0
+        if (run > 0) {
+          run = 0
+          noticed = 0
+          matching.fill(0)
+        }
         return undefined
       }
       const slot = run % RUN_WINDOW
@@ -87,6 +90,9 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       keys[slot] = call.key
       args[slot] = call.args
       run++
+      for (let period = 1; period <= options.ownedPeriod; period++) {
+        matching[period] = run > period && call.key === keyBack(period) ? matching[period]! + 1 : 0
+      }
       if (!isDue(options.schedule, run, noticed)) return undefined
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
@@ -99,6 +105,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       args.length = 0
       run = 0
       noticed = 0
+      matching.fill(0)
     },
     size: () => ({ runWindow: Math.min(run, RUN_WINDOW) }),
   }
