@@ -233,6 +233,7 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
+      oneVoice: config.mode !== 'deny',
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },

@@ -85,7 +85,7 @@ You are going over the same ground. Use what those results already told you, tak
 export const REVISIT_CALL_LINE = '- `{tool}` {arguments} ({count} times)'
 
 /** The collapsed-row summary of a revisit notice. */
-export const REVISIT_SUMMARY = 'going over the same {count} calls again'
+export const REVISIT_SUMMARY = '{count} calls in a row repeat earlier ones'
 
 /** The notice attached to the result of a tool's latest failure with an error it keeps giving, whatever the input. */
 export const REPEATED_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has failed {count} times with the same error, with {variants} different sets of arguments:

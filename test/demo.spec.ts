@@ -13,7 +13,7 @@ function demo(...args: string[]): string {
 describe('npm run demo', () => {
   it.each([
     ['identical', '→ 5 calls made (5 ran), 1 notice, 0 refusals', 'read × 4, same result'],
-    ['revisit', '→ 18 calls made (18 ran), 1 notice, 0 refusals', 'going over the same 10 calls again'],
+    ['revisit', '→ 18 calls made (18 ran), 1 notice, 0 refusals', '10 calls in a row repeat earlier ones'],
     ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals', 'cycle × 3: grep → curl → read → bash'],
     ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals', 'repeated text × 3 from plugin hooks-demo'],
     ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals', 'Error: dsh-brake refused this call'],

@@ -131,7 +131,7 @@ describe('repeated-error notice', () => {
 describe('revisit notice', () => {
   it('says how long the run is and names the calls it keeps going back to, bounded', () => {
     const { text, summary } = revisitNotice({
-      kind: 'revisit', count: 9, distinct: 6,
+      kind: 'revisit', count: 9,
       calls: [
         { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
         { tool: 'grep', args: `{"pattern":"${'x'.repeat(300)}"}`, count: 2 },
@@ -143,7 +143,7 @@ describe('revisit notice', () => {
       `- \`grep\` {"pattern":"${'x'.repeat(88)}… (+214 more chars) (2 times)`,
       'You are going over the same ground. Use what those results already told you, take a step you have not taken yet, or stop and tell the user what is blocking you.',
     ])
-    expect(summary).toBe('going over the same 9 calls again')
+    expect(summary).toBe('9 calls in a row repeat earlier ones')
   })
 })
 

@@ -16,8 +16,13 @@ import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
 
 /** Options of all detectors, and the bound of the call history. */
 export interface BrakeOptions {
-  /** Distinct call identities remembered (the call history, and every detector's per-identity state by its number). */
+  /** Distinct call identities remembered: the call history, and the identical-call chains kept by its numbers. */
   readonly trackedCalls: number
+  /**
+   * Whether a run of revisits, once noticed, holds back the repeat counts of the calls it goes over (one loop, one
+   * voice). Off in deny mode, where a repeat's notice also warns that the call is about to be refused.
+   */
+  readonly oneVoice: boolean
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
   readonly revisits: RevisitOptions
@@ -65,6 +70,17 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   // Whether the current run of revisits has had its notice.
   let goingOver = false
 
+  function forgetCalls(): void {
+    calls.reset()
+    sequences.reset()
+    revisits.reset()
+    errors.reset()
+    progress.reset()
+    history.clear()
+    recent.clear()
+    goingOver = false
+  }
+
   return {
     observeCall(call) {
       if (!call.refused) recent.remember(call.result)
@@ -74,8 +90,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const lap = sequences.observe(step)
       const again = revisits.observe(step)
       // One loop, one voice: once a run of revisits has its notice, which names the calls it keeps going back to,
-      // each of those calls reaching its own repeat count on the way round adds nothing but noise.
-      goingOver = step.revisit && (goingOver || again !== undefined)
+      // each call of the run reaching its own repeat count on the way round adds nothing but noise.
+      goingOver = options.oneVoice && step.revisit && (goingOver || again !== undefined)
       const alone = goingOver ? undefined : repeated
       if (alone === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
       return [alone, failing, lap, again].filter(found => found !== undefined)
@@ -87,18 +103,9 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars,
     }),
     reset() {
-      this.forgetCalls()
+      forgetCalls()
       text.reset()
     },
-    forgetCalls() {
-      calls.reset()
-      sequences.reset()
-      revisits.reset()
-      errors.reset()
-      progress.reset()
-      history.clear()
-      recent.clear()
-      goingOver = false
-    },
+    forgetCalls,
   }
 }

@@ -21,6 +21,8 @@ export interface Identity {
    * command, whose exit code is then that later command's.
    */
   readonly changeStands: boolean
+  /** Whether the tool runs shell commands (its policy names a `shellCommand`): its output closes the shell's way. */
+  readonly shell: boolean
 }
 
 /** What decides identity. */
@@ -56,6 +58,7 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     if (kind === 'bookkeeping') return undefined
     const identityArgs = identityOf(policy, args)
     const key = callKey(tool, identityArgs)
-    return key === undefined ? undefined : { kind, key, args: identityArgs, changeStands: change === 'earlier' }
+    if (key === undefined) return undefined
+    return { kind, key, args: identityArgs, changeStands: change === 'earlier', shell: policy.shellCommand !== undefined }
   }
 }

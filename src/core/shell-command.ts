@@ -4,8 +4,9 @@
  *
  * The command is read the way a shell splits it, no further: simple commands separated by `&&`, `||`, `;`, `|`, `&`
  * or a line break, words and quotes, redirects, and heredoc bodies (skipped, never read as commands). A simple command
- * changes files when it redirects its output into a file (`>`, `>>`, `&>`; not `/dev/null`, not another descriptor),
- * when it is `tee` with a file, or when its words (after `cd`, `sudo`, `env`, `timeout N`, `nohup`, `time` and
+ * changes files when it redirects its output into a file (`>`, `>>`, `&>`; not a device such as `/dev/null`, not another
+ * descriptor),
+ * when it is `tee` with a file, or when its words (after `sudo`, `env`, `timeout N`, `nohup`, `time` and
  * `VAR=value` prefixes) match one of the file-changing command patterns the host gives (`sed -i*`, `git apply*`, …).
  * Nothing is run or expanded: a command that writes through a script of its own (`python fix.py`) is not seen.
  * @module dsh-brake/core/shell-command
@@ -68,7 +69,8 @@ export function simpleCommands(command: string): SimpleCommand[] {
   const endWord = (): void => {
     if (word === undefined) return
     if (redirect === 'file') {
-      if (word !== '/dev/null') writes.push(word)
+      // Devices (`/dev/null`, `/dev/stderr`, a terminal) are not files the command changes.
+      if (!word.startsWith('/dev/')) writes.push(word)
     } else if (redirect === undefined) {
       words.push(word)
     }
@@ -112,7 +114,12 @@ export function simpleCommands(command: string): SimpleCommand[] {
       }
       endCommand()
       i += (char === '&' || char === '|') && command[i + 1] === char ? 2 : 1
-    } else if (char === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
+    } else if (char === '<' && command.startsWith('<<<', i)) {
+      // A here-string: its word is input, not a heredoc delimiter.
+      endWord()
+      redirect = 'other'
+      i += 3
+    } else if (char === '<' && command[i + 1] === '<') {
       endWord()
       i = readHeredoc(command, i + 2, heredocs)
     } else if (char === '>' || char === '<') {
@@ -163,17 +170,21 @@ function readHeredoc(command: string, at: number, heredocs: { delimiter: string;
 /** Skip the bodies of the heredocs opened on the line that just ended; returns where commands go on. */
 function skipHeredocs(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {
   let i = at
-  while (heredocs.length > 0) {
-    const { delimiter, strip } = heredocs.shift()!
+  for (const { delimiter, strip } of heredocs) {
     for (;;) {
-      if (i >= command.length) return command.length
+      if (i >= command.length) {
+        heredocs.length = 0
+        return command.length
+      }
       const newline = command.indexOf('\n', i)
       const end = newline === -1 ? command.length : newline
-      const line = command.slice(i, end)
+      // A line ending `\r\n` closes the heredoc as one ending `\n` does.
+      const line = command.slice(i, command[end - 1] === '\r' ? end - 1 : end)
       i = end + 1
       if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) break
     }
   }
+  heredocs.length = 0
   return Math.min(i, command.length)
 }
 
@@ -231,17 +242,21 @@ export function createShellChangeTest(patterns: readonly string[]): (command: st
 function mentionsAny(patterns: readonly string[]): (command: string) => boolean {
   const byHead = new Map<string, string[]>()
   for (const pattern of patterns) {
+    // A wildcard in or before the first word: the raw text cannot rule such a pattern out.
+    if ((pattern.trimStart().split(/\s/)[0] ?? '*').includes('*')) return () => true
     const parts = pattern.split('*').map(part => part.trim().split(/\s+/).filter(word => word !== '')).filter(part => part.length > 0)
     const head = parts[0]?.[0]
-    if (head === undefined) continue
+    if (head === undefined) return () => true
     // The pattern after its first word: the first part's other words, then the later parts, anything in between.
     const rest = [parts[0]!.slice(1), ...parts.slice(1)]
       .map((part, index) => (index === 0 ? '' : '[\\s\\S]*') + part.map(word => `\\s+${escape(word)}`).join(''))
       .join('')
     byHead.set(head, [...byHead.get(head) ?? [], rest])
   }
-  const alternatives = [...byHead].map(([head, rests]) => `${escape(head)}\\b(?:${rests.join('|')})`)
-  const mentions = new RegExp(`>|\\b(?:tee\\b|${alternatives.join('|')})`)
+  // Word boundaries only where the first word has a word character to stand on (`./fix.sh`, `c++` have none).
+  const alternatives = [...byHead].map(([head, rests]) =>
+    `${/^\w/.test(head) ? '\\b' : ''}${escape(head)}${/\w$/.test(head) ? '\\b' : ''}(?:${rests.join('|')})`)
+  const mentions = new RegExp(`>|\\btee\\b|${alternatives.map(alternative => `(?:${alternative})`).join('|')}`)
   return command => mentions.test(command)
 }
 

@@ -20,7 +20,10 @@ export type WatchedClass = Exclude<ToolClass, 'bookkeeping'>
 export interface CallObservation {
   /** Tool name as the model requested it. */
   readonly tool: string
-  /** The arguments the identity was computed from (identity fields only). Only read for a preview; never retained. */
+  /**
+   * The arguments the identity was computed from (identity fields only), for a notice's preview. Kept only by the
+   * revisit detector, for the calls of a run still going (at most 64), and let go when the run ends.
+   */
   readonly args: unknown
   /** Fingerprint of tool name plus canonical arguments: the call identity. */
   readonly key: number
@@ -108,8 +111,6 @@ export interface RevisitFinding {
   readonly kind: 'revisit'
   /** Calls in the run, the current one included. */
   readonly count: number
-  /** Distinct calls among the run's latest (at least two). */
-  readonly distinct: number
   /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
   readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
 }

@@ -27,6 +27,8 @@ const WIDE = /[\u0100-\uffff]/
 const REMEMBERED_KEYS = 1024
 /** Longer keys are encoded every time. */
 const REMEMBERED_KEY_CHARS = 64
+/** Bytes of buffer kept between values at most: one value larger than this gets a buffer that is let go after it. */
+const KEPT_BYTES = 1 << 20
 /** Keys at most this many are sorted by insertion, which allocates nothing; more go to `Array.prototype.sort`. */
 const FEW_KEYS = 16
 
@@ -164,11 +166,14 @@ export function createValueFingerprinter(): ValueFingerprinter {
     at = 0
     try {
       writeValue(value)
+      return hashBytes(out, 0, at, Domain.VALUE, seed)
     } catch (error) {
       // Walking recurses: a value nested tens of thousands of levels deep exhausts the stack.
       if (error instanceof RangeError) return undefined
       throw error
+    } finally {
+      // One huge argument (a whole file written) must not keep its buffer for as long as the plugin runs.
+      if (out.bytes.length > KEPT_BYTES) out = bufferOf(1 << 12)
     }
-    return hashBytes(out, 0, at, Domain.VALUE, seed)
   }
 }

@@ -10,21 +10,26 @@ import type { CallObservation } from '../core/types.js'
 import { reportsShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
+/** Characters of an error's line kept, at most (a notice quotes fewer). */
+const ERROR_LINE_CHARS = 2000
+
 /** The observation of one watched call; `refused` when this brake's guard refused it (its result is the refusal). */
 export function observeCall(
   exec: ToolExecution, identity: Identity, result: Readonly<ToolExecutionResult>, refused: boolean,
 ): CallObservation {
   const text = resultText(result)
   // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-  const line = result.isError ? errorLine(text) : undefined
+  // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document.
+  const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
   return {
     tool: exec.name,
     args: identity.args,
     key: identity.key,
     kind: identity.kind,
     result: refused ? REFUSED : resultOf(text),
-    // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call.
-    failed: result.isError || reportsShellFailure(text),
+    // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
+    // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
+    failed: result.isError || (identity.shell && reportsShellFailure(text)),
     refused,
     errorLine: line,
     inputError: line !== undefined && rejectsInput(result, line),

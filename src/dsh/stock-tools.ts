@@ -10,8 +10,8 @@ import type { ToolPolicies } from '../core/policies.js'
 const SANDBOX = ['sandbox_permissions']
 
 /**
- * Shell commands whose job is to change files or the repository, as patterns over a simple command's words (after
- * `cd`, `sudo`, `env`, `timeout N` and the like are stripped). A shell call is not a change by itself (the same
+ * Shell commands whose job is to change files or the repository, as patterns over a simple command's words (`cd x &&`
+ * is a simple command of its own; `sudo`, `env`, `timeout N` and the like are stripped). A shell call is not a change by itself (the same
  * failing command run again and again is the commonest loop there is), but one of these is, and so is a redirect into
  * a file, `tee` or a heredoc written into a file: when such a call has arguments not used since the last progress, it
  * is progress, like an `edit`. Users add their own with `fileChangingCommands`.

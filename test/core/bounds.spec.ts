@@ -10,6 +10,7 @@ import { callOf } from '../support/observations.ts'
 const BOUND = 8
 const options = {
   trackedCalls: BOUND,
+  oneVoice: true,
   calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },

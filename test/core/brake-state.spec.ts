@@ -5,6 +5,7 @@ import { callOf, type Override } from '../support/observations.ts'
 
 const options = {
   trackedCalls: 64,
+  oneVoice: true,
   calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
@@ -91,5 +92,15 @@ describe('one loop, one voice', () => {
     state.observeCall(callOf('grep', { pattern: 'new' }))
     const after = [1, 2, 3, 4, 5].map(() => state.observeCall(views[0]!)?.map(f => f.kind))
     expect(after).toEqual([undefined, undefined, undefined, undefined, ['repeated-call']])
+  })
+
+  it('keeps every repeat count in deny mode, whose notices warn of the refusal to come', () => {
+    const state = createBrakeState({ ...options, oneVoice: false, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+    const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
+    const found: string[] = []
+    for (let lap = 0; lap < 4; lap++) {
+      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
+    }
+    expect(found.filter(kind => kind === 'repeated-call')).toHaveLength(6)
   })
 })

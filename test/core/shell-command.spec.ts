@@ -36,6 +36,12 @@ describe('shell commands that change files', () => {
     ['ls \\', false],
     ['echo "unclosed > quote', false],
     ['cat <<EOF > f.py\nno end of heredoc', true],
+    // A here-string is input, not a heredoc; devices are not files; a heredoc may close on a `\r\n` line.
+    ['grep x <<< "$v"\nsed -i s/a/b/ f', true],
+    ['grep x <<< "$v" && ls', false],
+    ['echo oops > /dev/stderr', false],
+    ['cat <<EOF > f.py\r\nx = 1\r\nEOF\r\nls', true],
+    ['cat <<EOF\r\nsed -i s/a/b/ f\r\nEOF\r\nls', false],
   ])('%j → %s', (command, expected) => {
     expect(changesFiles(command, changing)).toBe(expected)
   })
@@ -57,15 +63,23 @@ describe('shell commands that change files', () => {
 })
 
 describe('the quick reading of the raw text', () => {
-  const patterns = ['sed -i*', 'sed * -i*', 'git apply*', 'rm *', 'npm install*', 'make install*']
+  const patterns = ['sed -i*', 'sed * -i*', 'git apply*', 'rm *', 'npm install*', 'make install*', './apply.sh *', 'c++ *']
   const full = compilePatterns(patterns)
   const quick = createShellChangeTest(patterns)
 
   it('answers exactly as reading every command word by word', () => {
     const word = fc.constantFrom('sed', '-i', 's/a/b/', 'f.py', 'git', 'apply', 'x.patch', 'rm', 'format', 'npm', 'install',
+      './apply.sh', 'c++', 'main.cc', 'gitk', '--all',
       'test', 'make', '>', '>>', '2>&1', '/dev/null', 'tee', 'out.txt', '&&', ';', '|', 'cd', '/repo', 'timeout', '30', '"', '\'', '\n')
     fc.assert(fc.property(fc.array(word, { maxLength: 12 }).map(words => words.join(' ')), (command) => {
       expect(quick(command) !== 'none').toBe(changesFiles(command, full))
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2_000) })
+  })
+
+  it('reads every command word by word when a pattern has a wildcard in its first word', () => {
+    const loose = createShellChangeTest(['git*', '* --write*'])
+    expect(loose('gitk --all')).toBe('last')
+    expect(loose('prettier src --write')).toBe('last')
+    expect(loose('ls')).toBe('none')
   })
 })

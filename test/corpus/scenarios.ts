@@ -359,7 +359,7 @@ export const SCENARIOS: readonly Scenario[] = [
     // Laps 2 to 4 are revisits (noticed at 10, 15, 20 of them); lap 4 is also each view's fourth identical call, held
     // back: the run's notice already names the calls it keeps going back to.
     expected: {
-      notices: ['going over the same 10 calls again', 'going over the same 15 calls again', 'going over the same 20 calls again'],
+      notices: ['10 calls in a row repeat earlier ones', '15 calls in a row repeat earlier ones', '20 calls in a row repeat earlier ones'],
       refusals: 0,
     },
     says: ['You are going over the same ground'],
@@ -369,7 +369,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: {},
     tools: { read: view },
     script: range(2).flatMap(() => range(12).map(i => call('read', { file_path: 'logs/server.log', offset: i * 200, limit: 200 }))),
-    expected: { notices: ['going over the same 10 calls again'], refusals: 0 },
+    expected: { notices: ['10 calls in a row repeat earlier ones'], refusals: 0 },
   },
   {
     name: 'a drifting loop of greps and reads',
@@ -381,7 +381,7 @@ export const SCENARIOS: readonly Scenario[] = [
       call('grep', { pattern: 'retry(', path: 'src' }), call('read', { file_path: 'src/server.ts', offset: 60, limit: 60 }),
     ][i]!),
     // Six calls, then twelve revisits in no fixed order (no cycle, and no call made a fourth time).
-    expected: { notices: ['going over the same 10 calls again'], refusals: 0 },
+    expected: { notices: ['10 calls in a row repeat earlier ones'], refusals: 0 },
   },
   {
     name: 'a shell edit repeated',

@@ -6,14 +6,15 @@
  * `minChars` are ignored (short lines such as "OK" repeat for good reasons). Each remaining block is fingerprinted
  * and counted once per occurrence, but a message id that was already counted is skipped whole, so a replayed
  * message never counts twice. A block seen `threshold` times within `windowMs` trips; its evidence is then cleared
- * and it stays quiet for `cooldownMs`: the shared schedule, with the evidence restarted after every notice.
+ * and it stays quiet for `cooldownMs`. Time-based, it keeps a schedule of its own: the next notice needs `threshold` fresh
+ * occurrences within the window after the cooldown.
  * @module dsh-brake/core/detectors/duplicate-text
  */
 import { touch } from '../bounded-map.js'
 import { withRangeFingerprints } from '../fingerprint.js'
 import { createLruTable } from '../lru-table.js'
 import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
-import { isDue, type Detector, type Schedule } from './detector.js'
+import type { Detector } from './detector.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */
 export interface DuplicateTextOptions {
@@ -86,8 +87,6 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
   // Per slot of `blocks`; an entry is reused when its slot passes to another block.
   const entries: BlockEntry[] = []
   const messageIds = new Map<string, true>()
-  // Evidence starts over after each notice, so every notice needs `threshold` fresh occurrences.
-  const schedule: Schedule = { first: options.threshold, every: options.threshold }
   const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
   const reuse = (entry: BlockEntry): void => {
     entry.count = 0
@@ -113,7 +112,8 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
     times.push(at)
     if (times.length > options.threshold) times.shift()
     addSource(entry, source)
-    if (!isDue(schedule, times.length, 0)) return undefined
+    // Evidence starts over after each notice, so every notice needs `threshold` fresh occurrences, and a cooldown.
+    if (times.length < options.threshold) return undefined
     if (at - times[0]! > options.windowMs || at < entry.quietUntil) return undefined
     const found: DuplicateBlock = {
       count: entry.count,

@@ -82,6 +82,9 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
           run = 0
           noticed = 0
           matching.fill(0)
+          // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
+          args.length = 0
+          tools.length = 0
         }
         return undefined
       }
@@ -97,8 +100,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
       if (owned()) return undefined
-      const calls = runCalls()
-      return { kind: 'revisit', count: run, distinct: new Set(calls.map(c => c.key)).size, calls: named(calls) }
+      return { kind: 'revisit', count: run, calls: named(runCalls()) }
     },
     reset() {
       tools.length = 0
