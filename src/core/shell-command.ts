@@ -95,6 +95,12 @@ export function simpleCommands(command: string): SimpleCommand[] {
       const end = close === -1 ? command.length : close
       word = `${word ?? ''}${command.slice(i + 1, end)}`
       i = end + 1
+    } else if (char === '$' && command.startsWith('$((', i)) {
+      // Arithmetic (`$((1 << 2))`) is part of a word: its `<<` is a shift, not a heredoc.
+      const close = command.indexOf('))', i + 3)
+      const end = close === -1 ? command.length : close + 2
+      word = `${word ?? ''}${command.slice(i, end)}`
+      i = end
     } else if (char === '\n') {
       endCommand()
       i = skipHeredocs(command, i + 1, heredocs)

@@ -42,6 +42,8 @@ describe('shell commands that change files', () => {
     ['echo oops > /dev/stderr', false],
     ['cat <<EOF > f.py\r\nx = 1\r\nEOF\r\nls', true],
     ['cat <<EOF\r\nsed -i s/a/b/ f\r\nEOF\r\nls', false],
+    // Arithmetic shifts are not heredocs.
+    ['echo $((1 << 2))\nsed -i s/a/b/ f', true],
   ])('%j → %s', (command, expected) => {
     expect(changesFiles(command, changing)).toBe(expected)
   })
