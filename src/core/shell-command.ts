@@ -155,7 +155,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
 }
 
 /** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
-const PLAIN = /[^\s'"\\;&|<>()]+/y
+const PLAIN = /[^\s'"\\;&|<>()$]+/y
 
 /** Read a heredoc operator's delimiter from `at` (after `<<`); returns where the command line goes on. */
 function readHeredoc(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {

@@ -44,6 +44,8 @@ describe('shell commands that change files', () => {
     ['cat <<EOF\r\nsed -i s/a/b/ f\r\nEOF\r\nls', false],
     // Arithmetic shifts are not heredocs.
     ['echo $((1 << 2))\nsed -i s/a/b/ f', true],
+    ['x=$((1<<2)); echo "$x" > out.txt', true],
+    ['echo $HOME $((2<<1))', false],
   ])('%j → %s', (command, expected) => {
     expect(changesFiles(command, changing)).toBe(expected)
   })
