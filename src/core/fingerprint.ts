@@ -8,13 +8,11 @@
  * numbers, and nothing depends on what the buffer held before.
  * @module dsh-brake/core/fingerprint
  */
-import { Domain, hashBytes, type ByteView } from './hash.js'
+import { Domain, hashBytes, WIDE, type ByteView } from './hash.js'
 
 /** Bytes the scratch buffer keeps between calls at most; a longer text gets a buffer of its own. */
 const KEPT_BYTES = 1 << 20
 
-/** A character that does not fit in one byte. */
-const WIDE = /[\u0100-\uffff]/
 
 interface Scratch extends ByteView {
   readonly bytes: Buffer

@@ -13,6 +13,9 @@
  * @module dsh-brake/core/hash
  */
 
+/** A character that does not fit in one byte: text holding one is encoded as UTF-16, any other as Latin-1. */
+export const WIDE = /[\u0100-\uffff]/
+
 /** What the bytes are: the same bytes mean different things in each, so each hashes apart. */
 export const Domain = Object.freeze({ LATIN1: 0, UTF16: 1, VALUE: 2 })
 

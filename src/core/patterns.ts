@@ -7,7 +7,7 @@
 export function compilePatterns(patterns: readonly string[]): (name: string) => boolean {
   if (patterns.length === 0) return () => false
   const alternatives = patterns.map(pattern =>
-    pattern.split('*').map(part => part.replace(/[\\^$.|?+()[\]{}]/g, '\\$&')).join('.*'))
+    pattern.split('*').map(escapeRegExp).join('.*'))
   const regexp = new RegExp(`^(?:${alternatives.join('|')})$`, 's')
   return name => regexp.test(name)
 }
@@ -37,4 +37,9 @@ export function memoizeByName<T>(answer: (name: string) => T): (name: string) =>
     answers.set(name, value)
     return value
   }
+}
+
+/** `text` with every character a regular expression gives a meaning to escaped, so it matches itself. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')
 }

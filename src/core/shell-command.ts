@@ -11,7 +11,7 @@
  * Nothing is run or expanded: a command that writes through a script of its own (`python fix.py`) is not seen.
  * @module dsh-brake/core/shell-command
  */
-import { compilePatterns } from './patterns.js'
+import { compilePatterns, escapeRegExp } from './patterns.js'
 
 /** One simple command: its words (quotes removed) and the files its output is redirected into. */
 interface SimpleCommand {
@@ -255,21 +255,17 @@ function mentionsAny(patterns: readonly string[]): (command: string) => boolean 
     if (head === undefined) return () => true
     // The pattern after its first word: the first part's other words, then the later parts, anything in between.
     const rest = [parts[0]!.slice(1), ...parts.slice(1)]
-      .map((part, index) => (index === 0 ? '' : '[\\s\\S]*') + part.map(word => `\\s+${escape(word)}`).join(''))
+      .map((part, index) => (index === 0 ? '' : '[\\s\\S]*') + part.map(word => `\\s+${escapeRegExp(word)}`).join(''))
       .join('')
     byHead.set(head, [...byHead.get(head) ?? [], rest])
   }
   // Word boundaries only where the first word has a word character to stand on (`./fix.sh`, `c++` have none). The
   // usual first words share one leading boundary, which keeps the engine's work per position small.
   const alternative = (head: string, rests: readonly string[]): string =>
-    `${escape(head)}${/\w$/.test(head) ? '\\b' : ''}(?:${rests.join('|')})`
+    `${escapeRegExp(head)}${/\w$/.test(head) ? '\\b' : ''}(?:${rests.join('|')})`
   const heads = [...byHead]
   const words = heads.filter(([head]) => /^\w/.test(head)).map(([head, rests]) => alternative(head, rests))
   const others = heads.filter(([head]) => !/^\w/.test(head)).map(([head, rests]) => alternative(head, rests))
   const mentions = new RegExp([`>|\\b(?:tee\\b|${words.join('|')})`, ...others].join('|'))
   return command => mentions.test(command)
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')
 }

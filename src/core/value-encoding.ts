@@ -9,7 +9,7 @@
  * cursor and remembered keys; it hands back numbers only.
  * @module dsh-brake/core/value-encoding
  */
-import { Domain, hashBytes, type ByteView } from './hash.js'
+import { Domain, hashBytes, WIDE, type ByteView } from './hash.js'
 
 const NULL = 0
 const FALSE = 1
@@ -21,8 +21,6 @@ const ARRAY = 6
 const OBJECT = 7
 const END = 8
 
-/** A character that does not fit in one byte. */
-const WIDE = /[\u0100-\uffff]/
 /** Object keys whose encoding is remembered at most; the memory starts over beyond that. */
 const REMEMBERED_KEYS = 1024
 /** Longer keys are encoded every time. */
