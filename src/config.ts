@@ -12,18 +12,24 @@ import type { BrakeOptions } from './core/brake-state.js'
 import type { ToolPolicy } from './core/policies.js'
 import type { ToolClass } from './core/types.js'
 
-/** Whether the brake only tells the model (`remind`) or also refuses exact repeats (`deny`). */
-export type Mode = 'remind' | 'deny'
+/**
+ * How far the brake goes: only tell the model (`remind`), also refuse exact repeats (`deny`), or also end the turn of a
+ * loop that goes on after it was told (`stop`).
+ */
+export type Mode = 'remind' | 'deny' | 'stop'
 
 /** dsh-brake's configuration, as `apply` receives it (every key present: the schema fills the defaults). */
 export interface Config {
-  /** `remind` (default): notices only. `deny`: also refuse an exact call repeated `callDenyCount` times. */
+  /**
+   * `remind` (default): notices only. `deny`: also refuse an exact call repeated `callDenyCount` times. `stop`: what
+   * deny does, and end the turn when a loop goes on without progress after its notice.
+   */
   mode: Mode
   /** The identical call (first one included) whose result carries the first notice. Default 4. */
   callWarnCount: number
   /** The same for a poller (`job_output`, `list_agents`, …), whose unchanged status is waiting for a while. Default 6. */
   pollWarnCount: number
-  /** Identical calls after which further identical attempts are refused in `deny` mode. Default 10. */
+  /** Identical calls after which further identical attempts are refused in `deny` and `stop` modes. Default 10. */
   callDenyCount: number
   /** After the first notice, another notice every this many further repeats (calls, or laps of a sequence). Default 5. */
   callReWarnEvery: number
@@ -104,10 +110,10 @@ export const LIMITS = Object.freeze({
 
 const ZH = {
   $desc: 'dsh-brake：检测 agent（智能体）的循环（相同调用、重复的调用序列、重复注入的文本），提醒模型，并可选择拒绝完全相同的重复调用。',
-  mode: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用。',
+  mode: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用；`stop` 在 `deny` 之外，当循环在提醒之后仍无进展地继续时结束本轮。',
   callWarnCount: '第几次相同调用（含第一次）的结果附带第一条提醒。默认 4。',
   pollWarnCount: '轮询类工具（`job_output`、`list_agents` 等）的相同调用在第几次时提醒：状态未变的轮询在一段时间内只是等待。默认 6。',
-  callDenyCount: '`deny` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。默认 10。',
+  callDenyCount: '`deny` 与 `stop` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。默认 10。',
   callReWarnEvery: '第一条提醒之后，每再重复这么多次（调用次数，或序列的圈数）再提醒一次。默认 5。',
   sequenceLength: '检测的最长调用循环（从 2 个调用到此数）。默认 4。',
   sequenceCount: '一个循环连续重复多少圈算作循环。默认 3。',
@@ -144,14 +150,14 @@ const POLICIES = Schema.dict(Schema.object({
  * {@link Config}, so `apply` needs no casts.
  */
 export const Config: Schema<Partial<Config>, Config> = Schema.object({
-  mode: Schema.union(['remind', 'deny'] as const).default(DEFAULTS.mode)
-    .description('`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times.'),
+  mode: Schema.union(['remind', 'deny', 'stop'] as const).default(DEFAULTS.mode)
+    .description('`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times; `stop` also ends the turn when a loop goes on without progress after its notice.'),
   callWarnCount: Schema.number().default(DEFAULTS.callWarnCount)
     .description('The identical call (first one included) whose result carries the first notice.'),
   pollWarnCount: Schema.number().default(DEFAULTS.pollWarnCount)
     .description('The same for a poller, whose unchanged status is waiting for a while before it is a loop.'),
   callDenyCount: Schema.number().default(DEFAULTS.callDenyCount)
-    .description('In `deny` mode, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.'),
+    .description('In `deny` and `stop` modes, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.'),
   callReWarnEvery: Schema.number().default(DEFAULTS.callReWarnEvery)
     .description('After the first notice, another one every this many further repeats (calls, or laps of a sequence).'),
   sequenceLength: Schema.number().default(DEFAULTS.sequenceLength)
@@ -233,7 +239,8 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
-      oneVoice: config.mode !== 'deny',
+      // Deny and stop modes: a repeat's notice also warns of the refusal to come, and each loop's notices count.
+      oneVoice: config.mode === 'remind',
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },

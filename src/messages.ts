@@ -6,6 +6,7 @@
  * at most a bounded preview, never the whole payload.
  * @module dsh-brake/messages
  */
+import { loopCalls, type StopCause } from './core/stops.js'
 import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding } from './core/types.js'
 
 /** Characters of canonical arguments quoted in a notice. */
@@ -136,6 +137,34 @@ export const DENIAL_TERMS = {
 } as const
 
 /**
+ * Stop mode's reason for ending a turn: what the person reads (on the terminal, in the session log's `turn/end`, on a
+ * blocked goal) and what a stopped subagent's parent reads. `{loop}` is one of {@link STOP_LOOP}.
+ */
+export const STOP_REASON = 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. {loop}. Send a message to go on; the brake counts afresh.'
+
+/** The loop a stop names, by kind: what repeated and how many calls it took. */
+export const STOP_LOOP = {
+  'repeated-call': '`{tool}` was called {count} times with the same arguments ({short}): {arguments}',
+  'refused': '`{tool}` was called {count} times with the same arguments, the last of them refused: {arguments}',
+  'sequence': 'The same {length} calls went round {laps} times ({calls} calls): {cycle}',
+  'revisit': '{count} calls in a row went back over earlier calls, most often {calls}',
+  'repeated-error': '`{tool}` failed {count} times with the same error: {error}',
+} as const
+
+/** One call a revisit stop names, with how often it came up. */
+export const STOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
+
+/** The notice waiting for the model at its next turn, after a stop. */
+export const STOP_NOTICE = `[dsh-brake] Your last turn was stopped because a loop went on after its notice, with nothing changing. {loop}.
+Do not pick those calls up again. Say what is blocking you, or take an approach you have not tried.`
+
+/** The collapsed-row summary of the stop notice. */
+export const STOP_SUMMARY = 'turn stopped: {loop}'
+
+/** The line a stopped subagent's reason adds to its parent's failed delegation result. */
+export const SUBAGENT_STOPPED_LINE = 'The subagent did not fail at the task: it was stopped in a loop. {reason} Do not hand out the same task again unchanged: narrow it, give it what it was missing, or take it on yourself.'
+
+/**
  * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
  * further identical calls will be refused.
  */
@@ -212,6 +241,47 @@ export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
 export function denialReason(tool: string, count: number, progressAware = true): string {
   const terms = progressAware ? DENIAL_TERMS.progress : DENIAL_TERMS.plain
   return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count), ...terms })
+}
+
+/** The reason a stop gives the person (and the session log, a blocked goal, a parent). */
+export function stopReason(cause: StopCause): string {
+  return fill(STOP_REASON, { loop: stopLoop(cause) })
+}
+
+/** The notice that waits for the model's next turn after a stop. */
+export function stopNotice(cause: StopCause): NoticeText {
+  const loop = stopLoop(cause)
+  return { text: fill(STOP_NOTICE, { loop }), summary: summary(fill(STOP_SUMMARY, { loop })) }
+}
+
+/** The line a parent's failed delegation result gains when the brake stopped the subagent. */
+export function subagentStoppedLine(reason: string): string {
+  return fill(SUBAGENT_STOPPED_LINE, { reason })
+}
+
+/** What looped, for a stop: the loop's kind, what repeated, and how many calls it took. */
+function stopLoop({ loop, refused }: StopCause): string {
+  switch (loop.kind) {
+    case 'repeated-call':
+      return fill(refused ? STOP_LOOP.refused : STOP_LOOP['repeated-call'], {
+        tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), short: SUMMARY_EVIDENCE[loop.evidence],
+        arguments: clip(loop.args, ARGS_PREVIEW_CHARS),
+      })
+    case 'sequence':
+      return fill(STOP_LOOP.sequence, {
+        length: String(loop.tools.length), laps: String(loop.laps), calls: String(loopCalls(loop)),
+        cycle: loop.tools.map(tool => clip(tool, NAME_CHARS)).join(' → '),
+      })
+    case 'revisit':
+      return fill(STOP_LOOP.revisit, {
+        count: String(loop.count),
+        calls: loop.calls.map(call => fill(STOP_REVISIT_CALL, {
+          tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
+        })).join(', '),
+      })
+    case 'repeated-error':
+      return fill(STOP_LOOP['repeated-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
+  }
 }
 
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */

@@ -67,7 +67,7 @@ describe('config validation fails loud', () => {
   })
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" but got "block"'],
+    ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" | "stop" but got "block"'],
     ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six'],
     ['include not a list', { include: 'read' }, '$.include expected array but got read'],
     ['include item not a string', { exclude: [1] }, '$.exclude[0] expected string but got 1'],

@@ -1,9 +1,11 @@
 /**
  * Property-based fuzzing of the plugin as DSH dispatches it: random interleavings of tool calls (odd arguments,
  * failures, parallel duplicates), claimed messages (people, plugins, the brake's own notices, unknown source kinds,
- * non-text content), several agents and dropped agents, through the real Cordis waterfalls. The brake must never
- * fail internally, never lose a downstream decision or context, and every notice must be valid lossless JSON with a
- * bounded summary and a fresh id. `npm test` runs a few hundred cases; `npm run test:fuzz` runs 10 000.
+ * non-text content), several agents (a subagent among them), agent-less calls and dropped agents, through the real
+ * Cordis waterfalls, in every mode. The brake must never fail internally, never lose a downstream decision or context,
+ * every notice must be valid lossless JSON with a bounded summary and a fresh id, and a stop (stop mode only) must end
+ * the turn through the agent's own cancel with a hook cause, never concern an agent-less call, and lose no message.
+ * `npm test` runs a few hundred cases; `npm run test:fuzz` runs 10 000.
  */
 import { Context } from '@deepseek-ai/cordis'
 import fc from 'fast-check'
@@ -26,8 +28,9 @@ const args = fc.oneof(
 )
 const call = fc.record({
   kind: fc.constant('call' as const),
-  agent: fc.nat(2),
-  tool: fc.constantFrom('read', 'bash', 'edit', 'job_output', 'todo_write', 'grep', 'x'.repeat(300)),
+  // 3: a call without an agent.
+  agent: fc.nat(3),
+  tool: fc.constantFrom('read', 'bash', 'edit', 'job_output', 'todo_write', 'grep', 'subagent', 'x'.repeat(300)),
   args,
   result: text,
   isError: fc.boolean(),
@@ -79,21 +82,42 @@ function guardHost(ctx: Context): { judge: (exec: object) => string | undefined 
 }
 
 let refusals = 0
+let stops = 0
+
+interface FuzzAgent {
+  readonly id: string
+  readonly session: { readonly header: Record<string, unknown> }
+  readonly inbox: { prepend(target: string, message: unknown): void }
+  cancel(cause: unknown, options: unknown): void
+}
+
+/** An agent as the brake sees one: an id, a session header (agent 2 is agent 0's subagent), an inbox and a cancel. */
+function fuzzAgent(index: number, generation: number, log: { cancels: unknown[][]; prepends: unknown[] }): FuzzAgent {
+  return {
+    id: `agent-${index}-${generation}`,
+    session: { header: index === 2 ? { origin: 'subagent', parentSession: 'agent-0-0' } : {} },
+    inbox: { prepend: (_target, message) => void log.prepends.push(message) },
+    cancel: (...args) => void log.cancels.push(args),
+  }
+}
 
 describe('fuzzing the waterfalls', () => {
   it(`never fails inside, never loses a decision, only emits valid notices (${RUNS} runs)`, async () => {
-    await fc.assert(fc.asyncProperty(script, fc.boolean(), fc.boolean(), async (steps, progressAware, deny) => {
+    await fc.assert(fc.asyncProperty(script, fc.boolean(), fc.constantFrom('remind', 'deny', 'stop'), async (steps, progressAware, mode) => {
       const ctx = new Context()
       const host = guardHost(ctx)
-      await ctx.plugin(Brake, { callWarnCount: 2, callReWarnEvery: 1, callDenyCount: 3, sequenceCount: 2, duplicateTextThreshold: 2, progressAware, mode: deny ? 'deny' : 'remind' })
+      const config = { callWarnCount: 2, callReWarnEvery: 1, callDenyCount: 3, sequenceCount: 2, duplicateTextThreshold: 2 }
+      await ctx.plugin(Brake, { ...config, progressAware, mode })
       const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<unknown> }).waterfall.bind(ctx)
-      const agents = [{}, {}, {}]
+      const log = { cancels: [] as unknown[][], prepends: [] as unknown[] }
+      const agents: (FuzzAgent | undefined)[] = [0, 1, 2].map(i => fuzzAgent(i, 0, log))
+      let generation = 0
       const ids = new Set<string>()
       const claimed: unknown[] = []
       let n = 0
       for (const step of steps) {
         if (step.kind === 'drop') {
-          agents[step.agent] = {}
+          agents[step.agent] = fuzzAgent(step.agent, ++generation, log)
         } else if (step.kind === 'call') {
           for (let copy = 0; copy < step.copies; copy++) {
             const exec = { token: Symbol('t'), callId: `c${++n}`, rootCallId: `c${n}`, name: step.tool, signal, agent: agents[step.agent], arguments: step.args }
@@ -101,7 +125,8 @@ describe('fuzzing the waterfalls', () => {
             if (reason !== undefined) {
               expect(typeof reason).toBe('string')
               expect(reason.length).toBeLessThan(600)
-              expect(deny).toBe(true)
+              expect(mode).not.toBe('remind')
+              expect(exec.agent).toBeDefined()
               refusals++
             }
             const result = Object.freeze(reason !== undefined
@@ -111,7 +136,12 @@ describe('fuzzing the waterfalls', () => {
             const downstream = { kind: 'block', feedback: [{ type: 'text', text: 'blocked' }], additionalContexts: [theirs] }
             const decision = await waterfall('tools/post-execute', exec, result, () => Promise.resolve(downstream)) as typeof downstream
             expect(decision.kind).toBe('block')
-            expect(decision.feedback).toBe(downstream.feedback)
+            // Only a failed delegation of a stopped subagent's parent gains lines, after downstream's own feedback.
+            expect(decision.feedback.slice(0, 1)).toEqual(downstream.feedback)
+            for (const line of decision.feedback.slice(1)) {
+              expect(line.text).toMatch(/^The subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: /)
+            }
+            if (decision.feedback.length > 1) expect(step.tool === 'subagent' && exec.agent?.id.startsWith('agent-0-')).toBe(true)
             expect(decision.additionalContexts.at(-1)).toBe(theirs)
             for (const ours of decision.additionalContexts.slice(0, -1)) {
               checkNotice(ours, ids)
@@ -123,8 +153,23 @@ describe('fuzzing the waterfalls', () => {
             ? claimed[(n + i) % claimed.length]
             : { content: m.content, source: m.source, role: 'user', id: `m${++n}` })
           const enter = step.reject ? { kind: 'reject' } : { kind: 'enter', messages }
-          const decision = await waterfall('agent/pre-step', { agent: agents[step.agent], messages, turn: 1, step: n, signal }, () => Promise.resolve(enter)) as { kind: string; messages?: unknown[] }
-          if (step.reject) {
+          const cancelled = log.cancels.length
+          const prepended = log.prepends.length
+          const who = agents[step.agent % 3]!
+          const decision = await waterfall('agent/pre-step', { agent: who, messages, turn: 1, step: n, signal }, () => Promise.resolve(enter)) as { kind: string; messages?: unknown[] }
+          if (log.cancels.length > cancelled) {
+            // A stop: the agent's own cancel with a hook cause, every claimed message back in its inbox, and a notice.
+            expect(mode).toBe('stop')
+            expect(decision).toEqual({ kind: 'reject' })
+            const [[cause, options]] = log.cancels.slice(cancelled) as [[{ kind: string; reason: string }, unknown]]
+            expect(cause.kind).toBe('hook')
+            expect(cause.reason).toMatch(/^dsh-brake stopped the turn: /)
+            expect(options).toEqual({ keepInbox: true })
+            const back = log.prepends.slice(prepended)
+            expect(back.slice(1).toReversed()).toEqual(messages)
+            checkNotice(back[0], ids)
+            stops++
+          } else if (step.reject) {
             expect(decision).toBe(enter)
           } else {
             expect(decision.messages!.slice(0, messages.length)).toEqual(messages)
@@ -135,7 +180,8 @@ describe('fuzzing the waterfalls', () => {
       // Nothing failed inside: the containment log stayed empty.
       expect(ctx.logger.buffer.filter(m => m.name === 'dsh-brake')).toEqual([])
     }), { numRuns: RUNS })
-    // The cases did reach the guard's refusals, not only notices.
+    // The cases did reach the guard's refusals and stops, not only notices.
     expect(refusals).toBeGreaterThan(0)
+    expect(stops).toBeGreaterThan(0)
   }, 600_000)
 })

@@ -48,10 +48,10 @@ describe('README.md', () => {
 
   it('quotes rendered examples exactly as the plugin renders them', () => {
     const examples = [
-      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
-      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.repeatedCallNotice({ kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
+      messages.sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
       messages.repeatedErrorNotice({
-        kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
+        kind: 'repeated-error', noticedBefore: false, tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
       }).text,
       messages.duplicateTextNotice({
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,

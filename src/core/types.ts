@@ -79,6 +79,8 @@ export interface RepeatedCallFinding {
   readonly count: number
   /** What the results showed: all the same, all the same failure, or changing (plain counting only). */
   readonly evidence: 'same-result' | 'same-failure' | 'changed'
+  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
+  readonly noticedBefore: boolean
 }
 
 /** The same tool failing with the same error, whatever the arguments. */
@@ -93,6 +95,8 @@ export interface RepeatedErrorFinding {
   readonly error: string
   /** `input`: the tool rejected what was sent; `environment`: something the tool depends on is wrong. */
   readonly cause: 'input' | 'environment'
+  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
+  readonly noticedBefore: boolean
 }
 
 /** A cycle of pairwise-distinct call identities repeated back to back. */
@@ -104,6 +108,8 @@ export interface SequenceFinding {
   readonly laps: number
   /** Whether the results were part of what repeated (progress-aware counting). */
   readonly sameResults: boolean
+  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
+  readonly noticedBefore: boolean
 }
 
 /** A run of consecutive calls that each repeat an earlier call, unchanged, with no progress since. */
@@ -113,6 +119,8 @@ export interface RevisitFinding {
   readonly count: number
   /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
   readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
+  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
+  readonly noticedBefore: boolean
 }
 
 /** One text block that crossed the duplicate threshold. */
@@ -138,5 +146,8 @@ export interface DuplicateTextFinding {
   readonly windowMs: number
 }
 
+/** What a call detector can report: a loop in the agent's own calls. */
+export type CallFinding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding
+
 /** Anything a detector can report. */
-export type Finding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding | DuplicateTextFinding
+export type Finding = CallFinding | DuplicateTextFinding

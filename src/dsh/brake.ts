@@ -6,25 +6,43 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config, ResolvedConfig } from '../config.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import { createIdentify, type Identity } from '../core/identify.js'
+import type { StopCause } from '../core/stops.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
+import { createSubagentStops, type SubagentStops } from './subagents.js'
 
 /** What the listeners and the guard of one mounted brake share. */
 export interface Brake {
   readonly name: string
   readonly config: Readonly<Config>
+  /** Deny and stop modes: the guard refuses exact repeats past `callDenyCount`. */
   readonly deny: boolean
+  /** Stop mode: a loop that goes on after its notice ends the turn. */
+  readonly stop: boolean
   /** The call's class and identity; `undefined` when it is not watched, an agent-less call among them. */
   identify(exec: ToolExecution): Identity | undefined
   /** The agent's state, created on first use. */
   stateOf(agent: Agent): BrakeState
   /** The agent's state if it has one. */
   existingState(agent: Agent): BrakeState | undefined
-  /** Forget the agent: its next call starts with fresh counts. */
+  /** Forget the agent: its next call starts with fresh counts, and a stop it had coming is off. */
   forget(agent: Agent): void
+  /** Stop mode: end the agent's turn at its next step, before the model is asked again. */
+  stopAtNextStep(agent: Agent, cause: StopCause): void
+  /** The stop the agent has coming in turn `turn`, taken (a stop left over from an earlier turn lapses). */
+  takeStop(agent: Agent, turn: number): StopCause | undefined
+  /** Note the turn the agent is in, as its steps begin. */
+  enterTurn(agent: Agent, turn: number): void
+  /** Reasons of stopped subagents, waiting for their parents' delegation results. */
+  readonly subagents: SubagentStops
+  /** DSH's goals service, when the host runs one. */
+  goals(): GoalService | undefined
+  /** Where a stop's reason is written for the person at the terminal (one line each). */
+  report(line: string): void
   /** The context of the agent owning `session` was compacted: forget its calls. */
   compacted(session: object): void
   /** Executions this brake refused: their refusal reason already told the model, so no notice repeats it. */
@@ -34,7 +52,7 @@ export interface Brake {
 }
 
 /** Create the shared part of a brake mounted on `ctx` as plugin `name`. */
-export function createBrake(ctx: Context, name: string, { config, detectors }: ResolvedConfig): Brake {
+export function createBrake(ctx: Context, name: string, { config, detectors }: ResolvedConfig, report: (line: string) => void): Brake {
   const identify = createIdentify({
     include: config.include,
     exclude: config.exclude,
@@ -43,6 +61,8 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     fileChangingCommands: [...FILE_CHANGING_SHELL_COMMANDS, ...config.fileChangingCommands],
   })
   const states = new WeakMap<Agent, BrakeState>()
+  const turns = new WeakMap<Agent, number>()
+  const stops = new WeakMap<Agent, { readonly cause: StopCause; readonly turn: number }>()
   // Compaction shows in a session's log, which names no agent: the agents' sessions, as they are first seen.
   const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
@@ -50,7 +70,8 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
   return {
     name,
     config,
-    deny: config.mode === 'deny',
+    deny: config.mode !== 'remind',
+    stop: config.mode === 'stop',
     identify: exec => exec.agent === undefined ? undefined : identify(exec.name, exec.arguments),
     stateOf(agent) {
       let state = states.get(agent)
@@ -63,7 +84,23 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
       return state
     },
     existingState: agent => states.get(agent),
-    forget: agent => void states.delete(agent),
+    forget(agent) {
+      states.delete(agent)
+      stops.delete(agent)
+    },
+    stopAtNextStep(agent, cause) {
+      if (!stops.has(agent)) stops.set(agent, { cause, turn: turns.get(agent) ?? 0 })
+    },
+    takeStop(agent, turn) {
+      const stop = stops.get(agent)
+      if (stop === undefined) return undefined
+      stops.delete(agent)
+      return stop.turn === turn ? stop.cause : undefined
+    },
+    enterTurn: (agent, turn) => void turns.set(agent, turn),
+    subagents: createSubagentStops(),
+    goals: () => ctx.get('goals'),
+    report,
     compacted(session) {
       const agent = sessions.get(session)
       if (agent !== undefined) states.get(agent)?.forgetCalls()

@@ -1,11 +1,14 @@
 /**
  * `tools/post-execute`: every executed call is counted here, after the fact, because every attempt passes through
  * this waterfall: successes, failures, and calls refused by a guard or by pre-execute policy alike. Notices are
- * folded onto the downstream decision's `additionalContexts`, ahead of everything downstream added.
+ * folded onto the downstream decision's `additionalContexts`, ahead of everything downstream added. In stop mode a
+ * call that settles a stop marks its agent's turn to end at the next step; a parent's failed delegation carries the
+ * reasons its stopped subagents were stopped for.
  * @module dsh-brake/dsh/post-execute
  */
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { stopCause } from '../core/stops.js'
 import type { Brake } from './brake.js'
 import { callNoticeText, notice } from './notices.js'
 import { observeCall } from './observe.js'
@@ -15,18 +18,21 @@ export function onPostExecute(
   brake: Brake, exec: ToolExecution, result: Readonly<ToolExecutionResult>, next: () => Promise<PostToolDecision>,
 ): Promise<PostToolDecision> {
   let notices: UserMessage[] | undefined
+  let carrying = false
   try {
     notices = noticesFor(brake, exec, result)
+    carrying = brake.subagents.waiting(exec)
   } catch (error) {
     brake.contain('tools/post-execute', error)
   }
   // Nothing to add, as for almost every call: the downstream decision goes back as it comes.
-  if (notices === undefined) return next()
+  if (notices === undefined && !carrying) return next()
   const ours = notices
   // A downstream listener may answer with a plain decision rather than a promise: take either.
   return Promise.resolve(next()).then((decision) => {
     try {
-      return { ...decision, additionalContexts: [...ours, ...decision.additionalContexts ?? []] }
+      const told = ours === undefined ? decision : { ...decision, additionalContexts: [...ours, ...decision.additionalContexts ?? []] }
+      return carrying ? brake.subagents.carry(exec, result, told) : told
     } catch (error) {
       brake.contain('tools/post-execute', error)
       return decision
@@ -34,12 +40,18 @@ export function onPostExecute(
   })
 }
 
-/** The notices one call brings, if any. */
+/** The notices one call brings, if any; in stop mode, also whether it ends the turn. */
 function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExecutionResult>): UserMessage[] | undefined {
   const identity = brake.identify(exec)
   if (identity === undefined) return undefined
   const refused = brake.deny && brake.refused.has(exec)
-  const findings = brake.stateOf(exec.agent!).observeCall(observeCall(exec, identity, result, refused))
+  const state = brake.stateOf(exec.agent!)
+  const observation = observeCall(exec, identity, result, refused)
+  const findings = state.observeCall(observation)
+  if (brake.stop) {
+    const cause = stopCause(observation, findings, refused ? state.callCount(identity.key) : 0)
+    if (cause !== undefined) brake.stopAtNextStep(exec.agent!, cause)
+  }
   if (findings === undefined) return undefined
   const denyCount = brake.deny ? brake.config.callDenyCount : undefined
   let notices: UserMessage[] | undefined

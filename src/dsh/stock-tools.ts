@@ -62,3 +62,9 @@ export const STOCK_TOOL_POLICIES: ToolPolicies = Object.freeze({
   'subagent_fork': { class: 'default', identity: ['prompt', 'run_in_background'] },
   'run_code': { class: 'default', identity: ['code'] },
 })
+
+/**
+ * The tools that delegate to a subagent. A foreground delegation whose child was stopped fails, and its result is
+ * where the stop's reason reaches the parent.
+ */
+export const SUBAGENT_TOOLS: readonly string[] = Object.freeze(['subagent', 'subagent_fork'])

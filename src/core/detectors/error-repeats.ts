@@ -81,9 +81,10 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       // A second set of arguments is what makes it "the same error, whatever the input".
       const schedule = call.inputError ? options.inputSchedule : options.schedule
       if (chain.variants.size < 2 || !isDue(schedule, chain.n, chain.noticedAt)) return undefined
+      const noticedBefore = chain.noticedAt > 0
       chain.noticedAt = chain.n
       const cause = call.inputError ? 'input' : 'environment'
-      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause }
+      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause, noticedBefore }
     },
     reset() {
       chains.clear()

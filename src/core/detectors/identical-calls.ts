@@ -94,9 +94,10 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
         chain.failed = call.failed
       }
       if (!isDue(call.kind === 'poller' ? options.pollSchedule : options.schedule, chain.n, chain.noticed)) return undefined
+      const noticedBefore = chain.noticed > 0
       chain.noticed = chain.n
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
-      return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence }
+      return { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence, noticedBefore }
     },
     count(slot, epoch) {
       const chain = slot === -1 ? undefined : chains[slot]

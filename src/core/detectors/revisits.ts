@@ -41,6 +41,8 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
   const args: unknown[] = []
   let run = 0
   let noticed = 0
+  // Whether this run has had a notice of its own (a look on the schedule that found it owned says nothing).
+  let told = false
   // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
   const matching = new Int32Array(options.ownedPeriod + 1)
 
@@ -81,6 +83,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
         if (run > 0) {
           run = 0
           noticed = 0
+          told = false
           matching.fill(0)
           // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
           args.length = 0
@@ -100,13 +103,16 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
       if (owned()) return undefined
-      return { kind: 'revisit', count: run, calls: named(runCalls()) }
+      const noticedBefore = told
+      told = true
+      return { kind: 'revisit', count: run, calls: named(runCalls()), noticedBefore }
     },
     reset() {
       tools.length = 0
       args.length = 0
       run = 0
       noticed = 0
+      told = false
       matching.fill(0)
     },
     size: () => ({ runWindow: Math.min(run, RUN_WINDOW) }),

@@ -72,10 +72,11 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
         if (found !== undefined || span % period !== 0) continue
         const done = span / period
         if (!isDue(schedule, done, noticed[period]!) || !distinctLap(period)) continue
+        const noticedBefore = noticed[period]! > 0
         noticed[period] = done
         const lap: string[] = []
         for (let i = period - 1; i >= 0; i--) lap.push(tools[at(i)]!)
-        found = { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware }
+        found = { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware, noticedBefore }
       }
       return found
     },

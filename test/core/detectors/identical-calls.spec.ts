@@ -61,7 +61,7 @@ describe('identical calls', () => {
     const detector = detectorOf({ ...DEFAULTS, ...warnAt(2) })
     detector.observe(obs('read', { b: 2, a: 1 }))
     expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({
-      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
+      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result', noticedBefore: false,
     })
   })
 

@@ -55,7 +55,7 @@ describe('going over the same ground', () => {
     let found: RevisitFinding | undefined
     for (const file of ['a', 'b', 'c', 'a', 'b', 'a', 'c', 'a']) found ??= detector.observe(step(call(file)))
     expect(found).toEqual({
-      kind: 'revisit', count: 5,
+      kind: 'revisit', count: 5, noticedBefore: false,
       calls: [
         { tool: 'read', args: '{"file_path":"a"}', count: 3 },
         { tool: 'read', args: '{"file_path":"c"}', count: 1 },
