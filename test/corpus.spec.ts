@@ -26,9 +26,9 @@ interface Played {
 }
 
 /** The outcome, and what else it showed. */
-async function play(scenario: Scenario, progressAware = true): Promise<Outcome & Played> {
+async function play(scenario: Scenario, progressAware = true, mode = scenario.config.mode): Promise<Outcome & Played> {
   const ctx: Context = await bootDsh()
-  await ctx.plugin(Brake, { ...scenario.config, progressAware })
+  await ctx.plugin(Brake, { ...scenario.config, progressAware, ...mode === undefined ? {} : { mode } })
   for (const [name, body] of Object.entries(scenario.tools)) {
     tool(ctx, name, (args, runs) => body(args as Record<string, unknown>, runs), scenario.concurrent?.includes(name) ?? false)
   }
@@ -60,14 +60,19 @@ async function play(scenario: Scenario, progressAware = true): Promise<Outcome &
   }
 }
 
+/** Tool results a full play of `scenario` logs: one per scripted call, and a pruned one twice. */
+function resultsExpected(scenario: Scenario): number {
+  const scripted = scenario.script.reduce((n, turn) => n + ('calls' in turn ? turn.calls.length : 0), 0)
+  return scripted + (scenario.compaction?.kind === 'prune' ? 1 : 0)
+}
+
 /** Play `scenario` with the defaults and check its exact outcome, and what its notices say. */
 async function check(scenario: Scenario): Promise<void> {
   const { texts, calls, compactedAt, ...outcome } = await play(scenario)
   expect(outcome).toEqual(scenario.expected)
   for (const phrase of scenario.says ?? []) expect(texts.join('\n')).toContain(phrase)
-  // Every scripted call got its result (a pruned one is logged twice), and a compaction fell where it was asked to.
-  const scripted = scenario.script.reduce((n, turn) => n + ('calls' in turn ? turn.calls.length : 0), 0)
-  expect(calls).toBe(scripted + (scenario.compaction?.kind === 'prune' ? 1 : 0))
+  // Every scripted call got its result, and a compaction fell where it was asked to.
+  expect(calls).toBe(resultsExpected(scenario))
   expect(compactedAt).toBe(scenario.compaction?.after)
 }
 
@@ -84,6 +89,15 @@ describe('the corpus has at least 12 traps and 12 loops', () => {
 describe('real work draws no notice and no refusal (deny mode, defaults)', () => {
   it.each(traps.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
     await check(scenario)
+  })
+})
+
+describe('stop mode never stops real work', () => {
+  it.each(traps.map(s => [s.name, s] as const))('%s', async (_, scenario) => {
+    const { notices: said, refusals, calls } = await play(scenario, true, 'stop')
+    expect({ notices: said, refusals }).toEqual(scenario.expected)
+    // Every scripted call ran: the turn was not cut short.
+    expect(calls).toBe(resultsExpected(scenario))
   })
 })
 
