@@ -139,7 +139,7 @@ describe('fuzzing the waterfalls', () => {
             // Only a failed delegation of a stopped subagent's parent gains lines, after downstream's own feedback.
             expect(decision.feedback.slice(0, 1)).toEqual(downstream.feedback)
             for (const line of decision.feedback.slice(1)) {
-              expect(line.text).toMatch(/^The subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: /)
+              expect(line.text).toMatch(/^\nThe subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: /)
             }
             if (decision.feedback.length > 1) expect(step.tool === 'subagent' && exec.agent?.id.startsWith('agent-0-')).toBe(true)
             expect(decision.additionalContexts.at(-1)).toBe(theirs)

@@ -40,7 +40,8 @@ export function createSubagentStops(): SubagentStops {
       const reasons = waiting.get(exec.agent!.id)
       if (reasons === undefined) return decision
       waiting.delete(exec.agent!.id)
-      const lines: ContentBlock[] = reasons.map(reason => ({ type: 'text', text: subagentStoppedLine(reason) }))
+      // On a line of its own: a model reads the result's text blocks joined together.
+      const lines: ContentBlock[] = reasons.map(reason => ({ type: 'text', text: `\n${subagentStoppedLine(reason)}` }))
       // A listener downstream may have blocked the call or replaced its content: add to what it decided.
       if (decision.kind === 'block') return { ...decision, feedback: [...decision.feedback, ...lines] }
       if (decision.value !== undefined) return decision

@@ -1,0 +1,93 @@
+/**
+ * Stop mode through the real `dsh` CLI (headless profile, stock tools, repeat-tool-reminder beside it), with a scripted
+ * model that ignores every notice and refusal: each runaway ends within its bound, the reason shows in the headless
+ * output and in the session log on disk, a poll whose output changes runs to its end, and a stopped subagent's reason
+ * reaches its parent's tool result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
+import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
+
+const STOP = '- id: dsh-brake\n  config:\n    mode: stop\n'
+const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
+
+let home: string
+
+beforeAll(async () => {
+  home = freshHome()
+  const added = await dsh(['plugin', '--profile', 'headless', 'add', PACKAGE_ROOT], { home, cwd: home })
+  expect(added.code, added.stderr).toBe(0)
+  writeUserPatch(home, STOP)
+})
+
+afterAll(() => {
+  cleanUp()
+})
+
+/** Play `script` (then a closing `done`) in a fresh workspace with `files`. */
+async function play(script: Answer[], files: Record<string, string> = {}): Promise<{ run: Run; server: ModelServer; events: StoredEvent[] }> {
+  const cwd = workspace(files)
+  const server = await startModelServer([...script, { text: 'done' }])
+  const run = await dsh(['--profile', 'headless', 'Read the notes.'], { home, cwd, baseUrl: server.url })
+  await server.close()
+  return { run, server, events: sessionEvents(home, cwd) }
+}
+
+/** Tool results in the session log, in order. */
+function toolResults(events: readonly StoredEvent[]): string[] {
+  return events.filter(event => event.type === 'tool/result').map(event => textOf(
+    { role: 'tool', content: (event.data?.['message'] as { content: { content: { type: string; text?: string }[] }[] }).content[0]!.content },
+  ))
+}
+
+/** The hook reasons turns ended with, in the session log. */
+function hookReasons(events: readonly StoredEvent[]): string[] {
+  return events.filter(event => event.type === 'turn/end')
+    .map(event => event.data?.['reason'] as { kind: string; reason?: { kind: string; reason: string } })
+    .filter(reason => reason.kind === 'aborted' && reason.reason?.kind === 'hook')
+    .map(reason => reason.reason!.reason)
+}
+
+describe('stop mode on the real CLI, with a model that ignores every notice and refusal', () => {
+  it('40 identical reads end within 15 calls; the reason is printed and kept in the session log', async () => {
+    const { run, server, events } = await play(repeat(40, call('read', { file_path: 'notes.txt' })), { 'notes.txt': 'the answer is 42\n' })
+    const results = toolResults(events)
+    expect(results.length).toBeLessThanOrEqual(15)
+    expect(server.requests).toHaveLength(results.length)
+    const [reason] = hookReasons(events)
+    expect(reason).toMatch(/^dsh-brake stopped the turn: .*`read` was called 9 times with the same arguments \(same result\)/)
+    expect(run.stderr).toContain(reason)
+    expect(run.code).toBe(1)
+  })
+
+  it('a four-call cycle repeated 15 times ends within 40 calls', async () => {
+    const files = { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'd.txt': 'd\n' }
+    const lap = Object.keys(files).map(file => call('read', { file_path: file }))
+    const { run, events } = await play(repeat(15, lap).flat(), files)
+    expect(toolResults(events).length).toBeLessThanOrEqual(40)
+    const [reason] = hookReasons(events)
+    expect(reason).toMatch(/The same 4 calls went round \d+ times \(\d+ calls\): read → read → read → read/)
+    expect(run.stderr).toContain(reason)
+    expect(run.code).toBe(1)
+  })
+
+  it('a poll whose output changes runs all 12 calls, and the run succeeds', async () => {
+    const job = call('bash', { command: 'for i in $(seq 1 80); do echo "step $i"; sleep 0.2; done', description: 'Build', run_in_background: true })
+    const poll = call('job_output', { job_id: 'bash-1', wait: true, timeout_ms: 500 })
+    const { run, events } = await play([job, ...repeat(12, poll)])
+    expect(run.code, run.stderr).toBe(0)
+    expect(toolResults(events).slice(1)).toHaveLength(12)
+    expect(hookReasons(events)).toEqual([])
+    expect(run.stderr).not.toContain('dsh-brake')
+  })
+
+  it('a subagent stopped in a loop: its reason reaches the parent\'s tool result', async () => {
+    const delegate = call('subagent', { description: 'Read the notes', prompt: 'Read notes.txt.', run_in_background: false })
+    // The child reads until the brake stops it at the ninth; the parent's next request gets the closing text.
+    const { server, events } = await play([delegate, ...repeat(9, call('read', { file_path: 'notes.txt' }))], { 'notes.txt': 'the answer is 42\n' })
+    const parentSaw = server.requests.at(-1)!.messages.filter(message => message.role === 'tool').map(textOf)
+    expect(parentSaw.at(-1)).toMatch(/^Error: subagent run was cancelled\nThe subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: .*`read` was called 9 times/)
+    expect(hookReasons(events)).toHaveLength(1)
+  })
+})
