@@ -25,8 +25,15 @@ afterAll(() => {
   cleanUp()
 })
 
+/** What a play left: the CLI run, the model server's record, and the session log. */
+interface Played {
+  readonly run: Run
+  readonly server: ModelServer
+  readonly events: StoredEvent[]
+}
+
 /** Play `script` (then a closing `done`) in a fresh workspace with `files`. */
-async function play(script: Answer[], files: Record<string, string> = {}): Promise<{ run: Run; server: ModelServer; events: StoredEvent[] }> {
+async function play(script: Answer[], files: Record<string, string> = {}): Promise<Played> {
   const cwd = workspace(files)
   const server = await startModelServer([...script, { text: 'done' }])
   const run = await dsh(['--profile', 'headless', 'Read the notes.'], { home, cwd, baseUrl: server.url })
