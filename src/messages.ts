@@ -154,8 +154,8 @@ export const STOP_LOOP = {
 /** One call a revisit stop names, with how often it came up. */
 export const STOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
 
-/** The notice waiting for the model at its next turn, after a stop. */
-export const STOP_NOTICE = `[dsh-brake] Your last turn was stopped because a loop went on after its notice, with nothing changing. {loop}.
+/** The notice that closes a stopped turn: the person sees it in the transcript, the model with its next message. */
+export const STOP_NOTICE = `[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing. {loop}.
 Do not pick those calls up again. Say what is blocking you, or take an approach you have not tried.`
 
 /** The collapsed-row summary of the stop notice. */

@@ -4,7 +4,8 @@
  * non-text content), several agents (a subagent among them), agent-less calls and dropped agents, through the real
  * Cordis waterfalls, in every mode. The brake must never fail internally, never lose a downstream decision or context,
  * every notice must be valid lossless JSON with a bounded summary and a fresh id, and a stop (stop mode only) must end
- * the turn through the agent's own cancel with a hook cause, never concern an agent-less call, and lose no message.
+ * the turn through the agent's own cancel with a hook cause at the model request of a step that entered with the stop
+ * notice, and never concern an agent-less call.
  * `npm test` runs a few hundred cases; `npm run test:fuzz` runs 10 000.
  */
 import { Context } from '@deepseek-ai/cordis'
@@ -87,16 +88,14 @@ let stops = 0
 interface FuzzAgent {
   readonly id: string
   readonly session: { readonly header: Record<string, unknown> }
-  readonly inbox: { prepend(target: string, message: unknown): void }
   cancel(cause: unknown, options: unknown): void
 }
 
-/** An agent as the brake sees one: an id, a session header (agent 2 is agent 0's subagent), an inbox and a cancel. */
-function fuzzAgent(index: number, generation: number, log: { cancels: unknown[][]; prepends: unknown[] }): FuzzAgent {
+/** An agent as the brake sees one: an id, a session header (agent 2 is agent 0's subagent) and a cancel. */
+function fuzzAgent(index: number, generation: number, log: { cancels: unknown[][] }): FuzzAgent {
   return {
     id: `agent-${index}-${generation}`,
     session: { header: index === 2 ? { origin: 'subagent', parentSession: 'agent-0-0' } : {} },
-    inbox: { prepend: (_target, message) => void log.prepends.push(message) },
     cancel: (...args) => void log.cancels.push(args),
   }
 }
@@ -109,7 +108,7 @@ describe('fuzzing the waterfalls', () => {
       const config = { callWarnCount: 2, callReWarnEvery: 1, callDenyCount: 3, sequenceCount: 2, duplicateTextThreshold: 2 }
       await ctx.plugin(Brake, { ...config, progressAware, mode })
       const waterfall = (ctx as unknown as { waterfall: (...a: unknown[]) => Promise<unknown> }).waterfall.bind(ctx)
-      const log = { cancels: [] as unknown[][], prepends: [] as unknown[] }
+      const log = { cancels: [] as unknown[][] }
       const agents: (FuzzAgent | undefined)[] = [0, 1, 2].map(i => fuzzAgent(i, 0, log))
       let generation = 0
       const ids = new Set<string>()
@@ -153,27 +152,28 @@ describe('fuzzing the waterfalls', () => {
             ? claimed[(n + i) % claimed.length]
             : { content: m.content, source: m.source, role: 'user', id: `m${++n}` })
           const enter = step.reject ? { kind: 'reject' } : { kind: 'enter', messages }
-          const cancelled = log.cancels.length
-          const prepended = log.prepends.length
           const who = agents[step.agent % 3]!
           const decision = await waterfall('agent/pre-step', { agent: who, messages, turn: 1, step: n, signal }, () => Promise.resolve(enter)) as { kind: string; messages?: unknown[] }
+          if (step.reject) {
+            expect(decision).toBe(enter)
+            continue
+          }
+          expect(decision.messages!.slice(0, messages.length)).toEqual(messages)
+          for (const ours of decision.messages!.slice(messages.length)) checkNotice(ours, ids)
+          // The step's model request: a stop ends the turn here, through the agent's own cancel, with a hook cause.
+          const cancelled = log.cancels.length
+          const proposed = { provider: 'p', model: 'm' }
+          expect(await waterfall('agent/request', { agent: who, turn: 1, step: n, signal }, () => Promise.resolve(proposed))).toBe(proposed)
           if (log.cancels.length > cancelled) {
-            // A stop: the agent's own cancel with a hook cause, every claimed message back in its inbox, and a notice.
             expect(mode).toBe('stop')
-            expect(decision).toEqual({ kind: 'reject' })
-            const [[cause, options]] = log.cancels.slice(cancelled) as [[{ kind: string; reason: string }, unknown]]
+            const [[cause, options], ...more] = log.cancels.slice(cancelled) as [[{ kind: string; reason: string }, unknown]]
+            expect(more).toEqual([])
             expect(cause.kind).toBe('hook')
             expect(cause.reason).toMatch(/^dsh-brake stopped the turn: /)
             expect(options).toEqual({ keepInbox: true })
-            const back = log.prepends.slice(prepended)
-            expect(back.slice(1).toReversed()).toEqual(messages)
-            checkNotice(back[0], ids)
+            // The step that ends the turn entered with the stop notice.
+            expect(decision.messages!.map(m => (m as { content: { text?: string }[] }).content[0]?.text ?? '').some(t => t.startsWith('[dsh-brake] The turn was stopped here'))).toBe(true)
             stops++
-          } else if (step.reject) {
-            expect(decision).toBe(enter)
-          } else {
-            expect(decision.messages!.slice(0, messages.length)).toEqual(messages)
-            for (const ours of decision.messages!.slice(messages.length)) checkNotice(ours, ids)
           }
         }
       }

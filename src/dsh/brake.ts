@@ -11,8 +11,8 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config, ResolvedConfig } from '../config.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import { createIdentify, type Identity } from '../core/identify.js'
-import type { StopCause } from '../core/stops.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
+import { createStopMarks, type StopMarks } from './stop-marks.js'
 import { createSubagentStops, type SubagentStops } from './subagents.js'
 
 /** What the listeners and the guard of one mounted brake share. */
@@ -31,12 +31,8 @@ export interface Brake {
   existingState(agent: Agent): BrakeState | undefined
   /** Forget the agent: its next call starts with fresh counts, and a stop it had coming is off. */
   forget(agent: Agent): void
-  /** Stop mode: end the agent's turn at its next step, before the model is asked again. */
-  stopAtNextStep(agent: Agent, cause: StopCause): void
-  /** The stop the agent has coming in turn `turn`, taken (a stop left over from an earlier turn lapses). */
-  takeStop(agent: Agent, turn: number): StopCause | undefined
-  /** Note the turn the agent is in, as its steps begin. */
-  enterTurn(agent: Agent, turn: number): void
+  /** Stop mode: each agent's coming stop, and how far it has got. */
+  readonly stops: StopMarks
   /** Reasons of stopped subagents, waiting for their parents' delegation results. */
   readonly subagents: SubagentStops
   /** DSH's goals service, when the host runs one. */
@@ -61,8 +57,7 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     fileChangingCommands: [...FILE_CHANGING_SHELL_COMMANDS, ...config.fileChangingCommands],
   })
   const states = new WeakMap<Agent, BrakeState>()
-  const turns = new WeakMap<Agent, number>()
-  const stops = new WeakMap<Agent, { readonly cause: StopCause; readonly turn: number }>()
+  const stops = createStopMarks()
   // Compaction shows in a session's log, which names no agent: the agents' sessions, as they are first seen.
   const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
@@ -86,18 +81,9 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     existingState: agent => states.get(agent),
     forget(agent) {
       states.delete(agent)
-      stops.delete(agent)
+      stops.move(agent, undefined)
     },
-    stopAtNextStep(agent, cause) {
-      if (!stops.has(agent)) stops.set(agent, { cause, turn: turns.get(agent) ?? 0 })
-    },
-    takeStop(agent, turn) {
-      const stop = stops.get(agent)
-      if (stop === undefined) return undefined
-      stops.delete(agent)
-      return stop.turn === turn ? stop.cause : undefined
-    },
-    enterTurn: (agent, turn) => void turns.set(agent, turn),
+    stops,
     subagents: createSubagentStops(),
     goals: () => ctx.get('goals'),
     report,

@@ -50,7 +50,7 @@ function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExec
   const findings = state.observeCall(observation)
   if (brake.stop) {
     const cause = stopCause(observation, findings, refused ? state.callCount(identity.key) : 0)
-    if (cause !== undefined) brake.stopAtNextStep(exec.agent!, cause)
+    if (cause !== undefined) brake.stops.due(exec.agent!, cause)
   }
   if (findings === undefined) return undefined
   const denyCount = brake.deny ? brake.config.callDenyCount : undefined

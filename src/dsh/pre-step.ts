@@ -1,45 +1,54 @@
 /**
  * `agent/pre-step`: the messages an agent claims for its next step. A person's message (or a delegating parent's,
  * which DSH also sends as `user`) resets the agent; every other claimed text goes to the duplicate-text detector, and
- * its notice is appended to the step's messages. In stop mode this is also where a turn whose loop went on after its
- * notice ends, before the model is asked again.
+ * its notice is appended to the step's messages. In stop mode, the step after a call that settled a stop enters with
+ * the stop notice, and is the turn's last (see `stop-marks.ts`).
  * @module dsh-brake/dsh/pre-step
  */
 import type { Events } from '@deepseek-ai/cordis'
 import type { Agent, PreStepDecision } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { TextMessage } from '../core/detectors/duplicate-text.js'
-import type { StopCause } from '../core/stops.js'
-import { duplicateTextNotice, sourceLabel } from '../messages.js'
+import { duplicateTextNotice, sourceLabel, stopNotice } from '../messages.js'
 import type { Brake } from './brake.js'
 import { notice } from './notices.js'
-import { stopTurn } from './stop.js'
 
 type Payload = Parameters<Events['agent/pre-step']>[0]
 
 /** The listener. It never throws: a failure is contained and the downstream decision passes through unchanged. */
 export async function onPreStep(brake: Brake, payload: Payload, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> {
+  const { agent } = payload
   let notices: UserMessage[] | undefined
-  let stop: StopCause | undefined
+  let stopping = false
   try {
-    brake.enterTurn(payload.agent, payload.turn)
-    notices = observeClaimed(brake, payload.agent, payload.messages)
-    // Taken after the claimed messages are read: a person's message among them calls the stop off.
-    if (brake.stop) stop = brake.takeStop(payload.agent, payload.turn)
+    brake.stops.enterTurn(agent, payload.turn)
+    // Read first: a person's message among the claimed ones calls a coming stop off with the rest of the state.
+    notices = observeClaimed(brake, agent, payload.messages)
+    if (brake.stop && brake.stops.at(agent, 'refuse') !== undefined && !payload.signal.aborted) {
+      // The cancel did not take at the last request: this step asks the model nothing.
+      brake.stops.move(agent, undefined)
+      return { kind: 'reject' }
+    }
+    const cause = brake.stop ? brake.stops.at(agent, 'due') : undefined
+    if (cause !== undefined) {
+      (notices ??= []).push(notice(brake.name, stopNotice(cause)))
+      stopping = true
+    }
   } catch (error) {
     brake.contain('agent/pre-step', error)
-  }
-  if (stop !== undefined && !payload.signal.aborted) {
-    stopTurn(brake, payload.agent, payload.messages, stop)
-    // The cancel has ended the turn already; should it not have taken, a rejected step still asks the model nothing.
-    return { kind: 'reject' }
   }
   const decision = await next()
   if (notices === undefined) return decision
   try {
-    if (decision.kind === 'reject' || payload.signal.aborted) return decision
+    if (decision.kind === 'reject' || payload.signal.aborted) {
+      // The turn ends here anyway, without a model request: the stop has nothing left to do.
+      if (stopping) brake.stops.move(agent, undefined)
+      return decision
+    }
     // A new array: the default decision's `messages` is the very array the loop claimed.
-    return { ...decision, messages: [...decision.messages, ...notices] }
+    const entered = { ...decision, messages: [...decision.messages, ...notices] }
+    if (stopping) brake.stops.move(agent, 'armed')
+    return entered
   } catch (error) {
     brake.contain('agent/pre-step', error)
     return decision

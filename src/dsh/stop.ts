@@ -1,39 +1,35 @@
 /**
- * Stop mode's hard stop, taken at the agent's next step, before the model is asked again.
+ * Stop mode's hard stop, taken at the model request of the step that entered with the stop notice, before anything is
+ * sent.
  *
  * DSH's own way for a hook to end a turn with a reason is `agent.cancel({ kind: 'hook', reason })`: the turn ends
- * `aborted`, and the session log keeps the reason in its `turn/end` record. A pre-step `reject` ends it too, but
- * records no reason at all, so it is only the fallback should the cancel not take. Nothing claimed for the step is
- * lost: the messages go back to the inbox (the loop's notice among them) with one more telling the model why its turn
- * ended, and the person's next message brings them along, with fresh counts. A goal is blocked with the reason first,
- * so its driver does not start the next round; a stopped subagent's reason is kept for its parent's tool result.
+ * `aborted`, and the session log keeps the reason in its `turn/end` record. (A pre-step `reject` ends a turn too, but
+ * records no reason at all, and the step's messages, the stop notice among them, would never reach the transcript; it
+ * is only the fallback should the cancel not take.) A goal is blocked with the reason first, so its driver does not
+ * start the next round; a stopped subagent's reason is kept for its parent's tool result; the reason is written to
+ * the terminal, which DSH would leave without it.
  * @module dsh-brake/dsh/stop
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { StopCause } from '../core/stops.js'
-import { stopNotice, stopReason } from '../messages.js'
+import { stopReason } from '../messages.js'
 import type { Brake } from './brake.js'
-import { notice } from './notices.js'
 
 /** The code a goal the brake ends is blocked with (the goals service asks for lower-kebab-case). */
 export const GOAL_BLOCK_CODE = 'loop-brake'
 
-/** End the agent's turn for `cause`; `claimed` are the messages its step had claimed. Each part is contained. */
-export function stopTurn(brake: Brake, agent: Agent, claimed: readonly UserMessage[], cause: StopCause): void {
+/** End the agent's turn for `cause`. Each part is contained; returns whether the cancel took. */
+export function stopTurn(brake: Brake, agent: Agent, cause: StopCause): boolean {
   const reason = stopReason(cause)
   attempt(brake, 'stop: goal', () => blockGoal(brake, agent, reason))
   attempt(brake, 'stop: subagent', () => {
     const header = agent.session.header
     if (header.origin === 'subagent' && header.parentSession !== undefined) brake.subagents.stopped(header.parentSession, reason)
   })
-  attempt(brake, 'stop: inbox', () => {
-    // Prepended in reverse, so the claimed messages keep their order and the stop notice comes last.
-    agent.inbox.prepend('next-step', notice(brake.name, stopNotice(cause)))
-    for (const message of claimed.toReversed()) agent.inbox.prepend('next-step', message)
-  })
-  attempt(brake, 'stop: cancel', () => agent.cancel({ kind: 'hook', reason }, { keepInbox: true }))
+  // Pending input (a person's steering, another plugin's context) stays for the next turn.
+  const cancelled = attempt(brake, 'stop: cancel', () => agent.cancel({ kind: 'hook', reason }, { keepInbox: true }))
   attempt(brake, 'stop: report', () => brake.report(`${reason}\n`))
+  return cancelled
 }
 
 /** Block the agent's active goal with the reason, so the goal ends with the turn instead of starting another round. */
@@ -44,10 +40,13 @@ function blockGoal(brake: Brake, agent: Agent, message: string): void {
   goals.block(agent, { id: goal.id, revision: goal.revision }, { code: GOAL_BLOCK_CODE, message })
 }
 
-function attempt(brake: Brake, where: string, step: () => void): void {
+/** Run one part of a stop; a failure is contained. Returns whether it ran through. */
+function attempt(brake: Brake, where: string, step: () => void): boolean {
   try {
     step()
+    return true
   } catch (error) {
     brake.contain(where, error)
+    return false
   }
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
-import { cleanUp, dsh, freshHome, sessionEvents, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
 
 const STOP = '- id: dsh-brake\n  config:\n    mode: stop\n'
@@ -66,6 +66,8 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     expect(reason).toMatch(/^dsh-brake stopped the turn: .*`read` was called 9 times with the same arguments \(same result\)/)
     expect(run.stderr).toContain(reason)
     expect(run.code).toBe(1)
+    // The turn's last step closed with the stop notice, which the transcript shows.
+    expect(storedNotices(events).map(n => n.summary).at(-1)).toMatch(/^turn stopped: `read` was called 9 times/)
   })
 
   it('a four-call cycle repeated 15 times ends within 40 calls', async () => {
