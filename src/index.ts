@@ -11,6 +11,12 @@ import { mountBrake } from './dsh/mount.js'
 
 export { Config }
 export type { Mode } from './config.js'
+export type { StopCause } from './core/stops.js'
+export type {
+  DuplicateTextFinding, Finding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,
+} from './core/types.js'
+// The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop'.
+export type { BrakeCall, BrakeNoticeEvent, BrakeRefusalEvent, BrakeStopEvent } from './dsh/events.js'
 
 /** The plugin name, also its bundle row id and the `source.plugin` of every notice. */
 export const name = 'dsh-brake'

@@ -14,6 +14,7 @@ const manifest = JSON.parse(read('package.json')) as {
   dsh: { bundle: { patch: string } }
   dependencies: Record<string, string>
   peerDependencies: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
 }
 
 describe('the built module', () => {
@@ -32,9 +33,10 @@ describe('the built module', () => {
     expect(imports.sort()).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify'])
   })
 
-  it('ships declarations that mention only Cordis and schemastery', () => {
+  it('ships declarations that mention only Cordis, schemastery and (for the events\' agent) DSH\'s agent, a peer', () => {
     const specifiers = [...read('dist/index.d.ts').matchAll(/from ['"]([^'"]+)['"]/g)].map(m => m[1])
-    expect([...new Set(specifiers)].sort()).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/schemastery'])
+    expect([...new Set(specifiers)].sort()).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent', '@deepseek-ai/schemastery'])
+    expect(manifest.peerDependenciesMeta).toEqual({ '@deepseek-ai/dsh-agent': { optional: true } })
   })
 })
 
@@ -46,9 +48,9 @@ describe('the manifest', () => {
     expect(patch).toMatch(/- insert:\n\s+- id: dsh-brake\n\s+name: dsh-brake\s*$/)
   })
 
-  it('lists types first in exports, Cordis as a peer and the runtime dependencies the build keeps external', () => {
+  it('lists types first in exports, Cordis (and, for types only, DSH\'s agent) as peers and the runtime dependencies the build keeps external', () => {
     expect(Object.keys(manifest.exports['.']!)).toEqual(['types', 'default'])
-    expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis'])
+    expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent'])
     expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify'])
   })
 })

@@ -11,6 +11,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config, ResolvedConfig } from '../config.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import { createIdentify, type Identity } from '../core/identify.js'
+import type { BrakeEvents } from './events.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
 import { createStopMarks, type StopMarks } from './stop-marks.js'
 import { createSubagentStops, type SubagentStops } from './subagents.js'
@@ -37,6 +38,8 @@ export interface Brake {
   readonly subagents: SubagentStops
   /** DSH's goals service, when the host runs one. */
   goals(): GoalService | undefined
+  /** Tell other plugins what the brake did; a listener's failure is contained. */
+  emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void
   /** Where a stop's reason is written for the person at the terminal (one line each). */
   report(line: string): void
   /** The context of the agent owning `session` was compacted: forget its calls. */
@@ -62,6 +65,8 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
   const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
   const reported = new Set<string>()
+  // One signature for the three events (Cordis types each name with its own payload; a generic name cannot pair them).
+  const emit: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
   return {
     name,
     config,
@@ -87,6 +92,13 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     subagents: createSubagentStops(),
     goals: () => ctx.get('goals'),
     report,
+    emit(name, event) {
+      try {
+        emit(name, event)
+      } catch (error) {
+        this.contain(`${name} listener`, error)
+      }
+    },
     compacted(session) {
       const agent = sessions.get(session)
       if (agent !== undefined) states.get(agent)?.forgetCalls()

@@ -19,7 +19,9 @@ export function guardCall(brake: Brake, exec: ToolExecution): string | undefined
     const count = state.callCount(identity.key)
     if (count < brake.config.callDenyCount) return undefined
     brake.refused.add(exec)
-    return denialReason(exec.name, count, brake.config.progressAware)
+    const reason = denialReason(exec.name, count, brake.config.progressAware)
+    brake.emit('dsh-brake/refusal', { agent: exec.agent!, call: { name: exec.name, callId: exec.callId }, count, reason })
+    return reason
   } catch (error) {
     // A throwing guard would turn the call into an error that skips post-execute: abstain instead.
     brake.contain('guard', error)

@@ -57,7 +57,9 @@ function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExec
   let notices: UserMessage[] | undefined
   for (const found of findings) {
     const text = callNoticeText(found, refused, denyCount)
-    if (text !== undefined) (notices ??= []).push(notice(brake.name, text))
+    if (text === undefined) continue
+    (notices ??= []).push(notice(brake.name, text))
+    brake.emit('dsh-brake/notice', { agent: exec.agent!, call: { name: exec.name, callId: exec.callId }, finding: found, ...text })
   }
   return notices
 }

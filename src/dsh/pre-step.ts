@@ -69,5 +69,8 @@ function observeClaimed(brake: Brake, agent: Agent, claimed: readonly UserMessag
   }
   if (texts.length === 0) return undefined
   const found = brake.stateOf(agent).observeText({ at: Date.now(), messages: texts })
-  return found === undefined ? undefined : [notice(brake.name, duplicateTextNotice(found))]
+  if (found === undefined) return undefined
+  const text = duplicateTextNotice(found)
+  brake.emit('dsh-brake/notice', { agent, finding: found, ...text })
+  return [notice(brake.name, text)]
 }

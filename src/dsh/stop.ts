@@ -29,6 +29,7 @@ export function stopTurn(brake: Brake, agent: Agent, cause: StopCause): boolean 
   // Pending input (a person's steering, another plugin's context) stays for the next turn.
   const cancelled = attempt(brake, 'stop: cancel', () => agent.cancel({ kind: 'hook', reason }, { keepInbox: true }))
   attempt(brake, 'stop: report', () => brake.report(`${reason}\n`))
+  brake.emit('dsh-brake/stop', { agent, cause, reason })
   return cancelled
 }
 

@@ -1,0 +1,65 @@
+/**
+ * What the brake does, as typed Cordis events for other plugins: a dashboard, a cost meter, a policy that escalates
+ * further. Each notice, refusal and stop is emitted once, as it happens, with plain data (the finding that caused it,
+ * the text the model reads) and the agent it concerns. Listeners run synchronously inside the brake's own listeners; a
+ * listener that throws is contained like any other failure inside the brake, and never reaches the agent.
+ * @module dsh-brake/dsh/events
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { StopCause } from '../core/stops.js'
+import type { Finding } from '../core/types.js'
+
+/** The tool call an event concerns: its name and DSH's id for it. */
+export interface BrakeCall {
+  readonly name: string
+  readonly callId: string
+}
+
+/** A notice the brake gave the model. */
+export interface BrakeNoticeEvent {
+  readonly agent: Agent
+  /** The call whose result the notice rides; absent for a duplicate-text notice, which rides a step's messages. */
+  readonly call?: BrakeCall
+  /** What the detector found. */
+  readonly finding: Finding
+  /** The notice as the model reads it, and its one-line summary. */
+  readonly text: string
+  readonly summary: string
+}
+
+/** A call the brake refused before it ran (deny and stop modes). */
+export interface BrakeRefusalEvent {
+  readonly agent: Agent
+  readonly call: BrakeCall
+  /** Identical calls counted before this one. */
+  readonly count: number
+  /** The refusal reason, as the model reads it after `Error: `. */
+  readonly reason: string
+}
+
+/** A turn the brake ended (stop mode). */
+export interface BrakeStopEvent {
+  readonly agent: Agent
+  /** The loop that went on after its notice, and whether its last call was refused. */
+  readonly cause: StopCause
+  /** The reason, as the session log's `turn/end` keeps it. */
+  readonly reason: string
+}
+
+declare module '@deepseek-ai/cordis' {
+  interface Events {
+    /** dsh-brake gave the model a notice. */
+    'dsh-brake/notice'(event: BrakeNoticeEvent): void
+    /** dsh-brake refused a call before it ran. */
+    'dsh-brake/refusal'(event: BrakeRefusalEvent): void
+    /** dsh-brake ended an agent's turn. */
+    'dsh-brake/stop'(event: BrakeStopEvent): void
+  }
+}
+
+/** The events, by name. */
+export interface BrakeEvents {
+  'dsh-brake/notice': BrakeNoticeEvent
+  'dsh-brake/refusal': BrakeRefusalEvent
+  'dsh-brake/stop': BrakeStopEvent
+}
