@@ -4,6 +4,8 @@ export default defineConfig({
   entry: {
     // The plugin, the package's one export.
     'index': 'src/index.ts',
+    // The `dsh-brake` command (package.json `bin`).
+    'cli/main': 'src/cli/main.ts',
     // The replay and the labelling rule for the real-trace evaluation (scripts/eval), which runs on the build.
     'replay': 'src/replay/index.ts',
   },
@@ -11,8 +13,10 @@ export default defineConfig({
   target: 'node22',
   platform: 'node',
   // Each entry stands alone: the plugin module must import nothing but its two runtime dependencies (no shared chunk
-  // that would also carry the replay's Cordis).
+  // that would also carry the command's Cordis and file reading).
   splitting: false,
+  // The command reads YAML config files; bundled into it, so the plugin's installs gain no dependency.
+  noExternal: ['js-yaml'],
   dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: false,
