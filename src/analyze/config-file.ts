@@ -1,7 +1,8 @@
 /**
  * A config file for `--config` or `--compare`: YAML holding the keys of the plugin's `config` map (`callWarnCount: 6`),
- * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them. It is checked by the plugin's own
- * schema and rules (src/config.ts), so a mistake reads as it would when the plugin loads, with the file named first.
+ * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them (a patch without one: the defaults). It
+ * is checked by the plugin's own schema and rules (src/config.ts), so a mistake reads as it would when the plugin
+ * loads, with the file named first.
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
@@ -36,9 +37,9 @@ export function readConfigFile(file: string, flag: string, brake: string): Recor
 function configOf(value: unknown, brake: string): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {}
   if (Array.isArray(value)) {
-    const row = value.find((item: unknown) => isMap(item) && (item['id'] === brake || item['name'] === brake)) as Record<string, unknown> | undefined
-    if (row === undefined) return undefined
-    const config = row['config'] ?? {}
+    if (!value.every(isMap)) return undefined
+    // A patch that leaves the brake's row alone leaves it at its defaults.
+    const config = value.find(row => row['id'] === brake || row['name'] === brake)?.['config'] ?? {}
     return isMap(config) ? config : undefined
   }
   return isMap(value) ? value : undefined

@@ -109,7 +109,7 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
     ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
     ['mode: loud\n', '`mode` expected "remind" | "deny" but got "loud"'],
-    ['- 1\n- 2\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
+    ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
   ])('a config the plugin refuses, in its own words: %j', async (yaml, rule) => {
     writeFileSync(join(home, 'bad.yml'), yaml)
     const { code, stderr } = await run('analyze', '--config', 'bad.yml', good)
