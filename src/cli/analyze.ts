@@ -16,6 +16,7 @@ import { jsonReport } from '../analyze/report-json.js'
 import { textReport } from '../analyze/report-text.js'
 import { sessionFiles } from '../analyze/session-files.js'
 import { UsageError } from '../analyze/usage-error.js'
+import { canDecodeSessionLogs } from '../dsh/session-log.js'
 import { name } from '../index.js'
 import { parseOptions } from './parse-options.js'
 
@@ -42,6 +43,7 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
     return 0
   }
   if (positionals.length === 0) throw new UsageError('analyze needs a session log, a folder of them, or a DSH home')
+  if (!canDecodeSessionLogs()) throw new UsageError(`analyze needs Node 22.19 or later, as DSH does (its session logs are zstd); this is Node ${process.version}`)
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
   const files = positionals.flatMap(sessionFiles)
   const progress = createProgress(process.stderr, files.length)

@@ -10,7 +10,8 @@
  * @module dsh-brake/dsh/session-log
  */
 import { readFileSync } from 'node:fs'
-import { zstdDecompressSync } from 'node:zlib'
+// A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
+import * as zlib from 'node:zlib'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 
 /** One line of a session log after the header: the envelope of a session event, its data not yet checked. */
@@ -33,6 +34,11 @@ export class SessionLogError extends Error {
   constructor(readonly file: string, problem: string) {
     super(`${file}: ${problem}`)
   }
+}
+
+/** Whether this Node can decode session logs (zstd came with Node 22.15; DSH itself needs 22.19). */
+export function canDecodeSessionLogs(): boolean {
+  return typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function'
 }
 
 /** Read and decode the session log at `file`. @throws SessionLogError */
@@ -72,7 +78,7 @@ function frameLines(file: string, bytes: Buffer): string[] {
     let read: number
     try {
       // The one-shot decoder stops after one frame and says how many bytes it read.
-      const { buffer, engine } = zstdDecompressSync(bytes.subarray(offset), { info: true }) as unknown as {
+      const { buffer, engine } = zlib.zstdDecompressSync(bytes.subarray(offset), { info: true }) as unknown as {
         buffer: Buffer
         engine: { bytesWritten: number }
       }

@@ -12,6 +12,9 @@ import { SessionId, type SessionEvent, type SessionHeader } from '@deepseek-ai/d
 /** A session event before the log numbers and times it (each variant of the union, as it is). */
 type NewEvent = SessionEvent extends infer E ? E extends SessionEvent ? Omit<E, 'seq' | 'time'> : never : never
 
+/** A step's token usage as the provider reports it (null in `respond`: the log has none). */
+type Usage = { inputTokens: number; outputTokens: number }
+
 /** A call the model makes, its result, and the notice a plugin attached to it, if any. */
 export interface ScriptedCall {
   readonly name: string
@@ -52,12 +55,12 @@ export class SessionScript {
    * The step's model output: these calls (in parallel when several), each with its result; `notices` are attached
    * to the result of the call at their index, as a post-execute listener does (an inbox splice after the result).
    */
-  respond(calls: readonly ScriptedCall[], usage = { inputTokens: 1000, outputTokens: 20 }): this {
+  respond(calls: readonly ScriptedCall[], usage: Usage | null = { inputTokens: 1000, outputTokens: 20 }): this {
     const ids = calls.map(() => CallId(`call_${++this.calls}`))
     this.add({
       type: 'assistant/message',
       data: {
-        turn: this.turn, step: this.step, usage,
+        turn: this.turn, step: this.step, ...usage === null ? {} : { usage },
         message: {
           role: 'assistant', id: crypto.randomUUID(), source: { kind: 'model', provider: 'scripted', model: 'scripted' },
           content: calls.map((call, index) => ({ type: 'tool-call', id: ids[index]!, name: call.name, arguments: JSON.stringify(call.args) })),
