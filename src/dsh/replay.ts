@@ -8,14 +8,15 @@
  *   `source: { kind: 'user' }` (which resets the detectors); every step claims the contexts the previous calls'
  *   decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the recording says
  *   entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its own step.
+ * - `agent/request` once per step that entered, as DSH asks before each model request.
  * - the guards, then `tools/post-execute`, once per call. A call a guard refuses gets the failed result DSH makes of a
  *   refusal (`Error: <reason>`) instead of its recorded one; a recorded call that was refused live already carries it.
  * - `session/event` for a compaction.
  *
  * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
- * agent a plugin cancels (`agent.cancel`, as a stop does) is stopped there: its remaining calls until the next
- * person's message are not played, as DSH would have ended the turn. No clock: the replay runs in milliseconds, so a
- * time window in a plugin sees every event as recent.
+ * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
+ * remaining calls until the next person's message are not played, as DSH would have ended the turn. No clock: the
+ * replay runs in milliseconds, so a time window in a plugin sees every event as recent.
  * @module dsh-brake/dsh/replay
  */
 import { Context } from '@deepseek-ai/cordis'
@@ -82,6 +83,7 @@ interface Host {
 
 /** What the replay keeps per agent. */
 interface AgentState {
+  readonly name: string
   /** The object plugins key their state on, shaped like the parts of a DSH agent they read. */
   readonly agent: object
   /** Calls of the recording so far (played or not): the next call's index. */
@@ -114,8 +116,8 @@ export async function replay(events: readonly AgentEvent[], mounts: readonly Mou
   function stateOf(name: string): AgentState {
     let state = agents.get(name)
     if (state === undefined) {
-      state = { agent: {}, calls: 0, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
-      Object.assign(state.agent, fakeAgent(name, options.headers?.get(name) ?? {}, state, result))
+      state = { name, agent: {}, calls: 0, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
+      Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
       agents.set(name, state)
     }
     return state
@@ -131,11 +133,17 @@ export async function replay(events: readonly AgentEvent[], mounts: readonly Mou
     const decision = await host.waterfall('agent/pre-step', payload, function enter() {
       return Promise.resolve({ kind: 'enter', messages: claimed })
     }) as { kind: string; messages?: readonly Message[] }
-    // A step cancelled in its pre-step never enters: DSH logs none of its messages.
+    // A rejected step ends the turn; a step cancelled in its pre-step never enters: DSH logs none of its messages.
+    if (decision.kind === 'reject') stop(state, result, 'the step was rejected')
     if (state.stopped !== undefined) return
     for (const message of decision.messages ?? []) {
       if (!claimed.includes(message)) record(name, state.calls - 1, 'pre-step', message)
     }
+    // The step's model request: a plugin may still end the turn here, before the model is asked.
+    const request = { agent: state.agent, turn, step: stepNumber, signal: state.step.signal }
+    await host.waterfall('agent/request', request, function config() {
+      return Promise.resolve({})
+    })
   }
 
   function record(agent: string, call: number, hook: Notice['hook'], message: Message): void {
@@ -198,19 +206,24 @@ export async function replay(events: readonly AgentEvent[], mounts: readonly Mou
  * The parts of a DSH agent a plugin reads: its id, its session's header (whether it is a subagent), an inbox to put
  * claimed messages back into, and `cancel`, which here records a stop.
  */
-function fakeAgent(name: string, header: Readonly<Record<string, unknown>>, state: AgentState, result: ReplayResult): object {
+function fakeAgent(header: Readonly<Record<string, unknown>>, state: AgentState, result: ReplayResult): object {
   return {
-    id: name,
-    session: { id: name, header },
+    id: state.name,
+    session: { id: state.name, header },
     inbox: { prepend() {} },
     cancel(cause: unknown) {
-      if (state.stopped !== undefined) return
       const reason = (cause as { reason?: unknown } | undefined)?.reason
-      state.stopped = { agent: name, call: state.calls - 1, reason: typeof reason === 'string' ? reason : '', skipped: 0 }
-      result.stops.push(state.stopped)
-      state.step.abort()
+      stop(state, result, typeof reason === 'string' ? reason : '')
     },
   }
+}
+
+/** End the agent's turn after its last call: the running step's signal aborts, and the rest of the turn is skipped. */
+function stop(state: AgentState, result: ReplayResult, reason: string): void {
+  if (state.stopped !== undefined) return
+  state.stopped = { agent: state.name, call: state.calls - 1, reason, skipped: 0 }
+  result.stops.push(state.stopped)
+  state.step.abort()
 }
 
 /** The first guard's reason to refuse the call, as DSH's registry asks them in order. */

@@ -27,8 +27,11 @@ function refuser(seen: { tool: string; isError: boolean; text: string }[]): obje
   }
 }
 
-/** After its third call, cancels the agent at the next step, as a stop does; records the header it saw. */
-function stopper(headers: unknown[]): object {
+/**
+ * After its third call, cancels the agent at the next step's model request (as stop mode does) or, with `rejecting`,
+ * rejects that step in its pre-step; records the session header each step's agent shows.
+ */
+function stopper(headers: unknown[], rejecting = false): object {
   return {
     name: 'stopper',
     apply(ctx: Context) {
@@ -39,6 +42,13 @@ function stopper(headers: unknown[]): object {
       })
       ctx.on('agent/pre-step', (payload, next) => {
         headers.push(payload.agent.session.header)
+        if (rejecting && calls >= 3) {
+          calls = 0
+          return Promise.resolve({ kind: 'reject' })
+        }
+        return next()
+      })
+      ctx.on('agent/request', (payload, next) => {
         if (calls >= 3) {
           calls = 0
           payload.agent.cancel({ kind: 'hook', reason: 'stopped: going round' }, { keepInbox: true })
@@ -71,11 +81,17 @@ describe('guards', () => {
 })
 
 describe('stops', () => {
-  it('a cancel in a pre-step stops the agent there: the rest of the turn is skipped, the next prompt plays again', async () => {
+  it('a cancel at a model request stops the agent there: the rest of the turn is skipped, the next prompt plays again', async () => {
     const headers: unknown[] = []
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5'), user('again'), read('6')]
     const result = await replay(events, [{ plugin: stopper(headers), config: {} }], { headers: new Map([['a', { origin: 'subagent', parentSession: 'p' }]]) })
     expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 2 }])
     expect(headers[0]).toEqual({ origin: 'subagent', parentSession: 'p' })
+  })
+
+  it('a step a pre-step rejects ends the turn the same way', async () => {
+    const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5')]
+    const result = await replay(events, [{ plugin: stopper([], true), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'the step was rejected', skipped: 2 }])
   })
 })
