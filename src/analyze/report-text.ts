@@ -52,14 +52,21 @@ function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[]
   const calls = [...new Set(columns.flat().map(action => action.call))].sort((a, b) => a - b)
   if (calls.length === 0) return ['  the brake does nothing here, under any config, and said nothing in the session']
   const rows = [['call', ...configs, 'said in the session'], ...calls.map(call => [
-    String(call), ...columns.map(actions => actions.filter(a => a.call === call).map(describe).join('; ') || '–'),
+    String(call), ...columns.map(actions => actions.filter(a => a.call === call).sort(byWeight).map(describe).join('; ') || '–'),
   ])]
   const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map(row => row[column]!.length))))
   return rows.map(row => `  ${row.map((cell, column) => column === 0 ? cell.padStart(widths[0]!) : clip(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()}`)
 }
 
+/** A stop or a refusal first in its cell: a long notice must not push it out of sight. */
+function byWeight(a: BrakeAction, b: BrakeAction): number {
+  const weight = { stop: 0, refusal: 1, notice: 2 }
+  return weight[a.kind] - weight[b.kind]
+}
+
+/** A notice by its summary; a refusal's or a stop's reason is in the JSON and the page. */
 function describe(action: BrakeAction): string {
-  return action.kind === 'refusal' ? 'refusal' : `${action.kind}: ${action.text}`
+  return action.kind === 'notice' ? `notice: ${action.text}` : action.kind
 }
 
 function place(action: BrakeAction | null): string {
