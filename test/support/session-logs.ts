@@ -31,7 +31,11 @@ export class SessionScript {
   private step = 0
   private calls = 0
 
-  constructor(readonly header: SessionHeader) {}
+  readonly header: SessionHeader
+
+  constructor(header: SessionHeader) {
+    this.header = header
+  }
 
   private add(event: NewEvent): void {
     this.events.push({ ...event, seq: this.events.length, time: 1_800_000_000_000 + this.events.length })
