@@ -145,11 +145,12 @@ function sum(parts: readonly Tokens[]): Tokens {
 
 /**
  * Put each subagent under the top-level session it was delegated from (following parents through the logs that were
- * read), named by its own session id; a subagent whose parent was not read stands as its own session.
+ * read), named by its own session id; a subagent whose parent was not read stands as its own session. Sessions keep
+ * the order their first log was read in, each with its main agent first.
  */
 function groupUnderRoots(agents: readonly (AgentAnalysis & { parent: string | undefined; subagent: boolean })[]): AgentAnalysis[] {
   const byId = new Map(agents.map(agent => [agent.session, agent]))
-  return agents.map(({ parent: _parent, subagent: _subagent, ...agent }) => {
+  const grouped = agents.map(({ parent: _parent, subagent: _subagent, ...agent }) => {
     let root = byId.get(agent.session)!
     const seen = new Set<string>()
     while (root.subagent && root.parent !== undefined && byId.has(root.parent) && !seen.has(root.parent)) {
@@ -160,4 +161,8 @@ function groupUnderRoots(agents: readonly (AgentAnalysis & { parent: string | un
     const named = { session: root.session, agent: agent.session }
     return { ...agent, ...named, loops: agent.loops.map(loop => ({ ...loop, ...named })) }
   })
+  const order = new Map<string, number>()
+  for (const agent of grouped) if (!order.has(agent.session)) order.set(agent.session, order.size)
+  const rank = (agent: AgentAnalysis): number => order.get(agent.session)! * 2 + (agent.agent === 'main' ? 0 : 1)
+  return grouped.sort((a, b) => rank(a) - rank(b))
 }

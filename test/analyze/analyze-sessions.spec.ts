@@ -28,8 +28,8 @@ describe('sessions and subagents', () => {
     const parent = writeLog(home, 'session-parent', reads(new SessionScript(header('session-parent')).prompt('go'), 1, { inputTokens: 100, outputTokens: 10 }).bytes())
     const child = writeLog(home, 'session-child', reads(new SessionScript(header('session-child', 'session-parent')).prompt('task'), 5, { inputTokens: 300, outputTokens: 20 }).bytes())
     const analysis = await analyzeSessions([child, parent], [{ name: 'defaults', config: {} }])
-    expect(analysis.agents.map(agent => [agent.session, agent.agent])).toEqual([['session-parent', 'session-child'], ['session-parent', 'main']])
-    expect(analysis.agents[0]!.loops).toEqual([expect.objectContaining({
+    expect(analysis.agents.map(agent => [agent.session, agent.agent])).toEqual([['session-parent', 'main'], ['session-parent', 'session-child']])
+    expect(analysis.agents[1]!.loops).toEqual([expect.objectContaining({
       session: 'session-parent', agent: 'session-child', kind: 'repeated-call', firstCall: 1, calls: 5,
       tokens: { input: 1500, output: 100, total: 1600, estimated: false },
     })])

@@ -244,6 +244,27 @@ describe('scenarios on the stock headless tools', () => {
     expect(analyze(home, cwd, '[]\n')).toEqual({ loops: [], replayed: ['notice@3'], said: ['notice@3'] })
   })
 
+  it('a subagent\'s loop: its own log, noticed at its fourth read, and analyze reports it under its parent session', async () => {
+    const read = call('read', { file_path: 'notes.txt' })
+    const delegate = call('subagent', { description: 'Read the notes', prompt: 'Read notes.txt and report.', run_in_background: false })
+    // The parent delegates; the child's requests take the next answers (six reads, then its report); then the parent ends.
+    const { run, cwd } = await play(linkHome, [delegate, ...repeat(6, read), { text: 'the answer is 42' }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    const files = sessionFiles(linkHome, cwd)
+    expect(files).toHaveLength(2)
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', ...files], { cwd })
+    const report = JSON.parse(out.toString()) as {
+      agents: { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }[]
+      loops: { session: string; agent: string; kind: string; firstCall: number; calls: number }[]
+    }
+    const [main, child] = report.agents
+    expect(main!.agent).toBe('main')
+    expect(child!.session).toBe(main!.session)
+    expect(child!.agent).not.toBe('main')
+    expect(report.loops).toEqual([expect.objectContaining({ session: main!.session, agent: child!.agent, kind: 'repeated-call', firstCall: 1, calls: 6 })])
+    expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
+  })
+
   it('a bad config stops the boot with a message that names the key, the rule and the value', async () => {
     const { run } = await play(linkHome, [], '- id: dsh-brake\n  config:\n    callWarnCount: 12\n')
     expect(run.code).not.toBe(0)
