@@ -1,11 +1,23 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: {
+    // The plugin, the package's one export.
+    'index': 'src/index.ts',
+    // The `dsh-brake` command (package.json `bin`).
+    'cli/main': 'src/cli/main.ts',
+    // The replay and the labelling rule for the real-trace evaluation (scripts/eval), which runs on the build.
+    'replay': 'src/replay/index.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: true,
+  // Each entry stands alone: the plugin module must import nothing but its two runtime dependencies (no shared chunk
+  // that would also carry the command's Cordis and file reading).
+  splitting: false,
+  // The command reads YAML config files; bundled into it, so the plugin's installs gain no dependency.
+  noExternal: ['js-yaml'],
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: false,
 })

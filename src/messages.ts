@@ -284,6 +284,14 @@ function stopLoop({ loop, refused }: StopCause): string {
   }
 }
 
+/**
+ * Whether a tool result the model got is this brake's refusal, as DSH words a guard's reason (`Error: <reason>`):
+ * how a session log shows the calls deny mode refused.
+ */
+export function isRefusalResult(text: string): boolean {
+  return text.startsWith(`Error: ${DENIAL_REASON.slice(0, DENIAL_REASON.indexOf('{'))}`)
+}
+
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */
 export function sourceLabel(source: { readonly kind: unknown; readonly plugin?: unknown }): string {
   const kind = clip(String(source.kind), NAME_CHARS)

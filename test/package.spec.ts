@@ -2,7 +2,7 @@
  * The package as it ships: the built module's shape, the bundle declaration, and the layering rules the code relies
  * on (pure core, one adapter that knows DSH, one module for model-facing text).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from './support/dsh.ts'
@@ -12,6 +12,7 @@ const manifest = JSON.parse(read('package.json')) as {
   exports: Record<string, Record<string, string>>
   files: string[]
   dsh: { bundle: { patch: string } }
+  bin: Record<string, string>
   dependencies: Record<string, string>
   peerDependencies: Record<string, string>
   peerDependenciesMeta?: Record<string, { optional?: boolean }>
@@ -37,6 +38,14 @@ describe('the built module', () => {
     const specifiers = [...read('dist/index.d.ts').matchAll(/from ['"]([^'"]+)['"]/g)].map(m => m[1])
     expect([...new Set(specifiers)].sort()).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent', '@deepseek-ai/schemastery'])
     expect(manifest.peerDependenciesMeta).toEqual({ '@deepseek-ai/dsh-agent': { optional: true } })
+  })
+})
+
+describe('the built command', () => {
+  it('is the package\'s `dsh-brake` bin, an executable script that Node runs', () => {
+    expect(manifest.bin).toEqual({ 'dsh-brake': './dist/cli/main.js' })
+    expect(read('dist/cli/main.js').split('\n')[0]).toBe('#!/usr/bin/env node')
+    expect(statSync(join(PACKAGE_ROOT, 'dist/cli/main.js')).mode & 0o111).not.toBe(0)
   })
 })
 

@@ -4,9 +4,10 @@
  *
  * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
  * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
- * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in label.ts, and every
- * configuration is scored against those labels (report.ts). The traces stay where they are: their path is an
- * argument, `../shared/real-traces/dev.jsonl.gz` from the repository by default. `--self-check` checks the labeller.
+ * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in src/replay/label.ts, and every
+ * configuration is scored against those labels (report.ts). The replay and the labelling rule are the ones
+ * `dsh-brake analyze` runs, taken from the build (`dist/replay.js`). The traces stay where they are: their path is an
+ * argument, `../shared/real-traces/dev.jsonl.gz` from the repository by default.
  *
  * Plain Node 22 runs this file (type stripping), so it keeps to erasable TypeScript syntax.
  */
@@ -16,14 +17,17 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import yaml from 'js-yaml'
-import { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelRun, selfCheck } from './label.ts'
-import { replay, type Mount, type Notice } from './replay.ts'
+import type { Mount, Notice } from '../../src/replay/index.ts'
 import { CATCH_SLACK, episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
 import { InputError, readRuns } from './traces.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const DEFAULT_TRACES = resolve(REPO, '../shared/real-traces/dev.jsonl.gz')
 const BUILT_PLUGIN: string = '../../dist/index.js'
+const BUILT_REPLAY: string = '../../dist/replay.js'
+
+/** The replay and the labelling rule, as `dsh-brake analyze` runs them. */
+type Kit = typeof import('../../src/replay/index.ts')
 
 /** A configuration to score: a name and the plugins it mounts. */
 interface Setup {
@@ -31,8 +35,7 @@ interface Setup {
   readonly mounts: readonly Mount[]
 }
 
-const USAGE = `usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]
-       npm run eval -- --self-check`
+const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]'
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -42,16 +45,11 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       worst: { type: 'string', default: '8' },
       limit: { type: 'string' },
-      'self-check': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
   if (values.help) {
     console.log(USAGE)
-    return
-  }
-  if (values['self-check']) {
-    runSelfCheck()
     return
   }
   if (positionals.length > 1) throw new InputError(`one trace file at a time\n${USAGE}`)
@@ -60,13 +58,15 @@ async function main(): Promise<void> {
   const worst = count(values.worst, '--worst')
   const limit = values.limit === undefined ? Infinity : count(values.limit, '--limit')
 
-  const setups = await loadSetups(values.config)
+  const kit = await loadBuilt(BUILT_REPLAY) as Kit
+  const { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelRun, replay } = kit
+  const setups = await loadSetups(kit, values.config)
   const started = performance.now()
   const runs: RunResult[] = []
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
     const notices: Record<string, Notice[]> = {}
-    for (const setup of setups) notices[setup.name] = await replay(run.events, setup.mounts)
+    for (const setup of setups) notices[setup.name] = (await replay(run.events, setup.mounts)).notices
     const calls = run.events.filter(event => event.kind === 'call').length
     runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), notices })
   }
@@ -84,20 +84,14 @@ async function main(): Promise<void> {
     console.log(worstCases(summary, runs, worst))
   }
   if (values.json !== undefined) {
-    writeFileSync(values.json, `${JSON.stringify(toJson(path, seconds, runs, summaries), null, 2)}\n`)
+    writeFileSync(values.json, `${JSON.stringify(toJson(kit, path, seconds, runs, summaries), null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
   }
 }
 
 /** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */
-async function loadSetups(files: readonly string[]): Promise<Setup[]> {
-  let Brake: object
-  try {
-    // A specifier in a variable: the evaluation must typecheck whether or not dist/ has been built.
-    Brake = await import(BUILT_PLUGIN) as object
-  } catch (error) {
-    throw new InputError(`cannot load the built plugin dist/index.js (run \`npm run build\` first): ${(error as Error).message}`)
-  }
+async function loadSetups({ replay }: Kit, files: readonly string[]): Promise<Setup[]> {
+  const Brake = await loadBuilt(BUILT_PLUGIN)
   const setups: Setup[] = [
     { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
     { name: 'reminder', mounts: [{ plugin: Reminder, config: {} }] },
@@ -116,6 +110,18 @@ async function loadSetups(files: readonly string[]): Promise<Setup[]> {
     setups.push({ name, mounts })
   }
   return setups
+}
+
+/**
+ * A module of the build; a missing build is an input problem, told as one. The specifier is a variable so that the
+ * evaluation typechecks whether or not dist/ has been built.
+ */
+async function loadBuilt(specifier: string): Promise<object> {
+  try {
+    return await import(specifier) as object
+  } catch (error) {
+    throw new InputError(`cannot load the built ${specifier.replace('../../', '')} (run \`npm run build\` first): ${(error as Error).message}`)
+  }
 }
 
 function readConfig(file: string): Record<string, unknown> {
@@ -142,7 +148,10 @@ function count(text: string, option: string): number {
   return value
 }
 
-function toJson(path: string, seconds: number, runs: readonly RunResult[], summaries: ReturnType<typeof summarize>[]): object {
+function toJson(
+  { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MIN, LONG_PERIOD_MAX }: Kit, path: string, seconds: number, runs: readonly RunResult[],
+  summaries: ReturnType<typeof summarize>[],
+): object {
   return {
     input: path,
     node: process.version,
@@ -169,13 +178,6 @@ function toJson(path: string, seconds: number, runs: readonly RunResult[], summa
       notices: run.notices,
     })),
   }
-}
-
-function runSelfCheck(): void {
-  const failures = selfCheck()
-  for (const failure of failures) console.error(`FAIL ${failure}`)
-  console.log(failures.length === 0 ? 'label self-check: all passed' : `label self-check: ${failures.length} failed`)
-  process.exitCode = failures.length === 0 ? 0 : 1
 }
 
 try {

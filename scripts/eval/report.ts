@@ -8,8 +8,7 @@
  * no labelled loop that got any notice. The text report ends with the cases worth reading: missed episodes and the
  * slowest catches, each with a compact listing of the calls around the loop.
  */
-import type { AgentLabels, CallFacts, Episode } from './label.ts'
-import type { Notice } from './replay.ts'
+import type { AgentLabels, CallFacts, Episode, Notice } from '../../src/replay/index.ts'
 
 /** Calls after an episode's last call in which a notice still counts as catching it. */
 export const CATCH_SLACK = 2

@@ -3,15 +3,15 @@
  *
  * The files are large (tens of MB unpacked), so they are read as a stream, one line at a time, and each run is handed
  * on as soon as it is parsed. This module is the only one that knows the trace format: it turns a run into the
- * neutral per-agent events that replay.ts and label.ts work on, so a session-log analyzer can feed those modules from
- * another source. A missing file, a broken gzip stream or a line that is not a run stops the evaluation with an
+ * neutral per-agent events that the replay and the labelling rule (src/) work on; `dsh-brake analyze` feeds them from
+ * DSH session logs. A missing file, a broken gzip stream or a line that is not a run stops the evaluation with an
  * error that names the file (and the line).
  */
 import { createReadStream } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { pipeline } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import type { AgentEvent } from './replay.ts'
+import type { AgentEvent } from '../../src/replay/agent-events.ts'
 
 /** A tool call as a trace records it. */
 export interface TraceCall {

@@ -17,7 +17,7 @@ const ERROR_LINE_CHARS = 2000
 export function observeCall(
   exec: ToolExecution, identity: Identity, result: Readonly<ToolExecutionResult>, refused: boolean,
 ): CallObservation {
-  const text = resultText(result)
+  const text = contentText(result.content)
   // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
   // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document.
   const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
@@ -37,11 +37,14 @@ export function observeCall(
   }
 }
 
-/** A result's content as text for comparison: text blocks as they are, any other block by its type. */
-function resultText(result: Readonly<ToolExecutionResult>): string {
-  const only = result.content[0]
-  if (result.content.length === 1 && only?.type === 'text') return only.text
+/**
+ * A result's content as text for comparison: text blocks as they are, any other block by its type. A session log's
+ * recorded results are read the same way (session-recording.ts), so a replayed call is the call the brake saw.
+ */
+export function contentText(content: readonly { readonly type: string; readonly text?: string }[]): string {
+  const only = content[0]
+  if (content.length === 1 && only?.type === 'text') return only.text ?? ''
   let text = ''
-  for (const block of result.content) text += block.type === 'text' ? `${block.text}\n` : `[${block.type}]\n`
+  for (const block of content) text += block.type === 'text' ? `${block.text ?? ''}\n` : `[${block.type}]\n`
   return text
 }

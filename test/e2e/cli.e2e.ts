@@ -3,13 +3,16 @@
  * `add <tarball>`), the bundle row in `--dump-config`, user config in the profile's `cordis.patch.yml`, then
  * `dsh --profile headless "<task>"` against a scripted model server. Stock headless tools execute for real in a
  * temporary workspace; the stock repeat-tool-reminder runs alongside, as in every stock profile. Each scenario checks
- * the notices and refusals that reached the model's requests, and what the session log on disk holds.
+ * the notices and refusals that reached the model's requests, and what the session log on disk holds; then runs
+ * `dsh-brake analyze --json` on that log, under the scenario's own profile patch, and expects it to find the loop the
+ * scenario played and to replay each notice and refusal after the very call the live run gave it.
  */
 import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
-import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
@@ -34,6 +37,34 @@ function noticesSent(server: ModelServer): { request: number; text: string }[] {
 function toolResults(server: ModelServer): string[] {
   const last = server.requests.at(-1)
   return (last?.messages ?? []).filter((message: WireMessage) => message.role === 'tool').map(textOf)
+}
+
+/** What `dsh-brake analyze` says of one scenario's session: its loops, and the brake's actions as `kind@call`. */
+interface Analyzed {
+  readonly loops: [kind: string, firstCall: number, calls: number][]
+  /** Where the replay under the scenario's patch puts each notice, refusal and stop. */
+  readonly replayed: string[]
+  /** Where the session log says the live run gave them. */
+  readonly said: string[]
+}
+
+/** Run the built `dsh-brake analyze --json` on the one session log left in `cwd`'s name, with `patch` as its config. */
+function analyze(home: string, cwd: string, patch: string): Analyzed {
+  const files = sessionFiles(home, cwd)
+  expect(files).toHaveLength(1)
+  writeFileSync(join(cwd, 'brake-patch.yml'), patch)
+  const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', '--config', 'brake-patch.yml', files[0]!], { cwd })
+  type Action = { kind: string; call: number }
+  const report = JSON.parse(out.toString()) as {
+    loops: { kind: string; firstCall: number; calls: number }[]
+    agents: { brake: Record<string, Action[]>; said: Action[] }[]
+  }
+  const where = (actions: Action[]): string[] => actions.map(action => `${action.kind}@${action.call}`)
+  return {
+    loops: report.loops.map(loop => [loop.kind, loop.firstCall, loop.calls]),
+    replayed: where(report.agents[0]!.brake['brake-patch.yml']!),
+    said: where(report.agents[0]!.said),
+  }
 }
 
 let linkHome: string
@@ -101,16 +132,20 @@ describe('scenarios on the stock headless tools', () => {
     expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 4, same result'])
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
     expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5'])
+    // One call per request: a notice first sent in request 5 followed call 4.
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 7]], replayed: ['notice@4'], said: ['notice@4'] })
   })
 
   it('six identical reads in one response (parallel calls): the fourth carries the notice', async () => {
     const read = { name: 'read', args: { file_path: 'notes.txt' } }
-    const { run, server: model } = await play(linkHome, [{ calls: Array.from({ length: 6 }, () => read) }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const { run, server: model, cwd } = await play(linkHome, [{ calls: Array.from({ length: 6 }, () => read) }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(toolResults(model)).toHaveLength(6)
     expect(noticesSent(model).map(n => [n.request, n.text.split('\n')[0]])).toEqual([
       [2, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
     ])
+    // All six results went out in one request; the log says which call's result the notice was attached to.
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 6]], replayed: ['notice@4'], said: ['notice@4'] })
   })
 
   it('a sequence loop: read → bash → grep three times', async () => {
@@ -123,6 +158,7 @@ describe('scenarios on the stock headless tools', () => {
       [10, '[dsh-brake] The same 3 calls have run 3 times in a row, each time with the same arguments and the same results: read → bash → grep.'],
     ])
     expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep'])
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['cycle', 1, 9]], replayed: ['notice@9'], said: ['notice@9'] })
   })
 
   it('deny mode: the fourth and ninth failing runs are noticed, the eleventh and twelfth are refused and never run', async () => {
@@ -142,6 +178,10 @@ describe('scenarios on the stock headless tools', () => {
       .filter(block => block.isError === true && (block.content[0]?.text ?? '').includes('dsh-brake refused'))
     expect(refused).toHaveLength(2)
     expect(execFileSync('wc', ['-l'], { cwd, input: execFileSync('cat', [join(cwd, 'runs.log')]) }).toString().trim()).toBe('10')
+    const analyzed = analyze(linkHome, cwd, DENY)
+    expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'refusal@11', 'refusal@12'])
+    expect(analyzed.said).toEqual(analyzed.replayed)
+    expect(analyzed.loops).toEqual([['repeated-call', 1, 10]])
   })
 
   it('a person\'s next task starts over: three and three identical calls in two runs draw no notice', async () => {
@@ -151,6 +191,7 @@ describe('scenarios on the stock headless tools', () => {
     expect([first.run.code, second.run.code]).toEqual([0, 0])
     expect([...noticesSent(first.server), ...noticesSent(second.server)]).toEqual([])
     expect(storedNotices([...sessionEvents(linkHome, first.cwd), ...sessionEvents(linkHome, second.cwd)])).toEqual([])
+    for (const { cwd } of [first, second]) expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], replayed: [], said: [] })
   })
 
   it('polling a background job whose output changes: no notice', async () => {
@@ -165,6 +206,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(new Set(polls).size).toBeGreaterThanOrEqual(6)
     expect(noticesSent(model)).toEqual([])
     expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], replayed: [], said: [] })
   })
 
   it('edit, then re-run the same failing test, seven times: no notice; the eighth run passes', async () => {
@@ -181,6 +223,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(results.filter(r => r.startsWith('PASS'))).not.toEqual([])
     expect(noticesSent(model)).toEqual([])
     expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
+    expect(analyze(linkHome, cwd, DENY)).toEqual({ loops: [], replayed: [], said: [] })
   })
 
   it('a duplicated context block: another plugin re-injecting the same reminder is noticed at its third copy', async () => {
@@ -197,6 +240,29 @@ describe('scenarios on the stock headless tools', () => {
       '- 3 times within 2 min, from plugin hook-echo: "Stop hook: the task is not finished until the linter and the full test suite pass. Keep working."',
     ].join('\n')]])
     expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['repeated text × 3 from plugin hook-echo'])
+    // A step's notice: given as the step after the third call began, from the contexts that step claimed.
+    expect(analyze(home, cwd, '[]\n')).toEqual({ loops: [], replayed: ['notice@3'], said: ['notice@3'] })
+  })
+
+  it('a subagent\'s loop: its own log, noticed at its fourth read, and analyze reports it under its parent session', async () => {
+    const read = call('read', { file_path: 'notes.txt' })
+    const delegate = call('subagent', { description: 'Read the notes', prompt: 'Read notes.txt and report.', run_in_background: false })
+    // The parent delegates; the child's requests take the next answers (six reads, then its report); then the parent ends.
+    const { run, cwd } = await play(linkHome, [delegate, ...repeat(6, read), { text: 'the answer is 42' }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    const files = sessionFiles(linkHome, cwd)
+    expect(files).toHaveLength(2)
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', ...files], { cwd })
+    const report = JSON.parse(out.toString()) as {
+      agents: { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }[]
+      loops: { session: string; agent: string; kind: string; firstCall: number; calls: number }[]
+    }
+    const [main, child] = report.agents
+    expect(main!.agent).toBe('main')
+    expect(child!.session).toBe(main!.session)
+    expect(child!.agent).not.toBe('main')
+    expect(report.loops).toEqual([expect.objectContaining({ session: main!.session, agent: child!.agent, kind: 'repeated-call', firstCall: 1, calls: 6 })])
+    expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
   })
 
   it('a bad config stops the boot with a message that names the key, the rule and the value', async () => {

@@ -94,15 +94,21 @@ export interface StoredEvent {
 
 /** Every session log written under `home` for `cwd`, decoded: the file is one zstd frame per append batch. */
 export function sessionEvents(home: string, cwd: string): StoredEvent[] {
+  return sessionFiles(home, cwd).flatMap(file => linesOf(file))
+}
+
+/** The session logs written under `home` for `cwd`, oldest first. */
+export function sessionFiles(home: string, cwd: string): string[] {
   const base = join(home, 'sessions')
-  const files = readdirSync(base).flatMap(dir => readdirSync(join(base, dir)).map(session => join(base, dir, session, 'session.jsonl.zstd')))
+  return readdirSync(base).flatMap(dir => readdirSync(join(base, dir)).map(session => join(base, dir, session, 'session.jsonl.zstd')))
     .filter(file => existsSync(file))
     .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
-  return files.flatMap((file) => {
-    const lines = decodeFrames(readFileSync(file)).split('\n').filter(line => line !== '').map(line => JSON.parse(line) as StoredEvent & { cwd?: string })
     // The first line is the session header, which names the working directory.
-    return lines[0]?.cwd === cwd ? lines : []
-  })
+    .filter(file => (linesOf(file)[0] as { cwd?: string } | undefined)?.cwd === cwd)
+}
+
+function linesOf(file: string): StoredEvent[] {
+  return decodeFrames(readFileSync(file)).split('\n').filter(line => line !== '').map(line => JSON.parse(line) as StoredEvent)
 }
 
 /** Decompress concatenated zstd frames; Node's one-shot decompressor stops after the first and says how far it read. */

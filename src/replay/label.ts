@@ -1,10 +1,10 @@
 /**
  * The labelling rule: which stretches of an agent's calls are loops, independently of any detector.
  *
- * The evaluation scores detectors against these labels, so the rule lives apart from them, in one module, with a
- * self-check (`node scripts/eval/label.ts`). It starts from the real traces' README rule and makes every part of it
- * explicit; docs/evaluation.md states the same rule in prose. In short, per agent and starting over at each person's
- * message:
+ * The evaluation scores detectors against these labels, and `dsh-brake analyze` reports them as the loops it found, so
+ * the rule lives apart from the detectors, in one module (its cases are in test/replay/label.spec.ts). It starts from
+ * the real traces' README rule and makes every part of it explicit; docs/evaluation.md states the same rule in prose.
+ * In short, per agent and starting over at each person's message:
  *
  * - a call's *action* is its tool and key-sorted arguments (a shell call's `description` and `timeout` left out); its
  *   *outcome* is its error flag and its result text with volatile parts (times, dates, durations, hex ids,
@@ -24,8 +24,9 @@
  * - a loop *begins* at its first repeat: the second of the identical calls (I), the first call of the second lap (C),
  *   the first call of the run (L). The first time an agent does something is work, not yet a loop; delays are
  *   counted from the earliest beginning among an episode's loops.
+ * @module dsh-brake/replay/label
  */
-import type { AgentEvent } from './replay.ts'
+import type { AgentEvent, CallEvent } from './agent-events.js'
 
 /** Same action and outcome this many times, with no progress between, is a loop (rule I). */
 export const IDENTICAL_CALLS = 4
@@ -106,6 +107,7 @@ interface Span {
 export function labelRun(events: readonly AgentEvent[]): AgentLabels[] {
   const byAgent = new Map<string, AgentEvent[]>()
   for (const event of events) {
+    if (event.kind !== 'user' && event.kind !== 'call') continue
     let list = byAgent.get(event.agent)
     if (list === undefined) byAgent.set(event.agent, list = [])
     list.push(event)
@@ -126,6 +128,8 @@ export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentL
       segment = []
       continue
     }
+    // Steps and compactions are the detectors' business; the rule reads calls and a person's messages only.
+    if (event.kind !== 'call') continue
     segment.push(describeCall(event, calls.length, segment))
     calls.push(segment[segment.length - 1]!)
   }
@@ -134,7 +138,7 @@ export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentL
 }
 
 /** The facts of one call, given the calls of its segment before it. */
-function describeCall(event: Extract<AgentEvent, { kind: 'call' }>, index: number, before: readonly CallFacts[]): CallFacts {
+function describeCall(event: CallEvent, index: number, before: readonly CallFacts[]): CallFacts {
   const action = actionOf(event.tool, event.args)
   const outcome = `${event.isError ? 'error' : 'ok'}\n${normalizeOutcome(event.text)}`
   const shellEdit = !event.isError && SHELL_TOOLS.has(event.tool) && shellWrites(commandOf(event.args))
@@ -454,61 +458,4 @@ function simpleCommandWrites(words: readonly string[]): boolean {
     if (args[0] === 'setup.py') return ['install', 'develop', 'build_ext', 'build'].includes(args[1] ?? '')
   }
   return false
-}
-
-// ── self-check ───────────────────────────────────────────────────────────────────────────────────────────────────
-
-/** Check the rule on small made-up segments; returns the failures (empty when all is well). */
-export function selfCheck(): string[] {
-  const failures: string[] = []
-  function expect(name: string, actual: unknown, expected: unknown): void {
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) failures.push(`${name}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
-  }
-  function call(tool: string, args: unknown, text = 'ok', isError = false): AgentEvent {
-    return { kind: 'call', agent: 'a', tool, args, isError, text }
-  }
-  function episodes(events: AgentEvent[]): [number, number, string, number][] {
-    return labelAgent('a', events).episodes.map(e => [e.start, e.end, e.rules.join(''), e.period])
-  }
-  const ls = call('bash', { command: 'ls' })
-  const test = call('bash', { command: 'pytest -q', timeout: 60 }, 'FAILED in 0.52s')
-  const test2 = call('bash', { command: 'pytest -q', timeout: 90 }, 'FAILED in 1.07s')
-  const fix = (n: number): AgentEvent => call('str_replace_editor', { command: 'str_replace', path: 'f.py', old_str: 'a', new_str: `b${n}` }, 'The file f.py has been edited.')
-
-  expect('I: 4 identical calls', episodes([ls, ls, ls, ls]), [[0, 3, 'I', 1]])
-  expect('I: 3 identical calls are not a loop', episodes([ls, ls, ls]), [])
-  expect('I: not back to back still counts', episodes([ls, test, ls, test, ls, call('read', { file_path: 'f' }), ls]), [[0, 6, 'I', 1]])
-  expect('I: volatile durations and shell timeout ignored', episodes([test, test2, test, test2]), [[0, 3, 'I', 1]])
-  expect('I: progress in between resets', episodes([test, test, fix(1), test, test]), [])
-  expect('I: a repeated identical edit is not progress', episodes([test, fix(1), test, fix(1), test, fix(1), test, test]), [[0, 7, 'IC', 1]])
-  expect('I: a changed outcome resets', episodes([ls, ls, call('bash', { command: 'ls' }, 'other'), ls, ls]), [])
-  expect('a user message starts over', episodes([ls, ls, { kind: 'user', agent: 'a', text: 'go on' }, ls, ls]), [])
-  const view = (n: number): AgentEvent => call('read', { file_path: 'f.py', offset: n * 50, limit: 50 }, `lines ${n}`)
-  expect('C: 3 laps of 2', episodes([view(1), view(2), view(1), view(2), view(1), view(2)]), [[0, 5, 'C', 2]])
-  expect('C: 2 laps of 3 are not enough', episodes([view(1), view(2), view(3), view(1), view(2), view(3)]), [])
-  const lap = [1, 2, 3, 4, 5, 6].map(view)
-  expect('L: 2 laps of 6', episodes([...lap, ...lap]), [[0, 11, 'L', 6]])
-  expect('L: reordered second lap', episodes([...lap, view(2), view(1), view(4), view(3), view(6), view(5)]), [[0, 11, 'L', 6]])
-  expect('L: one lap and a half is not enough', episodes([...lap, view(1), view(2), view(3)]), [])
-  expect('L: an edit in between breaks it', episodes([...lap, fix(2), ...lap]), [])
-
-  expect('edit: redirect', shellWrites('cd /testbed && python x.py > out.txt'), true)
-  expect('edit: /dev/null and 2>&1 are not', shellWrites('cd /testbed && timeout 30 python x.py > /dev/null 2>&1'), false)
-  expect('edit: quoted > is not', shellWrites('grep -n "a > b" f.py'), false)
-  expect('edit: sed -i behind prefixes', shellWrites('cd /x && env A=1 sudo sed -i "s/a/b/" f.py'), true)
-  expect('edit: sed -n is not', shellWrites("sed -n '1,20p' f.py"), false)
-  expect('edit: heredoc into a file', shellWrites("cat <<'EOF' > t.py\nprint(1 > 0)\nEOF"), true)
-  expect('edit: python heredoc that writes', shellWrites("python - <<'PY'\nopen('f.py', 'w').write(s)\nPY"), true)
-  expect('edit: python heredoc that reads', shellWrites("python - <<'PY'\nprint(open('f.py').read())\nPY"), false)
-  expect('edit: git apply, pip install, tee', [shellWrites('git apply p.diff'), shellWrites('pip install -e .'), shellWrites('echo x | tee f')], [true, true, true])
-  expect('edit: git diff is not', shellWrites('git diff && git status'), false)
-  expect('outcome: normalised', normalizeOutcome('at 0x7f3a2b 12:01:02 2024-05-01 took 3.2s 45% /tmp/pytest-12/x'), 'at <hex> <time> <date> took <dur> <pct> <tmp>')
-  return failures
-}
-
-if (process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/^.*[\\/]/, '/'))) {
-  const failures = selfCheck()
-  for (const failure of failures) console.error(`FAIL ${failure}`)
-  console.log(failures.length === 0 ? 'label.ts self-check: all passed' : `label.ts self-check: ${failures.length} failed`)
-  process.exitCode = failures.length === 0 ? 0 : 1
 }

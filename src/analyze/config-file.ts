@@ -1,0 +1,64 @@
+/**
+ * A config file for `--config` or `--compare`: YAML holding the keys of the plugin's `config` map (`callWarnCount: 6`),
+ * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them (a patch without one: the defaults). It
+ * is checked by the plugin's own schema and rules (src/config.ts), so a mistake reads as it would when the plugin
+ * loads, with the file named first.
+ * @module dsh-brake/analyze/config-file
+ */
+import { readFileSync } from 'node:fs'
+import yaml from 'js-yaml'
+import { Config, resolveOptions } from '../config.js'
+import { UsageError } from './usage-error.js'
+
+/** Read, parse and check a config file named by `flag`; the config as the plugin would be given it. */
+export function readConfigFile(file: string, flag: string, brake: string): Record<string, unknown> {
+  const where = `\`${flag}\` file ${file}`
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`${where}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  let value: unknown
+  try {
+    value = yaml.load(text)
+  } catch (error) {
+    throw new UsageError(`${where}: not valid YAML (${(error as Error).message.split('\n')[0]})`)
+  }
+  const config = configOf(value, brake)
+  if (config === undefined) {
+    throw new UsageError(`${where}: expected a map of ${brake} config keys, or a profile patch with a \`${brake}\` row`)
+  }
+  checkConfig(config, where)
+  return config
+}
+
+/** The config map a file holds: the map itself, or the config of a patch list's row for the brake. */
+function configOf(value: unknown, brake: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return {}
+  if (Array.isArray(value)) {
+    if (!value.every(isMap)) return undefined
+    // A patch that leaves the brake's row alone leaves it at its defaults.
+    const config = value.find(row => row['id'] === brake || row['name'] === brake)?.['config'] ?? {}
+    return isMap(config) ? config : undefined
+  }
+  return isMap(value) ? value : undefined
+}
+
+/** Check a config as the plugin does at load: its schema, then its own rules. */
+function checkConfig(config: Record<string, unknown>, where: string): void {
+  try {
+    resolveOptions(Config(config))
+  } catch (error) {
+    const message = (error as Error).message
+      // The plugin's own rules already read "dsh-brake: `key` must …"; the file goes between the two.
+      .replace(/^dsh-brake: /, '')
+      // Schemastery's: "$.key expected number but got x".
+      .replace(/^\$\.(\S+) /, (_all, path: string) => `\`${path}\` `)
+    throw new UsageError(`${where}: ${message}`)
+  }
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

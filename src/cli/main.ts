@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * The `dsh-brake` command: one subcommand per file, dispatched by its first argument.
+ *
+ * Bad input (an unknown command or flag, a missing file, a bad config) is one line on stderr naming what was wrong,
+ * then exit code 2; `--help` prints the usage.
+ * @module dsh-brake/cli/main
+ */
+import { UsageError } from '../analyze/usage-error.js'
+import { ANALYZE_USAGE, runAnalyze } from './analyze.js'
+
+/** Each subcommand: its arguments (after its name) in, its exit code out. */
+const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  analyze: runAnalyze,
+  // doctor: runDoctor, from './doctor.js' (checks an installation), goes here.
+}
+
+const USAGE = `usage: dsh-brake <command> [options]
+
+commands:
+  analyze   the loops in DSH session logs, what the brake would do about them, and what they cost
+
+${ANALYZE_USAGE}`
+
+/** Run the command line `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process[command === undefined ? 'stderr' : 'stdout'].write(`${USAGE}\n`)
+    return command === undefined ? 2 : 0
+  }
+  const run = COMMANDS[command]
+  try {
+    if (run === undefined) throw new UsageError(`unknown command \`${command}\` (commands: ${Object.keys(COMMANDS).join(', ')}; see --help)`)
+    return await run(rest)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`dsh-brake: ${error.message}\n`)
+    return 2
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2))

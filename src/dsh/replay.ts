@@ -1,0 +1,305 @@
+/**
+ * Replaying what agents did through loop-detection plugins, the way DSH's agent loop would have dispatched it.
+ *
+ * Each replay mounts the given plugins on a fresh, real Cordis Context that provides a minimal `tools` service (so a
+ * plugin's guards register as in DSH), and drives the events they listen to:
+ *
+ * - `agent/pre-step` once per model step. The step that claims a person's message claims it with
+ *   `source: { kind: 'user' }` (which resets the detectors); every step claims the contexts the previous calls'
+ *   decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the recording says
+ *   entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its own step.
+ * - `agent/request` once per step that entered, as DSH asks before each model request.
+ * - the guards, then `tools/post-execute`, once per call. A call a guard refuses gets the failed result DSH makes of a
+ *   refusal (`Error: <reason>`) instead of its recorded one; a recorded call that was refused live already carries it.
+ * - `session/event` for a compaction.
+ *
+ * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
+ * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
+ * remaining calls until the next person's message are not played, as DSH would have ended the turn. No clock: the
+ * replay runs in milliseconds, so a time window in a plugin sees every event as recent.
+ * @module dsh-brake/dsh/replay
+ */
+import { Context } from '@deepseek-ai/cordis'
+import { STOP_REASON } from '../messages.js'
+import type { AgentEvent, CallEvent, ContextMessage } from '../replay/agent-events.js'
+
+/** One plugin to mount: the module (with `apply`, `name` and usually `Config`) and its config row. */
+export interface Mount {
+  readonly plugin: object
+  readonly config: Readonly<Record<string, unknown>>
+}
+
+/** A notice a plugin gave, placed after the agent's `call`-th call (0-based since the run start; -1: before any). */
+export interface Notice {
+  readonly agent: string
+  readonly call: number
+  readonly plugin: string
+  readonly hook: 'post-execute' | 'pre-step'
+  readonly summary: string
+}
+
+/** A call a guard refused before it ran: the agent's `call`-th call (0-based), and the reason the model got. */
+export interface Refusal {
+  readonly agent: string
+  readonly call: number
+  readonly reason: string
+}
+
+/** A plugin ended the agent's turn after its `call`-th call; `skipped` calls of the recording were not played. */
+export interface Stop {
+  readonly agent: string
+  readonly call: number
+  readonly reason: string
+  skipped: number
+}
+
+/** What the plugins did over one replay, each list in order. */
+export interface ReplayResult {
+  readonly notices: Notice[]
+  readonly refusals: Refusal[]
+  readonly stops: Stop[]
+}
+
+/** What the agents are, where the recording says: the session header each agent's `session.header` shows. */
+export interface ReplayOptions {
+  readonly headers?: ReadonlyMap<string, Readonly<Record<string, unknown>>>
+}
+
+/** A context message as DSH's loop carries it. */
+interface Message {
+  readonly id: string
+  readonly role: 'user'
+  readonly content: readonly { readonly type: string; readonly text?: string }[]
+  readonly source: { readonly kind: string; readonly plugin?: unknown; readonly summary?: unknown }
+}
+
+/** A guard as `ctx.tools.guard` takes it: a reason refuses the call. */
+type Guard = (exec: object) => string | undefined
+
+interface Host {
+  waterfall(name: string, ...args: unknown[]): Promise<unknown>
+  emit(name: string, ...args: unknown[]): void
+  readonly guards: readonly Guard[]
+}
+
+/** What the replay keeps per agent. */
+interface AgentState {
+  readonly name: string
+  /** The object plugins key their state on, shaped like the parts of a DSH agent they read. */
+  readonly agent: object
+  /** Calls of the recording so far (played or not): the next call's index. */
+  calls: number
+  /** Contexts the last calls' decisions added, waiting for the next step. */
+  pending: Message[]
+  /** Whether the recording gives this agent's steps (a session log), or each call is its own step (a trace). */
+  explicitSteps: boolean
+  /** The stop that ended the current turn, while its calls are being skipped. */
+  stopped: Stop | undefined
+  /** The running step's signal, which a cancel aborts. */
+  step: AbortController
+}
+
+const neverAborted = new AbortController().signal
+
+/**
+ * Replay one recording's events through freshly mounted plugins.
+ * @returns what the plugins did: notices, refusals and stops, in order.
+ * @throws when a plugin refuses its config at mount time.
+ */
+export function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
+  return withoutStopLines(() => play(events, mounts, options))
+}
+
+/**
+ * Run `fn` with dsh-brake's stop lines held back from stderr. Live, a stop writes its reason there for the person at
+ * the terminal; a replayed stop is a finding the replay reports, not news for this terminal. Everything else written
+ * to stderr meanwhile passes.
+ */
+async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
+  const stderr = process.stderr
+  const original = Object.getOwnPropertyDescriptor(stderr, 'write')
+  const write = stderr.write.bind(stderr) as (...args: unknown[]) => boolean
+  const prefix = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))
+  Object.defineProperty(stderr, 'write', {
+    configurable: true,
+    writable: true,
+    value: (chunk: unknown, ...rest: unknown[]) => typeof chunk === 'string' && chunk.startsWith(prefix) ? true : write(chunk, ...rest),
+  })
+  try {
+    return await fn()
+  } finally {
+    if (original === undefined) delete (stderr as { write?: unknown }).write
+    else Object.defineProperty(stderr, 'write', original)
+  }
+}
+
+async function play(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions): Promise<ReplayResult> {
+  const host = await mount(mounts)
+  const agents = new Map<string, AgentState>()
+  const result: ReplayResult = { notices: [], refusals: [], stops: [] }
+  let turn = 0
+  let stepNumber = 0
+  let callSeq = 0
+
+  function stateOf(name: string): AgentState {
+    let state = agents.get(name)
+    if (state === undefined) {
+      state = { name, agent: {}, calls: 0, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
+      Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
+      agents.set(name, state)
+    }
+    return state
+  }
+
+  /** One model step's start: the claimed messages go through `agent/pre-step`; new plugin messages are notices. */
+  async function preStep(name: string, claimed: Message[]): Promise<void> {
+    const state = stateOf(name)
+    state.pending = []
+    state.step = new AbortController()
+    stepNumber++
+    const payload = { agent: state.agent, messages: claimed, turn, step: stepNumber, signal: state.step.signal }
+    const decision = await host.waterfall('agent/pre-step', payload, function enter() {
+      return Promise.resolve({ kind: 'enter', messages: claimed })
+    }) as { kind: string; messages?: readonly Message[] }
+    // A rejected step ends the turn; a step cancelled in its pre-step never enters: DSH logs none of its messages.
+    if (decision.kind === 'reject') stop(state, result, 'the step was rejected')
+    if (state.stopped !== undefined) return
+    for (const message of decision.messages ?? []) {
+      if (!claimed.includes(message)) record(name, state.calls - 1, 'pre-step', message)
+    }
+    // The step's model request: a plugin may still end the turn here, before the model is asked.
+    const request = { agent: state.agent, turn, step: stepNumber, signal: state.step.signal }
+    await host.waterfall('agent/request', request, function config() {
+      return Promise.resolve({})
+    })
+  }
+
+  function record(agent: string, call: number, hook: Notice['hook'], message: Message): void {
+    if (message.source.kind !== 'plugin') return
+    result.notices.push({ agent, call, plugin: String(message.source.plugin), hook, summary: typeof message.source.summary === 'string' ? message.source.summary : '' })
+  }
+
+  async function playCall(event: CallEvent, state: AgentState): Promise<void> {
+    // Every step after a turn's first claims what the previous call's decision added (often nothing).
+    if (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0)) await preStep(event.agent, state.pending)
+    if (state.stopped !== undefined) {
+      state.stopped.skipped++
+      state.calls++
+      return
+    }
+    const execution = {
+      token: Symbol('exec'), callId: `call_${++callSeq}`, rootCallId: `call_${callSeq}`,
+      name: event.tool, arguments: event.args, agent: state.agent, signal: neverAborted,
+    }
+    const reason = refusalOf(host.guards, execution)
+    if (reason !== undefined) result.refusals.push({ agent: event.agent, call: state.calls, reason })
+    const decision = await host.waterfall('tools/post-execute', execution, reason === undefined ? recorded(event) : refused(reason), accept) as {
+      additionalContexts?: readonly Message[]
+    }
+    for (const message of decision.additionalContexts ?? []) {
+      record(event.agent, state.calls, 'post-execute', message)
+      state.pending.push(message)
+    }
+    state.calls++
+  }
+
+  for (const event of events) {
+    const state = stateOf(event.agent)
+    switch (event.kind) {
+      case 'user':
+        turn++
+        state.stopped = undefined
+        await preStep(event.agent, [...state.pending, userMessage(event.text)])
+        break
+      case 'step':
+        state.explicitSteps = true
+        if (state.stopped === undefined) await preStep(event.agent, [...state.pending, ...event.contexts.map(contextMessage)])
+        break
+      case 'call':
+        await playCall(event, state)
+        break
+      case 'compaction':
+        host.emit('session/event', (state.agent as { session: object }).session, { type: event.type, data: event.data })
+        break
+    }
+  }
+  // The model's last step claims whatever the last call added.
+  for (const [name, state] of agents) {
+    if (state.pending.length > 0 && state.stopped === undefined) await preStep(name, state.pending)
+  }
+  return result
+}
+
+/**
+ * The parts of a DSH agent a plugin reads: its id, its session's header (whether it is a subagent), an inbox to put
+ * claimed messages back into, and `cancel`, which here records a stop.
+ */
+function fakeAgent(header: Readonly<Record<string, unknown>>, state: AgentState, result: ReplayResult): object {
+  return {
+    id: state.name,
+    session: { id: state.name, header },
+    inbox: { prepend() {} },
+    cancel(cause: unknown) {
+      const reason = (cause as { reason?: unknown } | undefined)?.reason
+      stop(state, result, typeof reason === 'string' ? reason : '')
+    },
+  }
+}
+
+/** End the agent's turn after its last call: the running step's signal aborts, and the rest of the turn is skipped. */
+function stop(state: AgentState, result: ReplayResult, reason: string): void {
+  if (state.stopped !== undefined) return
+  state.stopped = { agent: state.name, call: state.calls - 1, reason, skipped: 0 }
+  result.stops.push(state.stopped)
+  state.step.abort()
+}
+
+/** The first guard's reason to refuse the call, as DSH's registry asks them in order. */
+function refusalOf(guards: readonly Guard[], exec: object): string | undefined {
+  for (const guard of guards) {
+    const reason = guard(exec)
+    if (reason !== undefined) return reason
+  }
+  return undefined
+}
+
+/** A fresh root Context with a `tools` service for guards, and the plugins mounted in order. */
+async function mount(mounts: readonly Mount[]): Promise<Host> {
+  const ctx = new Context()
+  const guards: Guard[] = []
+  ctx.provide('tools', {
+    guard(guard: Guard) {
+      guards.push(guard)
+      return () => void guards.splice(guards.indexOf(guard), 1)
+    },
+  })
+  for (const mount of mounts) {
+    await ctx.plugin(mount.plugin as never, mount.config as never)
+  }
+  const untyped = ctx as unknown as Host
+  return { waterfall: untyped.waterfall.bind(ctx), emit: untyped.emit.bind(ctx), guards }
+}
+
+/** The result as the recording has it; an error code, where recorded, as DSH's failure info carries it. */
+function recorded(event: CallEvent): object {
+  const content = [{ type: 'text', text: event.text }]
+  if (event.errorCode === undefined) return { content, isError: event.isError }
+  return { content, isError: event.isError, error: { message: event.text, info: { name: 'Error', code: event.errorCode } } }
+}
+
+/** The failed result DSH makes of a guard's refusal. */
+function refused(reason: string): object {
+  return { content: [{ type: 'text', text: `Error: ${reason}` }], isError: true, error: { message: reason } }
+}
+
+function accept(): Promise<unknown> {
+  return Promise.resolve({ kind: 'accept' })
+}
+
+function userMessage(text: string): Message {
+  return { id: globalThis.crypto.randomUUID(), role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }
+}
+
+function contextMessage(message: ContextMessage): Message {
+  return { id: message.id, role: 'user', content: message.texts.map(text => ({ type: 'text', text })), source: message.source }
+}

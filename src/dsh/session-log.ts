@@ -1,0 +1,113 @@
+/**
+ * Reading one DSH session log: `session.jsonl.zstd`, a run of zstd frames (one per append batch) whose text is JSON
+ * Lines: the session header first (`type: 'session'`), then one session event per line.
+ *
+ * zstd's one-shot decoder neither fails on a frame cut short nor on altered bytes when a frame has no checksum; it
+ * returns what it could. DSH writes whole lines in every batch, so a frame whose text does not end at a line end, a
+ * line that is not JSON, or a first line that is not a session header is how a truncated or corrupt log shows, and
+ * each is reported naming the file and where. Which events matter is the reader's business (session-agents.ts): any
+ * event type, known or not, is kept here as it is.
+ * @module dsh-brake/dsh/session-log
+ */
+import { readFileSync } from 'node:fs'
+// A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
+import * as zlib from 'node:zlib'
+import type { SessionHeader } from '@deepseek-ai/dsh-session'
+
+/** One line of a session log after the header: the envelope of a session event, its data not yet checked. */
+export interface StoredEvent {
+  readonly type: string
+  readonly seq?: number
+  readonly time?: number
+  readonly data?: unknown
+}
+
+/** A decoded session log. */
+export interface SessionLog {
+  readonly file: string
+  readonly header: Readonly<SessionHeader>
+  readonly events: readonly StoredEvent[]
+}
+
+/** A log that cannot be read: the message names the file and what is wrong with it. */
+export class SessionLogError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`)
+  }
+}
+
+/** Whether this Node can decode session logs (zstd came with Node 22.15; DSH itself needs 22.19). */
+export function canDecodeSessionLogs(): boolean {
+  return typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function'
+}
+
+/** Read and decode the session log at `file`. @throws SessionLogError */
+export function readSessionLog(file: string): SessionLog {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch (error) {
+    throw new SessionLogError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  return decodeSessionLog(file, bytes)
+}
+
+/** Decode the bytes of a session log. @throws SessionLogError */
+export function decodeSessionLog(file: string, bytes: Buffer): SessionLog {
+  if (bytes.length === 0) throw new SessionLogError(file, 'is empty, not a session log')
+  const lines = frameLines(file, bytes)
+  const header = parseLine(file, lines[0]!, 1) as Partial<SessionHeader> & { type?: unknown }
+  if (header.type !== 'session' || typeof header.id !== 'string') {
+    throw new SessionLogError(file, 'does not start with a DSH session header (line 1 has no `"type": "session"` and `id`)')
+  }
+  const events: StoredEvent[] = []
+  for (let index = 1; index < lines.length; index++) {
+    const event = parseLine(file, lines[index]!, index + 1) as Partial<StoredEvent>
+    if (typeof event.type !== 'string') throw new SessionLogError(file, `line ${index + 1} is not a session event (no "type")`)
+    events.push(event as StoredEvent)
+  }
+  return { file, header: header as SessionHeader, events }
+}
+
+/** The text lines of every frame, in order. */
+function frameLines(file: string, bytes: Buffer): string[] {
+  const lines: string[] = []
+  let frame = 0
+  for (let offset = 0; offset < bytes.length; frame++) {
+    let text: string
+    let read: number
+    try {
+      // The one-shot decoder stops after one frame and says how many bytes it read.
+      const { buffer, engine } = zlib.zstdDecompressSync(bytes.subarray(offset), { info: true }) as unknown as {
+        buffer: Buffer
+        engine: { bytesWritten: number }
+      }
+      text = buffer.toString('utf8')
+      read = engine.bytesWritten
+    } catch (error) {
+      throw new SessionLogError(file, `is corrupt: zstd frame ${frame + 1} (byte ${offset}) cannot be decoded (${(error as Error).message})`)
+    }
+    if (read <= 0) throw new SessionLogError(file, `is corrupt: zstd frame ${frame + 1} (byte ${offset}) cannot be decoded`)
+    if (!text.endsWith('\n')) {
+      const where = offset + read >= bytes.length ? 'the last zstd frame' : `zstd frame ${frame + 1}`
+      throw new SessionLogError(file, `is truncated or corrupt: ${where} (byte ${offset}) ends in the middle of a line`)
+    }
+    for (const line of text.split('\n')) if (line !== '') lines.push(line)
+    offset += read
+  }
+  if (lines.length === 0) throw new SessionLogError(file, 'holds no lines, not a session log')
+  return lines
+}
+
+function parseLine(file: string, line: string, number: number): object {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch {
+    throw new SessionLogError(file, `is corrupt: line ${number} is not JSON (${JSON.stringify(line.slice(0, 40))}…)`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SessionLogError(file, `is corrupt: line ${number} is not a JSON object`)
+  }
+  return value
+}

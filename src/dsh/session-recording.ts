@@ -1,0 +1,252 @@
+/**
+ * From a DSH session log to what its agent did and what the brake said, for `dsh-brake analyze`.
+ *
+ * A session log is one agent's: the main agent's, or a subagent's (its header has `origin: 'subagent'` and the
+ * delegating session as `parentSession`). Read in order:
+ *
+ * - `step/start` opens a model step; the `user/message` events up to the step's model output are the messages it
+ *   claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task reaches a subagent) becomes
+ *   a `user` event; the others are the step's contexts, except this brake's own notices, which are what it said.
+ * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
+ *   gives the result, and makes the call.
+ * - `assistant/message` carries the step's token usage, where the provider reported it.
+ * - `agent/inbox/spliced` shows which call's result a notice was attached to; `turn/end` shows a turn a hook
+ *   cancelled; `compaction/end` and `compaction/prune` are compactions, as the plugin itself reads them.
+ * - Every other event type is skipped, so a log from a newer DSH with event types this reader does not know still
+ *   reads. So is an event whose data does not have the shape expected of its type.
+ *
+ * The events a session inherited from its parent through a seed (the header's `seedLength`) were the parent's work:
+ * they are skipped, as a fresh agent's brake never saw them.
+ * @module dsh-brake/dsh/session-recording
+ */
+import type { SessionEventMap } from '@deepseek-ai/dsh-session'
+import { isRefusalResult } from '../messages.js'
+import type { AgentEvent, ContextMessage } from '../replay/agent-events.js'
+import { isCompaction } from './compaction.js'
+import { contentText } from './observe.js'
+import type { SessionLog } from './session-log.js'
+
+/** Token usage of one model step, as the provider reported it. */
+export interface StepUsage {
+  readonly inputTokens: number
+  readonly outputTokens: number
+}
+
+/** One call as the log recorded it (0-based `index` within the agent). */
+export interface RecordedCall {
+  readonly index: number
+  readonly tool: string
+  readonly args: unknown
+  readonly isError: boolean
+  /** The result's text (text blocks joined; other blocks by their type). */
+  readonly text: string
+  /** The raw arguments' length in characters, for a cost estimate where the log has no usage. */
+  readonly argumentChars: number
+  /** The model step that asked for it, and how many calls that step asked for. */
+  readonly step: string
+  /** Whether the brake refused it in the live run (its result is the refusal). */
+  readonly refused: boolean
+}
+
+/** What the brake said in the live run, each placed after the agent's `call`-th call (0-based; -1: before any). */
+export interface SaidByBrake {
+  readonly notices: { readonly call: number; readonly summary: string; readonly text: string }[]
+  readonly refusals: { readonly call: number }[]
+  readonly stops: { readonly call: number; readonly reason: string }[]
+}
+
+/** What one session log holds for the analyzer. */
+export interface SessionRecording {
+  readonly file: string
+  readonly session: string
+  /** The delegating session, for a subagent's log. */
+  readonly parentSession: string | undefined
+  readonly subagent: boolean
+  readonly header: Readonly<Record<string, unknown>>
+  /** The agent's events, for the replay and the labelling rule; the agent is named by the session id. */
+  readonly events: readonly AgentEvent[]
+  readonly calls: readonly RecordedCall[]
+  /** Usage per model step (`turn/step`), where the log has it. */
+  readonly usage: ReadonlyMap<string, StepUsage>
+  /** How many calls each model step asked for. */
+  readonly callsPerStep: ReadonlyMap<string, number>
+  readonly said: SaidByBrake
+}
+
+interface Message {
+  readonly id?: unknown
+  readonly content?: readonly { readonly type?: unknown; readonly text?: unknown }[]
+  readonly source?: { readonly kind?: unknown; readonly plugin?: unknown; readonly summary?: unknown }
+}
+
+/** Rebuild what the log's agent did. `brake` is the plugin name whose notices are "what the brake said". */
+export function recordingOf(log: SessionLog, brake: string): SessionRecording {
+  const header = log.header as unknown as Readonly<Record<string, unknown>>
+  const session = log.header.id
+  const events: AgentEvent[] = []
+  const calls: RecordedCall[] = []
+  const usage = new Map<string, StepUsage>()
+  const callsPerStep = new Map<string, number>()
+  const said: SaidByBrake = { notices: [], refusals: [], stops: [] }
+  const requested = new Map<string, { name: string; arguments: string }>()
+  // The call each of the brake's notices was attached to, by message id, from the inbox splices.
+  const attachedTo = new Map<string, number>()
+  let claimed: Message[] = []
+  let stepOpen = false
+  let step = '0/0'
+
+  /** The messages a step claimed, as the replay's events; the brake's own are what it said. */
+  function closeStep(): void {
+    if (!stepOpen) return
+    stepOpen = false
+    const contexts: ContextMessage[] = []
+    for (const message of claimed) {
+      const source = message.source ?? {}
+      const texts = textsOf(message)
+      if (source.kind === 'user') {
+        events.push({ kind: 'user', agent: session, text: texts.join('\n') })
+      } else if (source.kind === 'plugin' && source.plugin === brake) {
+        const id = String(message.id)
+        said.notices.push({ call: attachedTo.get(id) ?? calls.length - 1, summary: stringOr(source.summary), text: texts.join('\n') })
+      } else {
+        contexts.push({ id: String(message.id), source: sourceOf(source), texts })
+      }
+    }
+    claimed = []
+    events.push({ kind: 'step', agent: session, contexts })
+  }
+
+  const seeded = typeof header['seedLength'] === 'number' ? header['seedLength'] : 0
+  for (const event of log.events.slice(seeded)) {
+    if (typeof event.data !== 'object' || event.data === null) continue
+    const data = event.data as Record<string, unknown>
+    switch (event.type) {
+      case 'step/start': {
+        closeStep()
+        const { turn, step: number } = data as SessionEventMap['step/start']
+        step = `${turn}/${number}`
+        stepOpen = true
+        break
+      }
+      case 'user/message':
+        claimed.push(data)
+        break
+      case 'assistant/message': {
+        closeStep()
+        const { turn, step: number, usage: used } = data as Partial<SessionEventMap['assistant/message']>
+        if (used !== undefined && Number.isFinite(used.inputTokens) && Number.isFinite(used.outputTokens)) {
+          usage.set(`${turn}/${number}`, { inputTokens: used.inputTokens, outputTokens: used.outputTokens })
+        }
+        break
+      }
+      case 'tool/call': {
+        closeStep()
+        const call = data as Partial<SessionEventMap['tool/call']>
+        if (typeof call.callId === 'string' && typeof call.name === 'string') {
+          requested.set(call.callId, { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : '' })
+        }
+        break
+      }
+      case 'tool/result': {
+        closeStep()
+        const made = resultOf(data, requested, calls.length, step)
+        if (made === undefined) break
+        const { call, errorCode } = made
+        calls.push(call)
+        callsPerStep.set(step, (callsPerStep.get(step) ?? 0) + 1)
+        if (call.refused) said.refusals.push({ call: call.index })
+        events.push({
+          kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
+          ...errorCode === undefined ? {} : { errorCode },
+        })
+        break
+      }
+      case 'agent/inbox/spliced':
+        for (const message of (data['inserted'] as Message[] | undefined) ?? []) {
+          if (message.source?.kind === 'plugin' && message.source.plugin === brake) attachedTo.set(String(message.id), calls.length - 1)
+        }
+        break
+      case 'turn/end': {
+        closeStep()
+        const reason = stopReason(data, brake)
+        if (reason !== undefined) said.stops.push({ call: calls.length - 1, reason })
+        break
+      }
+      default:
+        if (isCompaction(event as Parameters<typeof isCompaction>[0])) events.push({ kind: 'compaction', agent: session, type: event.type, data })
+    }
+  }
+  closeStep()
+  const parent = header['parentSession']
+  return {
+    file: log.file, session, header, events, calls, usage, callsPerStep, said,
+    parentSession: typeof parent === 'string' ? parent : undefined,
+    subagent: header['origin'] === 'subagent',
+  }
+}
+
+/** A `tool/result` event as a recorded call, given the calls requested so far; undefined when it has no such shape. */
+function resultOf(
+  data: Record<string, unknown>, requested: ReadonlyMap<string, { name: string; arguments: string }>, index: number, step: string,
+): { call: RecordedCall; errorCode: string | undefined } | undefined {
+  const message = data['message'] as { content?: unknown } | undefined
+  const block = Array.isArray(message?.content) ? message.content[0] as {
+    toolCallId?: unknown
+    content?: unknown
+    isError?: unknown
+  } | undefined : undefined
+  if (block === undefined || typeof block.toolCallId !== 'string') return undefined
+  const call = requested.get(block.toolCallId)
+  if (call === undefined) return undefined
+  const text = contentText(Array.isArray(block.content) ? block.content.filter(isBlock) : [])
+  const code = (data['error'] as { code?: unknown } | undefined)?.code
+  return {
+    call: {
+      index, tool: call.name, args: parseArguments(call.arguments), isError: block.isError === true, text,
+      argumentChars: call.arguments.length, step, refused: block.isError === true && isRefusalResult(text),
+    },
+    errorCode: typeof code === 'string' ? code : undefined,
+  }
+}
+
+/** Arguments as DSH's loop parses them: JSON, `{}` for an empty string, the raw string when it is not JSON. */
+function parseArguments(raw: string): unknown {
+  if (raw.trim() === '') return {}
+  try {
+    return JSON.parse(raw) as unknown
+  } catch {
+    return raw
+  }
+}
+
+/** The reason of a turn a hook cancelled on this brake's behalf (its reason names the brake); otherwise undefined. */
+function stopReason(data: Record<string, unknown>, brake: string): string | undefined {
+  const reason = data['reason'] as { kind?: unknown; reason?: { kind?: unknown; reason?: unknown } } | undefined
+  if (reason?.kind !== 'aborted' || reason.reason?.kind !== 'hook') return undefined
+  const text = reason.reason.reason
+  return typeof text === 'string' && text.includes(brake) ? text : undefined
+}
+
+/** A content block with a string type (and a string text, if any): what a result's text is made of. */
+function isBlock(value: unknown): value is { type: string; text?: string } {
+  const block = value as { type?: unknown; text?: unknown } | null
+  return typeof block?.type === 'string' && (block.text === undefined || typeof block.text === 'string')
+}
+
+function textsOf(message: Message): string[] {
+  const texts: string[] = []
+  for (const block of message.content ?? []) if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+  return texts
+}
+
+function sourceOf(source: NonNullable<Message['source']>): ContextMessage['source'] {
+  return {
+    kind: String(source.kind),
+    ...typeof source.plugin === 'string' ? { plugin: source.plugin } : {},
+    ...typeof source.summary === 'string' ? { summary: source.summary } : {},
+  }
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}

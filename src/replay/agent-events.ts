@@ -1,0 +1,39 @@
+/**
+ * What an agent did, as a neutral list of events: the one input the replay and the labelling rule read, whether it
+ * came from a real-trace file (the evaluation) or from a DSH session log (`dsh-brake analyze`).
+ * @module dsh-brake/replay/agent-events
+ */
+
+/** A message an agent claims at the start of a model step, other than a person's: another plugin's context, a hook. */
+export interface ContextMessage {
+  readonly id: string
+  readonly source: { readonly kind: string; readonly plugin?: string; readonly summary?: string }
+  readonly texts: readonly string[]
+}
+
+/** One executed tool call and the result the model got back. */
+export interface CallEvent {
+  readonly kind: 'call'
+  readonly agent: string
+  readonly tool: string
+  readonly args: unknown
+  readonly isError: boolean
+  readonly text: string
+  /** The error code DSH recorded with a failed result (`INVALID_ARGS`, …), where there is one. */
+  readonly errorCode?: string
+}
+
+/**
+ * What an agent did, in order.
+ *
+ * - `user`: a person's message (or a delegating parent's task): it opens a turn, and the step that claims it resets
+ *   the agent's loop state.
+ * - `step`: a model step begins and claims these messages (session logs; a trace has one step per call, implied).
+ * - `call`: a tool call and its result.
+ * - `compaction`: the agent's context was compacted (the session event, as the log has it).
+ */
+export type AgentEvent =
+  | { readonly kind: 'user'; readonly agent: string; readonly text: string }
+  | { readonly kind: 'step'; readonly agent: string; readonly contexts: readonly ContextMessage[] }
+  | CallEvent
+  | { readonly kind: 'compaction'; readonly agent: string; readonly type: string; readonly data: unknown }

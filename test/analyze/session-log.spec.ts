@@ -1,0 +1,103 @@
+/**
+ * Reading DSH session logs: every zstd frame, the header, and a clear error naming the file for a log that is
+ * truncated, corrupt or not a session log at all; then what the analyzer rebuilds from one: the agent's calls, the
+ * contexts each step claimed, what the brake said and after which call, and the token usage.
+ */
+import { zstdCompressSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { decodeSessionLog, SessionLogError } from '../../src/dsh/session-log.ts'
+import { recordingOf } from '../../src/dsh/session-recording.ts'
+import { brakeNotice, header, message, SessionScript } from '../support/session-logs.ts'
+
+const read = (result: string): { name: string; args: unknown; result: string } => ({ name: 'read', args: { file_path: 'a.txt' }, result })
+
+/** A session with three identical reads, a notice attached to the third, and a fourth read in the next step. */
+function script(): SessionScript {
+  return new SessionScript(header('session-1'))
+    .prompt('Fix it.', [message('Current runtime context.', { kind: 'runtime-context' } as never)])
+    .respond([read('one'), read('one')])
+    .openStep()
+    .respond([{ ...read('one'), notice: brakeNotice('read × 3, same result') }])
+    .openStep([brakeNotice('read × 3, same result')])
+    .respond([read('one')], { inputTokens: 500, outputTokens: 10 })
+    .end()
+}
+
+function decodeError(bytes: Buffer): string {
+  try {
+    decodeSessionLog('/logs/s.jsonl.zstd', bytes)
+  } catch (error) {
+    expect(error).toBeInstanceOf(SessionLogError)
+    return (error as Error).message
+  }
+  throw new Error('the log was read without an error')
+}
+
+describe('decoding', () => {
+  it('reads every frame: the header, then each event in order', () => {
+    const written = script()
+    const log = decodeSessionLog('/logs/s.jsonl.zstd', written.bytes(2))
+    expect(log.header.id).toBe('session-1')
+    expect(log.events.map(event => event.type)).toEqual(written.events.map(event => event.type))
+    expect(log.events.length).toBeGreaterThan(10)
+  })
+
+  it('names the file and says the log is truncated when its last frame is cut short', () => {
+    const bytes = script().bytes(2)
+    expect(decodeError(bytes.subarray(0, bytes.length - 5))).toMatch(/^\/logs\/s\.jsonl\.zstd: is truncated or corrupt: the last zstd frame \(byte \d+\) ends in the middle of a line$/)
+  })
+
+  it('names the file for bytes that are not zstd, an empty file, a line that is not JSON, and a missing header', () => {
+    expect(decodeError(Buffer.from('plain text, not zstd'))).toMatch(/^\/logs\/s\.jsonl\.zstd: is corrupt: zstd frame 1 \(byte 0\) cannot be decoded/)
+    expect(decodeError(Buffer.alloc(0))).toBe('/logs/s.jsonl.zstd: is empty, not a session log')
+    expect(decodeError(zstdCompressSync(Buffer.from('{"type":"session","id":"s"}\n{"type":"turn/st\n')))).toMatch(/line 2 is not JSON/)
+    expect(decodeError(zstdCompressSync(Buffer.from('{"type":"turn/start","data":{}}\n')))).toMatch(/does not start with a DSH session header/)
+  })
+})
+
+describe('what the analyzer rebuilds', () => {
+  it('the calls in result order, the steps with what they claimed, and the person\'s message as a turn', () => {
+    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    expect(recording.calls.map(call => [call.index, call.tool, call.text, call.step])).toEqual([
+      [0, 'read', 'one', '1/1'], [1, 'read', 'one', '1/1'], [2, 'read', 'one', '1/2'], [3, 'read', 'one', '1/3'],
+    ])
+    expect(recording.events.map(event => event.kind === 'step' ? `step(${event.contexts.map(c => c.source.kind).join(',')})` : event.kind)).toEqual([
+      'user', 'step(runtime-context)', 'call', 'call', 'step()', 'call', 'step()', 'call',
+    ])
+  })
+
+  it('what the brake said, after the call its notice was attached to (not the step that showed it)', () => {
+    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    expect(recording.said.notices.map(notice => [notice.call, notice.summary])).toEqual([[2, 'read × 3, same result']])
+  })
+
+  it('the usage of each step, to share among its calls', () => {
+    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    expect([...recording.usage]).toEqual([['1/1', { inputTokens: 1000, outputTokens: 20 }], ['1/2', { inputTokens: 1000, outputTokens: 20 }], ['1/3', { inputTokens: 500, outputTokens: 10 }]])
+    expect(recording.callsPerStep.get('1/1')).toBe(2)
+  })
+
+  it('skips event types it does not know, and events of a known type with data of another shape', () => {
+    const written = script()
+    const plain = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
+    written.raw({ type: 'future/insight', data: { anything: [1, 2] } }).raw({ type: 'tool/result', data: { message: 'not a message' } })
+    const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
+    expect(recording.events.length).toBe(plain.events.length)
+    expect(recording.events).toEqual(plain.events)
+  })
+
+  it('skips the events a session inherited from its parent through a seed', () => {
+    const parent = new SessionScript(header('parent')).prompt('parent task').respond([read('inherited')])
+    const fork = new SessionScript({ ...header('fork'), seedLength: parent.events.length })
+    fork.events.push(...parent.events)
+    fork.prompt('your task').respond([read('own')])
+    const recording = recordingOf(decodeSessionLog('s', fork.bytes()), 'dsh-brake')
+    expect(recording.calls.map(call => call.text)).toEqual(['own'])
+    expect(recording.events.flatMap(event => event.kind === 'user' ? [event.text] : [])).toEqual(['your task'])
+  })
+
+  it('tells a subagent\'s log by its header', () => {
+    const recording = recordingOf(decodeSessionLog('s', new SessionScript(header('child', 'parent')).prompt('task').bytes()), 'dsh-brake')
+    expect([recording.subagent, recording.parentSession]).toEqual([true, 'parent'])
+  })
+})

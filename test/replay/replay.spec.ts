@@ -1,0 +1,114 @@
+/**
+ * The replay's DSH surface beyond notices: a plugin's guard refuses a call (which then carries DSH's refusal result
+ * through post-execute), and a plugin that cancels the agent in a pre-step stops it, so the rest of the turn is not
+ * played. Checked with small plugins of the test's own, and with the brake itself in deny mode.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it, vi } from 'vitest'
+import * as Brake from '../../src/index.ts'
+import { replay } from '../../src/dsh/replay.ts'
+import type { AgentEvent } from '../../src/replay/agent-events.ts'
+
+const read = (file: string): AgentEvent => ({ kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: false, text: `contents of ${file}` })
+const user = (text: string): AgentEvent => ({ kind: 'user', agent: 'a', text })
+
+/** Refuses every `rm`, and writes down the result each call reached post-execute with. */
+function refuser(seen: { tool: string; isError: boolean; text: string }[]): object {
+  return {
+    name: 'refuser',
+    apply(ctx: Context) {
+      ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => exec.name === 'rm' ? 'rm is not allowed' : undefined))
+      ctx.on('tools/post-execute', (exec, result, next) => {
+        const block = result.content[0]
+        seen.push({ tool: exec.name, isError: result.isError, text: block?.type === 'text' ? block.text : '' })
+        return next()
+      })
+    },
+  }
+}
+
+/**
+ * After its third call, cancels the agent at the next step's model request (as stop mode does) or, with `rejecting`,
+ * rejects that step in its pre-step; records the session header each step's agent shows.
+ */
+function stopper(headers: unknown[], rejecting = false): object {
+  return {
+    name: 'stopper',
+    apply(ctx: Context) {
+      let calls = 0
+      ctx.on('tools/post-execute', (_exec, _result, next) => {
+        calls++
+        return next()
+      })
+      ctx.on('agent/pre-step', (payload, next) => {
+        headers.push(payload.agent.session.header)
+        if (rejecting && calls >= 3) {
+          calls = 0
+          return Promise.resolve({ kind: 'reject' })
+        }
+        return next()
+      })
+      ctx.on('agent/request', (payload, next) => {
+        if (calls >= 3) {
+          calls = 0
+          payload.agent.cancel({ kind: 'hook', reason: 'stopped: going round' }, { keepInbox: true })
+        }
+        return next()
+      })
+    },
+  }
+}
+
+describe('guards', () => {
+  it('a refused call reaches post-execute with DSH\'s refusal result instead of the recorded one, and is listed', async () => {
+    const seen: { tool: string; isError: boolean; text: string }[] = []
+    const rm: AgentEvent = { kind: 'call', agent: 'a', tool: 'rm', args: { path: 'x' }, isError: false, text: 'removed' }
+    const result = await replay([user('go'), read('f'), rm, read('g')], [{ plugin: refuser(seen), config: {} }])
+    expect(result.refusals).toEqual([{ agent: 'a', call: 1, reason: 'rm is not allowed' }])
+    expect(seen).toEqual([
+      { tool: 'read', isError: false, text: 'contents of f' },
+      { tool: 'rm', isError: true, text: 'Error: rm is not allowed' },
+      { tool: 'read', isError: false, text: 'contents of g' },
+    ])
+  })
+
+  it('the brake in deny mode refuses the eleventh and twelfth identical reads', async () => {
+    const result = await replay([user('go'), ...Array.from({ length: 12 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'deny' } }])
+    expect(result.refusals.map(refusal => refusal.call)).toEqual([10, 11])
+    expect(result.refusals[0]!.reason).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
+    expect(result.notices.map(notice => [notice.call, notice.summary])).toEqual([[3, 'read × 4, same result'], [8, 'read × 9, same result']])
+  })
+})
+
+describe('stops', () => {
+  it('a cancel at a model request stops the agent there: the rest of the turn is skipped, the next prompt plays again', async () => {
+    const headers: unknown[] = []
+    const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5'), user('again'), read('6')]
+    const result = await replay(events, [{ plugin: stopper(headers), config: {} }], { headers: new Map([['a', { origin: 'subagent', parentSession: 'p' }]]) })
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 2 }])
+    expect(headers[0]).toEqual({ origin: 'subagent', parentSession: 'p' })
+  })
+
+  it('a step a pre-step rejects ends the turn the same way', async () => {
+    const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5')]
+    const result = await replay(events, [{ plugin: stopper([], true), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'the step was rejected', skipped: 2 }])
+  })
+
+  it('the brake in stop mode stops 40 identical reads after the ninth, and its terminal line stays out of stderr', async () => {
+    const written: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    try {
+      const result = await replay([user('go'), ...Array.from({ length: 40 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'stop' } }])
+      expect(result.stops).toEqual([{ agent: 'a', call: 8, reason: expect.stringMatching(/^dsh-brake stopped the turn: .*`read` was called 9 times/) as string, skipped: 31 }])
+      // The spy still hears other writes: the stop line was held back, not lost to a broken spy.
+      process.stderr.write('other lines pass\n')
+    } finally {
+      spy.mockRestore()
+    }
+    expect(written).toEqual(['other lines pass\n'])
+  })
+})
