@@ -118,6 +118,18 @@ export async function bootDsh(): Promise<Context> {
 /** This checkout: the package a profile links to. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
+/** Profile directories this process made, removed when it exits. */
+const madeProfiles: string[] = []
+
+/**
+ * Remove `profile` when the process exits. One `exit` listener serves them all: a listener per profile would pass
+ * Node's limit of ten in a test file that mounts many, and Node would warn of a leak on every run.
+ */
+function removeOnExit(profile: string): void {
+  if (madeProfiles.length === 0) process.once('exit', () => madeProfiles.forEach(dir => rmSync(dir, { recursive: true, force: true })))
+  madeProfiles.push(profile)
+}
+
 /**
  * Mount dsh-brake the way a DSH profile does: a profile directory whose `node_modules/dsh-brake` links to this
  * checkout (what `dsh plugin add <dir>` records), the real Loader and Include, an empty `cordis.yml`, our bundle's
@@ -127,7 +139,7 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export async function mountProfile(ctx: Context, userPatch: readonly PatchOptions[] = []): Promise<void> {
   mkdirSync(PROFILES_ROOT, { recursive: true })
   const profile = mkdtempSync(join(PROFILES_ROOT, 'profile-'))
-  process.once('exit', () => rmSync(profile, { recursive: true, force: true }))
+  removeOnExit(profile)
   mkdirSync(join(profile, 'node_modules'))
   symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'dir')
   writeFileSync(join(profile, 'cordis.yml'), '[]\n')
