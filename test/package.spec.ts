@@ -14,6 +14,7 @@ const manifest = JSON.parse(read('package.json')) as {
   dsh: { bundle: { patch: string } }
   dependencies: Record<string, string>
   peerDependencies: Record<string, string>
+  bin: Record<string, string>
 }
 
 describe('the built module', () => {
@@ -49,7 +50,13 @@ describe('the manifest', () => {
   it('lists types first in exports, Cordis as a peer and the runtime dependencies the build keeps external', () => {
     expect(Object.keys(manifest.exports['.']!)).toEqual(['types', 'default'])
     expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis'])
-    expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify'])
+    // yaml is the doctor command's, for reading patch files with their line numbers; the plugin never imports it.
+    expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify', 'yaml'])
+  })
+
+  it('ships the dsh-brake command, built, with its shebang', () => {
+    expect(manifest.bin).toEqual({ 'dsh-brake': './dist/cli/main.js' })
+    expect(read('dist/cli/main.js')).toMatch(/^#!\/usr\/bin\/env node\n/)
   })
 })
 
