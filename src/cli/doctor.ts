@@ -123,6 +123,10 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], problem)
   const own = rows.filter(({ row }) => row.id === PLUGIN)
   if (own.length === 0) ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+  if (!bundles.includes(PLUGIN)) {
+    // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
+    for (const { file, row } of own) problem(`${file}:${row.line}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
+  }
   for (const { file, row } of own) {
     const at = `${file}:${row.line}`
     if (row.disabled) note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)

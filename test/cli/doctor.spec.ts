@@ -150,6 +150,13 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('rows left behind by a removal', async () => {
+    const { home: dir, patchFile } = home({ bundles: STOCK, target: null, patch: row('    mode: deny\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:2: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
+    expect(code).toBe(1)
+  })
+
   it('not installed in the profile', async () => {
     const { home: dir } = home({ target: null })
     const { code, out } = await doctor(dir, '--profile', 'headless')
