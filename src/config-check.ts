@@ -62,6 +62,8 @@ export function checkConfig(raw: unknown, spec: ConfigSpec): ConfigProblem[] {
     else if (item !== undefined) checkList(report, [key], value, item)
     else if (key === 'toolPolicies') checkPolicies(report, value, spec.classes)
     else if (typeof spec.defaults[key] === 'boolean') checkBoolean(report, key, value)
+    // A number key without a range yet is still checked for being a number.
+    else if (typeof spec.defaults[key] === 'number') checkInteger(report, key, value, undefined)
   }
   checkDenyAboveWarn(report, raw, spec)
   return problems
@@ -80,13 +82,16 @@ function checkDenyAboveWarn(report: Report, raw: Record<string, unknown>, spec: 
   }
 }
 
-function checkInteger(report: Report, key: string, value: unknown, range: { min: number; max?: number }): void {
-  const rule = range.max === undefined ? `an integer >= ${range.min}` : `an integer from ${range.min} to ${range.max}`
+/** An integer in `range`; without a range, any finite number. */
+function checkInteger(report: Report, key: string, value: unknown, range: { min: number; max?: number } | undefined): void {
+  const rule = range === undefined ? 'a number' : range.max === undefined ? `an integer >= ${range.min}` : `an integer from ${range.min} to ${range.max}`
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
     report([key], `\`${key}\` must be a number, got the string ${show(value)}: write it without quotes`)
     return
   }
-  const ok = typeof value === 'number' && Number.isSafeInteger(value) && value >= range.min && value <= (range.max ?? Infinity)
+  const ok = typeof value === 'number' && (range === undefined
+    ? Number.isFinite(value)
+    : Number.isSafeInteger(value) && value >= range.min && value <= (range.max ?? Infinity))
   if (!ok) report([key], `\`${key}\` must be ${rule}, got ${show(value)}`)
 }
 

@@ -1,5 +1,6 @@
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
+import { checkConfig } from '../src/config-check.ts'
 import { Config, configProblems, DEFAULTS, resolveOptions } from '../src/config.ts'
 import * as Brake from '../src/index.ts'
 
@@ -102,6 +103,12 @@ describe('every problem at once', () => {
   it('gives each problem the path of its key, for a file line', () => {
     expect(configProblems({ toolPolicies: { bash: { class: 'read', identity: ['command', ''], colour: 'red' } }, callDenyCount: 2 }).map(problem => problem.path))
       .toEqual([['toolPolicies', 'bash', 'colour'], ['toolPolicies', 'bash', 'identity', 1], ['callDenyCount']])
+  })
+
+  it('checks a number key that has no range yet for being a number', () => {
+    const spec = { defaults: { ratio: 0.5 }, modes: [], classes: [], ranges: {}, lists: {} }
+    expect(checkConfig({ ratio: 0.25 }, spec)).toEqual([])
+    expect(checkConfig({ ratio: 'half' }, spec)).toEqual([{ path: ['ratio'], message: '`ratio` must be a number, got "half"' }])
   })
 
   it('finds nothing wrong in an empty or absent config', () => {

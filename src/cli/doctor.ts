@@ -131,8 +131,11 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
     const at = `${file}:${row.line}`
     if (row.disabled) note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
     for (const key of row.expressions) note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
+    // In the order they stand in the file, as a person reads it to fix them.
     const found = configProblems(row.config)
-    for (const { path, message } of found) problem(`${file}:${row.lineOf(path)}: ${message}`)
+      .map(({ path, message }) => ({ line: row.lineOf(path), message }))
+      .sort((a, b) => a.line - b.line)
+    for (const { line, message } of found) problem(`${file}:${line}: ${message}`)
     if (found.length === 0 && row.hasConfig) ok(`${at}: its config passes every rule`)
   }
   reminderNote(bundles, rows, own.at(-1)?.row, note)
