@@ -37,7 +37,7 @@ function home(layout: Layout = {}): { home: string; patchFile: string } {
     dependencies: target === null ? {} : { 'dsh-brake': `link:${target}` },
     dsh: { profile: { bundles: layout.bundles ?? [...STOCK, 'dsh-brake'] } },
   }))
-  if (target !== null) symlinkSync(target, join(profile, 'node_modules', 'dsh-brake'), 'dir')
+  if (target !== null) symlinkSync(target, join(profile, 'node_modules', 'dsh-brake'), 'junction')
   const patchFile = join(profile, 'cordis.patch.yml')
   if (layout.patch !== undefined) writeFileSync(patchFile, layout.patch)
   return { home: dir, patchFile }

@@ -141,7 +141,8 @@ export async function mountProfile(ctx: Context, userPatch: readonly PatchOption
   const profile = mkdtempSync(join(PROFILES_ROOT, 'profile-'))
   removeOnExit(profile)
   mkdirSync(join(profile, 'node_modules'))
-  symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'dir')
+  // A junction on Windows needs no privilege, as DSH's own links there; elsewhere it is a plain link.
+  symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'junction')
   writeFileSync(join(profile, 'cordis.yml'), '[]\n')
   const bundle = yaml.load(readFileSync(join(PACKAGE_ROOT, 'cordis.patch.yml'), 'utf8'), { schema: entryListSchema }) as PatchOptions[]
   ctx.baseUrl = pathToFileURL(profile).href + '/'
