@@ -89,61 +89,77 @@ function parseArguments(argv: readonly string[]): { help: boolean; profile?: str
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
+/** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1). */
+interface Findings {
+  readonly ok: (text: string) => void
+  readonly note: (text: string) => void
+  readonly problem: (text: string) => void
+}
+
 /** Check one profile, printing a line per finding; resolves to the number of problems. */
 async function checkProfile(home: { dir: string; from: string }, name: string, say: (line: string) => void): Promise<number> {
   const dir = profileDir(home.dir, name)
   let problems = 0
-  const ok = (text: string): void => say(`  ok       ${text}`)
-  const note = (text: string): void => say(`  note     ${text}`)
-  const problem = (text: string): void => {
-    problems++
-    say(`  problem  ${text}`)
+  const findings: Findings = {
+    ok: text => say(`  ok       ${text}`),
+    note: text => say(`  note     ${text}`),
+    problem: (text) => {
+      problems++
+      say(`  problem  ${text}`)
+    },
   }
   say(`dsh-brake doctor: profile "${name}" in ${dir} (the DSH home: ${home.from})`)
   const manifest = readManifest(dir)
   if ('error' in manifest) {
-    problem(`no such profile: ${manifest.error}. \`dsh plugin --profile ${name} add <path to dsh-brake>\` makes it.`)
+    findings.problem(`no such profile: ${manifest.error}. \`dsh plugin --profile ${name} add <path to dsh-brake>\` makes it.`)
     return problems
   }
   const bundles = manifest.dsh?.profile?.bundles ?? []
-  if (bundles.includes(PLUGIN)) ok('dsh-brake is one of the profile\'s bundles')
-  else problem(`dsh-brake is not one of the profile's bundles (dsh.profile.bundles in ${join(dir, 'package.json')}), so DSH does not load it: add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\``)
+  const listed = bundles.includes(PLUGIN)
+  if (listed) findings.ok('dsh-brake is one of the profile\'s bundles')
+  else findings.problem(`dsh-brake is not one of the profile's bundles (dsh.profile.bundles in ${join(dir, 'package.json')}), so DSH does not load it: add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\``)
+  await checkPackage(dir, name, findings)
+  const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
+  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
+  reminderNote(bundles, rows, rows.findLast(({ row }) => row.id === PLUGIN)?.row, findings)
+  return problems
+}
 
-  const found = locate(dir)
-  if ('error' in found) problem(found.error)
-  else {
-    ok(`the package resolves from the profile: ${found.dir} (version ${found.version})`)
-    const own = ownVersion()
-    if (own !== undefined && own !== found.version) note(`this doctor is dsh-brake ${own}: the config below is checked by its rules, not by those of ${found.version}`)
-    const failures = await loadProblems(found.dir)
-    for (const text of failures) problem(text)
-    if (failures.length === 0) ok('it loads: its entry exports name, Config and apply')
+/** The package as the profile resolves it, and whether it loads. */
+async function checkPackage(dir: string, name: string, findings: Findings): Promise<void> {
+  const found = locate(dir, name)
+  if ('error' in found) {
+    findings.problem(found.error)
+    return
   }
+  findings.ok(`the package resolves from the profile: ${found.dir} (version ${found.version})`)
+  const own = ownVersion()
+  if (own !== undefined && own !== found.version) findings.note(`this doctor is dsh-brake ${own}: the config below is checked by its rules, not by those of ${found.version}`)
+  const failures = await loadProblems(found.dir)
+  for (const text of failures) findings.problem(text)
+  if (failures.length === 0) findings.ok('it loads: its entry exports name, Config and apply')
+}
 
-  const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], problem)
-  const own = rows.filter(({ row }) => row.id === PLUGIN)
-  if (own.length === 0) ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
-  if (!bundles.includes(PLUGIN)) {
-    // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
-    for (const { file, row } of own) problem(`${file}:${row.line}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
-  }
+/** The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. */
+function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, findings: Findings): void {
+  if (own.length === 0) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
   for (const { file, row } of own) {
     const at = `${file}:${row.line}`
-    if (row.disabled) note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
-    for (const key of row.expressions) note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
+    // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
+    if (!listed) findings.problem(`${at}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
+    if (row.disabled) findings.note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    for (const key of row.expressions) findings.note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
     // In the order they stand in the file, as a person reads it to fix them.
     const found = configProblems(row.config)
       .map(({ path, message }) => ({ line: row.lineOf(path), message }))
       .sort((a, b) => a.line - b.line)
-    for (const { line, message } of found) problem(`${file}:${line}: ${message}`)
-    if (found.length === 0 && row.hasConfig) ok(`${at}: its config passes every rule`)
+    for (const { line, message } of found) findings.problem(`${file}:${line}: ${message}`)
+    if (found.length === 0 && row.hasConfig) findings.ok(`${at}: its config passes every rule`)
   }
-  reminderNote(bundles, rows, own.at(-1)?.row, note)
-  return problems
 }
 
 /** The dsh-brake package as the profile resolves it (its own folder first, then DSH's shared fallback above it). */
-function locate(dir: string): { dir: string; version: string } | { error: string } {
+function locate(dir: string, name: string): { dir: string; version: string } | { error: string } {
   try {
     const manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
@@ -152,7 +168,7 @@ function locate(dir: string): { dir: string; version: string } | { error: string
     const link = join(dir, 'node_modules', PLUGIN)
     const linked = existsSync(link) ? undefined : linkTarget(link)
     if (linked !== undefined) return { error: `${link} links to ${linked}, which does not exist (moved or deleted?): add dsh-brake to the profile again` }
-    return { error: `dsh-brake does not resolve from ${dir}: it is not installed there. Add it with \`dsh plugin --profile ${dir.split(/[/\\]/).at(-1) ?? 'NAME'} add <path to dsh-brake>\`` }
+    return { error: `dsh-brake does not resolve from ${dir}: it is not installed there. Add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\`` }
   }
 }
 
@@ -209,17 +225,17 @@ function ownVersion(): string | undefined {
 }
 
 /** Every row of the patch files that exist, with its file; YAML errors are problems. */
-function patchRows(files: readonly string[], problem: (text: string) => void): { file: string; row: PatchRow }[] {
+function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
   return files.filter(file => existsSync(file)).flatMap((file) => {
     const { rows, errors } = readPatchFile(readFileSync(file, 'utf8'))
-    for (const error of errors) problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
+    for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
     return rows.map(row => ({ file, row }))
   })
 }
 
 /** Whether repeat-tool-reminder runs beside dsh-brake, and what the model then hears. */
 function reminderNote(
-  bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, note: (text: string) => void,
+  bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, { note }: Findings,
 ): void {
   const off = rows.find(({ row }) => row.id === REMINDER && row.disabled)
   if (!bundles.includes(BASE_BUNDLE)) {
