@@ -15,8 +15,6 @@ export default defineConfig({
   // Each entry stands alone: the plugin module must import nothing but its two runtime dependencies (no shared chunk
   // that would also carry the command's Cordis and file reading).
   splitting: false,
-  // The command reads YAML config files; bundled into it, so the plugin's installs gain no dependency.
-  noExternal: ['js-yaml'],
   dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: false,

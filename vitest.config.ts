@@ -9,8 +9,7 @@ export default defineConfig({
     // The Cordis Loader resolves a profile's bare plugin names through Node's internal ESM loader, as DSH's own
     // launcher arranges; --expose-internals gives the Loader that loader without a native addon.
     execArgv: ['--expose-internals'],
-    // The JSON report is what .ci/run counts its closing `N passed, N failed` line from.
-    reporters: ['default', 'json'],
-    outputFile: { json: '.test-results/vitest.json' },
+    // The summary reporter closes the run with `N passed, N failed` and records the counts .ci/run adds up.
+    reporters: ['default', ['./test/support/summary-reporter.ts', { outputFile: '.test-results/vitest.json' }]],
   },
 })

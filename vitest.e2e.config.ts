@@ -7,7 +7,6 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 600_000,
     fileParallelism: false,
-    reporters: ['default', 'json'],
-    outputFile: { json: '.test-results/e2e.json' },
+    reporters: ['default', ['./test/support/summary-reporter.ts', { outputFile: '.test-results/e2e.json' }]],
   },
 })

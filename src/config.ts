@@ -2,15 +2,16 @@
  * Configuration: the schema Cordis validates at load, and the checks a schema cannot express.
  *
  * The schema declares types and defaults (so a partial user config, or none, is completed by Cordis). Every rule
- * beyond the type (integer ranges, `callDenyCount` above `callWarnCount`, unknown keys, pattern syntax) is checked by
- * {@link resolveOptions} when the plugin starts, and a violation stops the plugin from loading with a message that
- * names the key, the rule and the value received.
+ * (types, integer ranges, `callDenyCount` above `callWarnCount`, unknown keys, empty patterns) is checked on the raw
+ * config by config-check.ts before the schema runs, and all the problems found stop the plugin from loading in one
+ * message, each naming the key, the rule and the value received.
  * @module dsh-brake/config
  */
 import Schema from '@deepseek-ai/schemastery'
 import type { BrakeOptions } from './core/brake-state.js'
 import type { ToolPolicy } from './core/policies.js'
 import type { ToolClass } from './core/types.js'
+import { checkConfig, type ConfigProblem, type ConfigSpec } from './config-check.js'
 
 /**
  * How far the brake goes: only tell the model (`remind`), also refuse exact repeats (`deny`), or also end the turn of a
@@ -197,44 +198,67 @@ export interface ResolvedConfig {
   readonly detectors: BrakeOptions
 }
 
-const KEYS = Object.keys(DEFAULTS) as (keyof Config)[]
+/** The config's shape as the checker reads it: keys and defaults, the modes and classes the schema lists, ranges. */
+const SPEC: ConfigSpec = {
+  defaults: DEFAULTS,
+  modes: (Config as unknown as { dict: { mode: { list: { value: string }[] } } }).dict.mode.list.map(choice => choice.value),
+  classes: TOOL_CLASSES,
+  ranges: {
+    callWarnCount: { min: 2 },
+    pollWarnCount: { min: 2 },
+    callReWarnEvery: { min: 1 },
+    callDenyCount: { min: 1 },
+    sequenceLength: { min: 2, max: LIMITS.maxSequenceLength },
+    sequenceCount: { min: 2 },
+    revisitCount: { min: 3 },
+    duplicateTextThreshold: { min: 2 },
+    duplicateTextWindowMs: { min: 1 },
+    duplicateTextCooldownMs: { min: 0 },
+    minimumDuplicateChars: { min: 1 },
+    errorRepeatCount: { min: 2 },
+    inputErrorRepeatCount: { min: 2 },
+  },
+  lists: { include: 'tool-name pattern', exclude: 'tool-name pattern', fileChangingCommands: 'command pattern' },
+}
+
+/** Every problem in a config as the user wrote it (a row's `config`), each with its key path. */
+export function configProblems(raw: unknown): ConfigProblem[] {
+  return checkConfig(raw, SPEC)
+}
+
+/** One message for all of a config's problems, in the plugin's error style. */
+export function describeProblems(problems: readonly ConfigProblem[]): string {
+  if (problems.length === 1) return `dsh-brake: ${problems[0]?.message ?? ''}`
+  return `dsh-brake: ${problems.length} problems in the config:\n${problems.map(problem => `  - ${problem.message}`).join('\n')}`
+}
+
+// Cordis validates a plugin's config through its Standard Schema face before `apply`. The schema alone stops at the
+// first problem and words a quoted number as "expected number but got 3"; this face checks the raw config against
+// every rule first and reports each problem as one issue (Cordis lists them all in one error), and only then lets
+// the schema fill the defaults.
+Object.defineProperty(Config, '~standard', {
+  value: {
+    version: 1,
+    vendor: 'dsh-brake',
+    validate(raw: unknown) {
+      const problems = configProblems(raw)
+      if (problems.length > 0) return { issues: problems.map(problem => ({ message: `dsh-brake: ${problem.message}` })) }
+      try {
+        return { value: Config(raw as Partial<Config>) }
+      } catch (error) {
+        return { issues: [{ message: `dsh-brake: ${error instanceof Error ? error.message : String(error)}` }] }
+      }
+    },
+  },
+})
 
 /**
  * Check every rule the schema cannot express and derive the detector options. Throws (and so stops the plugin from
- * loading) on the first violation, with a message naming the key, the rule and the value received.
+ * loading) with one message naming every problem: the key, the rule and the value received.
  */
 export function resolveOptions(config: Config): ResolvedConfig {
-  for (const key of Object.keys(config)) {
-    if (!(KEYS as string[]).includes(key)) {
-      fail(`unknown config key \`${key}\` (valid keys: ${KEYS.join(', ')})`)
-    }
-  }
-  integer(config, 'callWarnCount', 2)
-  integer(config, 'pollWarnCount', 2)
-  integer(config, 'callReWarnEvery', 1)
-  integer(config, 'callDenyCount', 1)
-  if (config.callDenyCount <= config.callWarnCount) {
-    fail(`\`callDenyCount\` must be greater than \`callWarnCount\` (${config.callWarnCount}), got ${config.callDenyCount}`)
-  }
-  integer(config, 'sequenceLength', 2, LIMITS.maxSequenceLength)
-  integer(config, 'sequenceCount', 2)
-  integer(config, 'revisitCount', 3)
-  integer(config, 'duplicateTextThreshold', 2)
-  integer(config, 'duplicateTextWindowMs', 1)
-  integer(config, 'duplicateTextCooldownMs', 0)
-  integer(config, 'minimumDuplicateChars', 1)
-  integer(config, 'errorRepeatCount', 2)
-  integer(config, 'inputErrorRepeatCount', 2)
-  patterns(config, 'include')
-  patterns(config, 'exclude')
-  patterns(config, 'fileChangingCommands')
-  for (const [pattern, policy] of Object.entries(config.toolPolicies)) {
-    if (pattern.trim() === '') fail(`\`toolPolicies\` keys must be non-empty tool-name patterns, got ${show(pattern)}`)
-    if (policy.shellCommand === '') fail(`\`toolPolicies.${pattern}.shellCommand\` must be a non-empty argument name, got ""`)
-    policy.identity?.forEach((field, index) => {
-      if (field === '') fail(`\`toolPolicies.${pattern}.identity[${index}]\` must be a non-empty argument name, got ""`)
-    })
-  }
+  const problems = configProblems(config)
+  if (problems.length > 0) throw new TypeError(describeProblems(problems))
   return {
     config,
     detectors: {
@@ -271,29 +295,4 @@ export function resolveOptions(config: Config): ResolvedConfig {
       },
     },
   }
-}
-
-type NumberKey = { [K in keyof Config]: Config[K] extends number ? K : never }[keyof Config]
-
-function integer(config: Config, key: NumberKey, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  const value = config[key]
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
-    fail(`\`${key}\` must be an integer ${range}, got ${show(value)}`)
-  }
-}
-
-function patterns(config: Config, key: 'include' | 'exclude' | 'fileChangingCommands'): void {
-  config[key].forEach((pattern, index) => {
-    const what = key === 'fileChangingCommands' ? 'command' : 'tool-name'
-    if (pattern.trim() === '') fail(`\`${key}[${index}]\` must be a non-empty ${what} pattern, got ${show(pattern)}`)
-  })
-}
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
-}
-
-function fail(message: string): never {
-  throw new TypeError(`dsh-brake: ${message}`)
 }

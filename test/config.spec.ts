@@ -1,6 +1,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
-import { Config, DEFAULTS, resolveOptions } from '../src/config.ts'
+import { checkConfig } from '../src/config-check.ts'
+import { Config, configProblems, DEFAULTS, resolveOptions } from '../src/config.ts'
 import * as Brake from '../src/index.ts'
 
 /** Mount the plugin on a bare Cordis context, as the Loader does after resolving a row. */
@@ -66,17 +67,55 @@ describe('config validation fails loud', () => {
     await expect(mount(input)).rejects.toThrow(message)
   })
 
-  it.each<[string, Record<string, unknown>, string]>([
-    ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" | "stop" but got "block"'],
-    ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six'],
-    ['include not a list', { include: 'read' }, '$.include expected array but got read'],
-    ['include item not a string', { exclude: [1] }, '$.exclude[0] expected string but got 1'],
-    ['progressAware not a boolean', { progressAware: 'yes' }, '$.progressAware expected boolean but got yes'],
-    ['a policy class that does not exist', { toolPolicies: { bash: { class: 'shell' } } }, '$.toolPolicies.bash.class expected "default" | "read" | "poller" | "mutating" | "bookkeeping" but got "shell"'],
-    ['a policy without a class', { toolPolicies: { bash: { identity: ['command'] } } }, '$.toolPolicies.bash.class missing required value'],
-  ])('type errors come from the schema, naming key, rule and value: %s', async (_, input, message) => {
-    expect(() => Config(input)).toThrow(message)
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" | "stop" but got "block"', 'dsh-brake: `mode` must be one of `remind`, `deny`, `stop`, got "block"'],
+    ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six', 'dsh-brake: `callWarnCount` must be an integer >= 2, got "six"'],
+    ['a quoted number', { callWarnCount: '3' }, '$.callWarnCount expected number but got 3', 'dsh-brake: `callWarnCount` must be a number, got the string "3": write it without quotes'],
+    ['include not a list', { include: 'read' }, '$.include expected array but got read', 'dsh-brake: `include` must be a list of tool-name patterns, got "read"'],
+    ['include item not a string', { exclude: [1] }, '$.exclude[0] expected string but got 1', 'dsh-brake: `exclude[0]` must be a tool-name pattern (text), got 1'],
+    ['progressAware not a boolean', { progressAware: 'yes' }, '$.progressAware expected boolean but got yes', 'dsh-brake: `progressAware` must be true or false, got "yes"'],
+    ['progressAware quoted', { progressAware: 'false' }, '$.progressAware expected boolean but got false', 'dsh-brake: `progressAware` must be true or false, got the string "false": write it without quotes'],
+    ['a policy class that does not exist', { toolPolicies: { bash: { class: 'shell' } } }, '$.toolPolicies.bash.class expected "default" | "read" | "poller" | "mutating" | "bookkeeping" but got "shell"', 'dsh-brake: `toolPolicies.bash.class` must be one of `default`, `read`, `poller`, `mutating`, `bookkeeping`, got "shell"'],
+    ['a policy without a class', { toolPolicies: { bash: { identity: ['command'] } } }, '$.toolPolicies.bash.class missing required value', 'dsh-brake: `toolPolicies.bash.class` is required: one of `default`, `read`'],
+  ])('a wrong type names key, rule and value, where the bare schema would not: %s', async (_, input, schemaMessage, message) => {
+    // The bare schema still words it its own way; the plugin's load goes through the full check first.
+    expect(() => Config(input)).toThrow(schemaMessage)
     await expect(mount(input)).rejects.toThrow(message)
+  })
+})
+
+describe('every problem at once', () => {
+  it('names each problem of a config in one message at load', async () => {
+    const input = { callWarnCount: '3', sequenceLength: 40, callWarnCnt: 6, include: [''] }
+    const error = await mount(input).then(() => undefined, (thrown: unknown) => thrown as Error)
+    expect(error?.message).toContain('dsh-brake: unknown config key `callWarnCnt`')
+    expect(error?.message).toContain('dsh-brake: `callWarnCount` must be a number, got the string "3": write it without quotes')
+    expect(error?.message).toContain('dsh-brake: `sequenceLength` must be an integer from 2 to 32, got 40')
+    expect(error?.message).toContain('dsh-brake: `include[0]` must be a non-empty tool-name pattern, got ""')
+  })
+
+  it('says how many there are when resolving directly, one per line', () => {
+    expect(() => resolveOptions({ ...DEFAULTS, callWarnCount: 1, revisitCount: 2 })).toThrow(
+      'dsh-brake: 2 problems in the config:\n  - `callWarnCount` must be an integer >= 2, got 1\n  - `revisitCount` must be an integer >= 3, got 2',
+    )
+  })
+
+  it('gives each problem the path of its key, for a file line', () => {
+    expect(configProblems({ toolPolicies: { bash: { class: 'read', identity: ['command', ''], colour: 'red' } }, callDenyCount: 2 }).map(problem => problem.path))
+      .toEqual([['toolPolicies', 'bash', 'colour'], ['toolPolicies', 'bash', 'identity', 1], ['callDenyCount']])
+  })
+
+  it('checks a number key that has no range yet for being a number', () => {
+    const spec = { defaults: { ratio: 0.5 }, modes: [], classes: [], ranges: {}, lists: {} }
+    expect(checkConfig({ ratio: 0.25 }, spec)).toEqual([])
+    expect(checkConfig({ ratio: 'half' }, spec)).toEqual([{ path: ['ratio'], message: '`ratio` must be a number, got "half"' }])
+  })
+
+  it('finds nothing wrong in an empty or absent config', () => {
+    expect(configProblems(null)).toEqual([])
+    expect(configProblems(undefined)).toEqual([])
+    expect(configProblems({})).toEqual([])
+    expect(configProblems(['a list'])).toEqual([{ path: [], message: 'the config must be a mapping of keys to values, got a list (["a list"])' }])
   })
 
   it('derives the detector options from the config', () => {

@@ -60,7 +60,8 @@ describe('the manifest', () => {
   it('lists types first in exports, Cordis (and, for types only, DSH\'s agent) as peers and the runtime dependencies the build keeps external', () => {
     expect(Object.keys(manifest.exports['.']!)).toEqual(['types', 'default'])
     expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent'])
-    expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify'])
+    // yaml is the command's, for reading patch files with their line numbers; the plugin never imports it.
+    expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify', 'yaml'])
   })
 })
 

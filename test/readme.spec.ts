@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULTS } from '../src/config.ts'
 import * as messages from '../src/messages.ts'
+import { recipeManifest } from '../scripts/dsh-recipe.ts'
 import { PACKAGE_ROOT } from './support/dsh.ts'
 
 const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
@@ -94,5 +95,34 @@ describe('README.zh.md mirrors README.md', () => {
     const record = read('README.i18n.yaml')
     expect(record).toContain(`README.md: ${blob('README.md')}`)
     expect(record).toContain(`README.zh.md: ${blob('README.zh.md')}`)
+  })
+})
+
+describe('the README\'s "Get dsh" recipe', () => {
+  const fixture = read('test/e2e/cli/package.json')
+  const project = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> }
+
+  it('is, byte for byte, the package.json the end-to-end tests install the dsh CLI from', () => {
+    expect(recipeManifest(english)).toBe(fixture)
+  })
+
+  it('would notice the two drifting apart', () => {
+    expect(recipeManifest(english.replace('"@deepseek-ai/cordis": "4.0.1"', '"@deepseek-ai/cordis": "4.0.4"'))).not.toBe(fixture)
+    expect(recipeManifest(english.replace('\n## Get dsh\n', '\n## Getting it\n'))).toBeUndefined()
+  })
+
+  it('pins the release the project builds against, and the framework packages it was published with', () => {
+    const recipe = JSON.parse(fixture) as { dependencies: Record<string, string>; pnpm: { overrides: Record<string, string> } }
+    expect(recipe.dependencies['@deepseek-ai/dsh']).toBe(project.devDependencies['@deepseek-ai/dsh-agent'])
+    expect(Object.keys(recipe.pnpm.overrides)).toHaveLength(8)
+    for (const name of ['@deepseek-ai/cordis', '@deepseek-ai/cordis-plugin-include', '@deepseek-ai/cordis-plugin-loader', '@deepseek-ai/cosmokit', '@deepseek-ai/schemastery']) {
+      expect(recipe.pnpm.overrides[name], name).toBe(project.devDependencies[name])
+    }
+  })
+
+  it('installs with pnpm install, as the end-to-end setup does, and names the version it gets', () => {
+    const commands = fences(english).find(fence => fence.includes('\npnpm install '))
+    expect(commands).toContain('dsh --version                              # 0.1.0-rc.8')
+    expect(read('scripts/e2e-setup.ts')).toContain("execFileSync(pnpm, ['install', '--frozen-lockfile'")
   })
 })

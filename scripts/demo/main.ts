@@ -13,7 +13,7 @@
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { agent, bootDsh, mountProfile, prompt, tool } from '../../test/support/dsh.ts'
 import { FAKE_TOOLS, SCENARIOS, type Scenario } from './scenarios.ts'
-import { printFooter, printHeader, printTranscript } from './transcript.ts'
+import { printFooter, printHeader, printSummary, printTranscript, type Tally } from './transcript.ts'
 
 interface Run {
   /** The agent's session log, copied before the context is disposed. */
@@ -28,7 +28,8 @@ async function run(scenario: Scenario): Promise<Run> {
   try {
     await mountProfile(ctx, [{ id: 'dsh-brake', config: scenario.config }])
     await scenario.setup?.(ctx)
-    const counters = Object.entries(FAKE_TOOLS).map(([name, body]) => tool(ctx, name, (args, runs) => body(args, runs)))
+    const tools = { ...FAKE_TOOLS, ...scenario.tools }
+    const counters = Object.entries(tools).map(([name, body]) => tool(ctx, name, (args, runs) => body(args, runs)))
     const { agent: target } = agent(ctx, [...scenario.script])
     for (const text of scenario.prompts) await prompt(ctx, target, text)
     return { events: [...target.session.events], ran: counters.reduce((sum, counter) => sum + counter.runs, 0) }
@@ -37,20 +38,41 @@ async function run(scenario: Scenario): Promise<Run> {
   }
 }
 
-/** Run the named scenario, or all of them in order; an unknown name lists the scenarios and fails. */
+const USAGE = `Usage: npm run demo [-- <scenario>]
+
+Plays dsh-brake inside a real DSH agent loop with a scripted model that loops (no API key, no network), and prints
+what the model saw. With no scenario, plays them all.`
+
+/** The scenarios, one a line, for --help and for an unknown name. */
+function scenarioList(): string {
+  return ['Scenarios:', ...SCENARIOS.map(scenario => `  ${scenario.name.padEnd(10)} ${scenario.about}`)].join('\n')
+}
+
+/** Run the named scenario, or all of them in order; `--help` says how; an unknown name or option fails, listing them. */
 async function main(argv: readonly string[]): Promise<number> {
-  const wanted = argv[0]
-  const chosen = wanted === undefined ? SCENARIOS : SCENARIOS.filter(scenario => scenario.name === wanted)
-  if (chosen.length === 0) {
-    console.error(`unknown scenario '${wanted}'. Scenarios:`)
-    for (const scenario of SCENARIOS) console.error(`  ${scenario.name.padEnd(10)} ${scenario.about}`)
+  const [wanted, ...extra] = argv
+  if (wanted === '--help' || wanted === '-h') {
+    console.log(`${USAGE}\n\n${scenarioList()}`)
+    return 0
+  }
+  if (wanted?.startsWith('-') === true || extra.length > 0) {
+    console.error(`${wanted?.startsWith('-') === true ? `unknown option '${wanted}'` : `one scenario at a time, got ${argv.join(' ')}`}\n\n${USAGE}\n\n${scenarioList()}`)
     return 1
   }
+  const chosen = wanted === undefined ? SCENARIOS : SCENARIOS.filter(scenario => scenario.name === wanted)
+  if (chosen.length === 0) {
+    console.error(`unknown scenario '${String(wanted)}'.\n\n${scenarioList()}`)
+    return 1
+  }
+  const tallies: (Tally & { ran: number })[] = []
   for (const scenario of chosen) {
     printHeader(scenario)
     const { events, ran } = await run(scenario)
-    printFooter(printTranscript(events), ran)
+    const tally = printTranscript(events)
+    printFooter(tally, ran)
+    tallies.push({ ...tally, ran })
   }
+  printSummary(tallies)
   return 0
 }
 

@@ -1,6 +1,6 @@
 /**
- * The demo's scenarios, as data: what each one shows, the person's prompts, the scripted model's turns, the patch row's
- * config, and the fake tools whose canned outputs the model keeps getting back. Importing it runs and prints nothing:
+ * The demo's scenarios, as data: what each one shows, the person's prompts, the scripted model's turns, dsh-brake's
+ * settings, and the fake tools whose canned outputs the model keeps getting back. Importing it runs and prints nothing:
  * main.ts plays a scenario on the real DSH loop and transcript.ts renders what happened, so a scenario can change
  * without touching either.
  *
@@ -14,7 +14,7 @@ export interface Scenario {
   readonly name: string
   /** One sentence on what the scenario shows. */
   readonly about: string
-  /** The `config` of the user's patch row; `{}` keeps every default. */
+  /** dsh-brake's settings, as a user writes them in the profile; `{}` keeps every default. */
   readonly config: Record<string, unknown>
   /** The person's prompts, one turn each; the script covers all of them. */
   readonly prompts: readonly string[]
@@ -22,7 +22,12 @@ export interface Scenario {
   readonly script: readonly Turn[]
   /** Extra plugins the scenario needs besides dsh-brake. */
   readonly setup?: (ctx: Context) => Promise<void>
+  /** Tools whose outputs differ in this scenario from {@link FAKE_TOOLS}'. */
+  readonly tools?: Readonly<Record<string, FakeTool>>
 }
+
+/** A fake tool body: its output for these arguments on its `runs`-th run (this one included). */
+export type FakeTool = (args: unknown, runs: number) => string
 
 const APP = { file_path: 'src/app.ts' }
 const TEST = { command: 'npm test -- server' }
@@ -122,6 +127,12 @@ export const SCENARIOS: readonly Scenario[] = [
     about: 'Real work that looks like a loop: 8 polls whose output moves, then edit → re-run the same test 7 times: no notice.',
     config: {},
     prompts: ['Wait for the build, then make the server test pass.'],
+    // Each edit raises the retries and the test gets further, until it passes: the story the model tells at the end.
+    tools: {
+      bash: (_, runs) => runs < 7
+        ? `FAIL test/server.spec.ts > starts the server\n  Error: database not ready after ${runs} ${runs === 1 ? 'retry' : 'retries'}\nTests: 1 failed, 11 passed`
+        : 'PASS test/server.spec.ts > starts the server\nTests: 12 passed',
+    },
     script: [
       ...times(8, call('job_output', { job_id: 'bash-3', wait: true, timeout_ms: 30_000 })),
       ...Array.from({ length: 7 }, (_, i) => [
@@ -149,7 +160,7 @@ export const SCENARIOS: readonly Scenario[] = [
  * The tools every scenario registers, with plausible canned outputs: what a stuck agent keeps getting back. `runs` is
  * the tool's own run count, this run included, so an output can move between runs.
  */
-export const FAKE_TOOLS: Record<string, (args: unknown, runs: number) => string> = {
+export const FAKE_TOOLS: Readonly<Record<string, FakeTool>> = {
   job_output: (_, runs) => runs < 8 ? `compiled ${runs * 12} of 96 modules\n[status: running]` : 'build finished\n[status: completed, exit code: 0]',
   edit: args => `The file ${String((args as { file_path?: string }).file_path)} has been updated successfully.`,
   read: (args) => {

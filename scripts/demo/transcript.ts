@@ -1,6 +1,8 @@
 /**
  * Rendering a demo run: a scenario's header, its agent's session log as a transcript (person, model, tool, plugin and
- * brake rows, with colour only on a terminal), and a footer tallying calls, notices and refusals. Kept apart from the
+ * brake rows, with colour only on a terminal), a footer tallying calls, notices and refusals, and a closing summary.
+ * A tool's output is shown whole the first time it comes back (the model quotes from it), and as "same output as #N"
+ * when it comes back unchanged, which is what the brake is counting. Kept apart from the
  * scenarios so the look of the transcript can change without touching what the scenarios play.
  *
  * Plain Node runs this file (type stripping), so it keeps to erasable TypeScript syntax.
@@ -86,6 +88,17 @@ function preview(prefix: string, text: string): string {
   return `${prefix}${head}${dim(marker)}`
 }
 
+/** The most lines of one tool output shown; longer outputs say how many more there were. */
+const OUTPUT_LINES = 6
+
+/** `text` up to {@link OUTPUT_LINES} lines. */
+function shortened(text: string): string {
+  const lines = text.trimEnd().split('\n')
+  if (lines.length <= OUTPUT_LINES) return lines.join('\n')
+  const more = lines.length - OUTPUT_LINES
+  return [...lines.slice(0, OUTPUT_LINES), `(+${more} more ${more === 1 ? 'line' : 'lines'})`].join('\n')
+}
+
 function textOf(blocks: readonly ContentBlock[]): string {
   return blocks.map(block => block.type === 'text' ? block.text : '').join('')
 }
@@ -100,7 +113,7 @@ function compactArgs(raw: string): string {
   }
 }
 
-/** A JavaScript-ish literal for the header, matching how a patch row is written in code. */
+/** A compact literal for the header's settings: `mode: 'deny'`, `include: ['read']`. */
 function literal(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`
@@ -123,6 +136,8 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
   const tally: Tally = { calls: 0, notices: 0, refusals: 0 }
   // Call ids pair each result with its call's name and number.
   const calls = new Map<string, { name: string; index: number }>()
+  // Each output text, with the call that first showed it.
+  const outputs = new Map<string, number>()
   for (const event of events) {
     switch (event.type) {
       case 'user/message': {
@@ -156,11 +171,16 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
         const which = calls.get(result.toolCallId)
         const label = which === undefined ? '?' : `#${which.index} ${which.name}`
         const text = textOf(result.content)
-        if (result.isError === true) {
-          if (text.includes('dsh-brake refused this call')) tally.refusals++
-          row('tool', preview(`${label} ✗ `, text), red)
+        const failed = result.isError === true
+        if (failed && text.includes('dsh-brake refused this call')) tally.refusals++
+        const mark = failed ? '✗' : '✓'
+        const style = failed ? red : (part: string): string => part
+        const first = outputs.get(text)
+        if (first === undefined) {
+          if (which !== undefined) outputs.set(text, which.index)
+          block('tool', `${label} ${mark} ${shortened(text)}`, style)
         } else {
-          row('tool', preview(`${label} ✓ `, text))
+          row('tool', `${label} ${mark} ${dim(`same output as #${first}`)}`, style)
         }
         break
       }
@@ -177,19 +197,30 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
   return tally
 }
 
-/** The scenario's title rule, what it shows, and the patch row it runs with. */
+/** The scenario's title rule, what it shows, and the settings it runs with. */
 export function printHeader(scenario: Scenario): void {
   const title = `━━ ${scenario.name} `
   console.log(bold(title + '━'.repeat(Math.max(0, WIDTH - title.length))))
   for (const part of wrap(scenario.about, WIDTH)) console.log(part)
-  console.log(dim(`patch row: ${literal({ id: 'dsh-brake', config: scenario.config })}`))
+  const set = Object.entries(scenario.config).map(([key, value]) => `${key}: ${literal(value)}`)
+  console.log(dim(`dsh-brake settings: ${set.length === 0 ? 'the defaults' : `${set.join(', ')}, the rest default`}`))
   console.log()
 }
 
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
+
 /** The tally of a run: calls the model made, how many of them ran, notices and refusals. */
 export function printFooter(tally: Tally, ran: number): void {
-  const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
   console.log()
   console.log(bold(`→ ${plural(tally.calls, 'call')} made (${ran} ran), ${plural(tally.notices, 'notice')}, ${plural(tally.refusals, 'refusal')}`))
   console.log()
+}
+
+/** One closing line over every scenario played, and how to play one alone. */
+export function printSummary(tallies: readonly (Tally & { ran: number })[]): void {
+  const sum = (pick: (tally: Tally & { ran: number }) => number): number => tallies.reduce((total, tally) => total + pick(tally), 0)
+  const played = tallies.length === 1 ? '1 scenario' : `${tallies.length} scenarios`
+  console.log(`Summary: ${played}, ${plural(sum(tally => tally.calls), 'call')} made (${sum(tally => tally.ran)} ran), `
+    + `${plural(sum(tally => tally.notices), 'notice')}, ${plural(sum(tally => tally.refusals), 'refusal')}. `
+    + '`npm run demo -- --help` lists the scenarios.')
 }

@@ -11,12 +11,11 @@
  *
  * Plain Node 22 runs this file (type stripping), so it keeps to erasable TypeScript syntax.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
-import yaml from 'js-yaml'
 import type { Mount, Notice } from '../../src/replay/index.ts'
 import { CATCH_SLACK, episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
 import { InputError, readRuns } from './traces.ts'
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
 }
 
 /** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */
-async function loadSetups({ replay }: Kit, files: readonly string[]): Promise<Setup[]> {
+async function loadSetups({ replay, readConfigFile, UsageError }: Kit, files: readonly string[]): Promise<Setup[]> {
   const Brake = await loadBuilt(BUILT_PLUGIN)
   const setups: Setup[] = [
     { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
@@ -98,7 +97,13 @@ async function loadSetups({ replay }: Kit, files: readonly string[]): Promise<Se
     { name: 'both', mounts: [{ plugin: Reminder, config: {} }, { plugin: Brake, config: {} }] },
   ]
   for (const file of files) {
-    const config = readConfig(file)
+    let config: Record<string, unknown>
+    try {
+      // Read and checked as `dsh-brake analyze` reads its config files: a map of config keys, or a profile patch.
+      config = readConfigFile(file, '--config', 'dsh-brake')
+    } catch (error) {
+      throw error instanceof UsageError ? new InputError(error.message) : error
+    }
     const mounts = [{ plugin: Brake, config }]
     try {
       await replay([], mounts)
@@ -122,24 +127,6 @@ async function loadBuilt(specifier: string): Promise<object> {
   } catch (error) {
     throw new InputError(`cannot load the built ${specifier.replace('../../', '')} (run \`npm run build\` first): ${(error as Error).message}`)
   }
-}
-
-function readConfig(file: string): Record<string, unknown> {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new InputError(`${file}: cannot read the config file (${(error as Error).message})`)
-  }
-  let value: unknown
-  try {
-    value = yaml.load(text)
-  } catch (error) {
-    throw new InputError(`${file}: not valid YAML (${(error as Error).message})`)
-  }
-  if (value === undefined || value === null) return {}
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${file}: expected a map of dsh-brake config keys`)
-  return value as Record<string, unknown>
 }
 
 function count(text: string, option: string): number {

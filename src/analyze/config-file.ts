@@ -6,7 +6,8 @@
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
-import yaml from 'js-yaml'
+import { parseDocument } from 'yaml'
+import { readPatchFile } from '../cli/patch-file.js'
 import { Config, resolveOptions } from '../config.js'
 import { UsageError } from './usage-error.js'
 
@@ -19,13 +20,10 @@ export function readConfigFile(file: string, flag: string, brake: string): Recor
   } catch (error) {
     throw new UsageError(`${where}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
-  let value: unknown
-  try {
-    value = yaml.load(text)
-  } catch (error) {
-    throw new UsageError(`${where}: not valid YAML (${(error as Error).message.split('\n')[0]})`)
-  }
-  const config = configOf(value, brake)
+  const document = parseDocument(text, { prettyErrors: false })
+  const [syntax] = document.errors
+  if (syntax !== undefined) throw new UsageError(`${where}: not valid YAML (${syntax.message.split('\n')[0]})`)
+  const config = configOf(document.toJS(), text, brake)
   if (config === undefined) {
     throw new UsageError(`${where}: expected a map of ${brake} config keys, or a profile patch with a \`${brake}\` row`)
   }
@@ -33,13 +31,16 @@ export function readConfigFile(file: string, flag: string, brake: string): Recor
   return config
 }
 
-/** The config map a file holds: the map itself, or the config of a patch list's row for the brake. */
-function configOf(value: unknown, brake: string): Record<string, unknown> | undefined {
+/**
+ * The config map a file holds: the map itself, or the config of a patch list's row for the brake, read as the doctor
+ * reads patch files.
+ */
+function configOf(value: unknown, text: string, brake: string): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {}
   if (Array.isArray(value)) {
     if (!value.every(isMap)) return undefined
     // A patch that leaves the brake's row alone leaves it at its defaults.
-    const config = value.find(row => row['id'] === brake || row['name'] === brake)?.['config'] ?? {}
+    const config = readPatchFile(text).rows.find(row => row.id === brake)?.config ?? {}
     return isMap(config) ? config : undefined
   }
   return isMap(value) ? value : undefined

@@ -8,19 +8,23 @@
  */
 import { UsageError } from '../analyze/usage-error.js'
 import { ANALYZE_USAGE, runAnalyze } from './analyze.js'
+import { DOCTOR_USAGE, runDoctor } from './doctor.js'
 
 /** Each subcommand: its arguments (after its name) in, its exit code out. */
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   analyze: runAnalyze,
-  // doctor: runDoctor, from './doctor.js' (checks an installation), goes here.
+  doctor: runDoctor,
 }
 
 const USAGE = `usage: dsh-brake <command> [options]
 
 commands:
   analyze   the loops in DSH session logs, what the brake would do about them, and what they cost
+  doctor    check that dsh-brake loads and runs in a DSH profile, and that its config is right
 
-${ANALYZE_USAGE}`
+${ANALYZE_USAGE}
+
+${DOCTOR_USAGE}`
 
 /** Run the command line `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {

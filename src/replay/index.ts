@@ -7,3 +7,5 @@
 export { replay, type Mount, type Notice, type Refusal, type ReplayOptions, type ReplayResult, type Stop } from '../dsh/replay.js'
 export type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
 export { CYCLE_LAPS, IDENTICAL_CALLS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelAgent, labelRun, type AgentLabels, type CallFacts, type Episode } from './label.js'
+export { readConfigFile } from '../analyze/config-file.js'
+export { UsageError } from '../analyze/usage-error.js'

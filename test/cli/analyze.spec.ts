@@ -97,7 +97,7 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     [['analyze', '--config'], 'dsh-brake: `--config` needs a value'],
     [['analyze', 'nowhere'], 'dsh-brake: `nowhere`: no such file or folder'],
     [['analyze'], 'dsh-brake: analyze needs a session log, a folder of them, or a DSH home'],
-    [['analyse', 'x'], 'dsh-brake: unknown command `analyse` (commands: analyze; see --help)'],
+    [['analyse', 'x'], 'dsh-brake: unknown command `analyse` (commands: analyze, doctor; see --help)'],
     [['analyze', '--config', 'missing.yml', 'x'], 'dsh-brake: `--config` file missing.yml: cannot be read (ENOENT)'],
   ])('%j', async (args, message) => {
     const { code, stdout, stderr } = await run(...args)

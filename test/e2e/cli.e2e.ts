@@ -7,7 +7,7 @@
  * `dsh-brake analyze --json` on that log, under the scenario's own profile patch, and expects it to find the loop the
  * scenario played and to replay each notice and refusal after the very call the live run gave it.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -96,6 +96,22 @@ afterAll(async () => {
   cleanUp()
 })
 
+/** `dsh-brake doctor --profile headless` on `home`, from `bin` (this checkout's built command unless told). */
+function doctor(home: string, bin = join(PACKAGE_ROOT, 'dist/cli/main.js')): { code: number | null; out: string } {
+  const child = spawnSync(process.execPath, [bin, 'doctor', '--profile', 'headless'], { encoding: 'utf8', env: { ...process.env, DSH_HOME: home } })
+  return { code: child.status, out: child.stdout + child.stderr }
+}
+
+describe('getting dsh', () => {
+  it('the README\'s recipe (installed in test/e2e/cli) gives DSH 0.1.0-rc.8, which boots a profile', async () => {
+    const version = await dsh(['--version'], { home: linkHome, cwd: linkHome })
+    expect(version.stdout.trim()).toBe('0.1.0-rc.8')
+    const dump = await dsh(['--profile', 'headless', '--dump-config'], { home: linkHome, cwd: linkHome })
+    expect(dump.code, dump.stderr).toBe(0)
+    expect(dump.stderr).not.toContain('requires the Cordis HMR service')
+  })
+})
+
 describe('installing into a profile', () => {
   it('`dsh plugin add <checkout>` links it and puts the bundle row in the composed profile', async () => {
     const dump = await dsh(['--profile', 'headless', '--dump-config'], { home: linkHome, cwd: linkHome })
@@ -116,6 +132,34 @@ describe('installing from a tarball', () => {
     const { run, server: model } = await play(home, repeat(5, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(noticesSent(model).map(n => n.request)).toEqual([5])
+    // The tarball brings the command too, with what it needs, into the profile.
+    const check = doctor(home, join(home, 'profiles/headless/node_modules/dsh-brake/dist/cli/main.js'))
+    expect(check.out).toContain('No problems: dsh-brake loads in 1 profile checked.')
+    expect(check.code).toBe(0)
+  })
+})
+
+describe('dsh-brake doctor on the real CLI\'s profile', () => {
+  it('reports the linked checkout good', () => {
+    writeUserPatch(linkHome, '- id: dsh-brake\n  config:\n    mode: deny\n')
+    const check = doctor(linkHome)
+    expect(check.out).toContain('ok       it loads: its entry exports name, Config and apply')
+    expect(check.out).toContain('its config passes every rule')
+    expect(check.code).toBe(0)
+  })
+
+  it('names both problems of a config with their lines, as the boot then names both in one message', async () => {
+    const patch = '- id: dsh-brake\n  config:\n    callWarnCount: "3"\n    callWarnCnt: 6\n'
+    writeUserPatch(linkHome, patch)
+    const check = doctor(linkHome)
+    const file = join(linkHome, 'profiles/headless/cordis.patch.yml')
+    expect(check.out).toContain(`problem  ${file}:3: \`callWarnCount\` must be a number, got the string "3": write it without quotes`)
+    expect(check.out).toContain(`problem  ${file}:4: unknown config key \`callWarnCnt\``)
+    expect(check.code).toBe(1)
+    const { run } = await play(linkHome, [], patch)
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toContain('dsh-brake: `callWarnCount` must be a number, got the string "3": write it without quotes')
+    expect(run.stderr).toContain('dsh-brake: unknown config key `callWarnCnt`')
   })
 })
 

