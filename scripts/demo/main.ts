@@ -31,7 +31,14 @@ async function run(scenario: Scenario): Promise<Run> {
     const tools = { ...FAKE_TOOLS, ...scenario.tools }
     const counters = Object.entries(tools).map(([name, body]) => tool(ctx, name, (args, runs) => body(args, runs)))
     const { agent: target } = agent(ctx, [...scenario.script])
-    for (const text of scenario.prompts) await prompt(ctx, target, text)
+    // A stop writes its reason to stderr for the person at the terminal; the transcript shows it where it happened.
+    const write = process.stderr.write.bind(process.stderr)
+    process.stderr.write = ((chunk: unknown, ...rest: never[]) => typeof chunk === 'string' && chunk.startsWith('dsh-brake stopped the turn') ? true : write(chunk as string, ...rest)) as typeof process.stderr.write
+    try {
+      for (const text of scenario.prompts) await prompt(ctx, target, text)
+    } finally {
+      process.stderr.write = write
+    }
     return { events: [...target.session.events], ran: counters.reduce((sum, counter) => sum + counter.runs, 0) }
   } finally {
     await ctx.fiber.dispose()

@@ -123,6 +123,17 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'stop',
+    about: 'Stop mode: the model ignores the notices at the 4th and 9th identical runs, so the turn ends there, with a reason; the person\'s next message goes on afresh.',
+    config: { mode: 'stop' },
+    prompts: ['The server test is flaky. Get it green.', 'I started the database. Run the test once more and tell me what it says.'],
+    script: [
+      ...times(9, call('bash', TEST)),
+      call('bash', TEST),
+      say('Still ECONNREFUSED on 127.0.0.1:8080: the database is up, but the server the test talks to is not listening.'),
+    ],
+  },
+  {
     name: 'progress',
     about: 'Real work that looks like a loop: 8 polls whose output moves, then edit → re-run the same test 7 times: no notice.',
     config: {},

@@ -129,11 +129,12 @@ export interface Tally {
   calls: number
   notices: number
   refusals: number
+  stops: number
 }
 
 /** Print the session log as a transcript and count what happened. */
 export function printTranscript(events: readonly SessionEvent[]): Tally {
-  const tally: Tally = { calls: 0, notices: 0, refusals: 0 }
+  const tally: Tally = { calls: 0, notices: 0, refusals: 0, stops: 0 }
   // Call ids pair each result with its call's name and number.
   const calls = new Map<string, { name: string; index: number }>()
   // Each output text, with the call that first showed it.
@@ -187,7 +188,13 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
       case 'turn/end': {
         // A turn that did not complete (an exhausted script, a host error) would otherwise pass unnoticed.
         const { reason } = event.data
-        if (reason.kind !== 'completed') row('turn', `ended: ${reason.kind === 'error' ? reason.error.message : reason.kind}`, red)
+        if (reason.kind === 'aborted' && reason.reason.kind === 'hook') {
+          // A stop: what the session log keeps, and what the person at the terminal reads.
+          tally.stops++
+          block('turn', `■ ended by a hook: ${reason.reason.reason}`, s => bold(red(s)), '┃')
+        } else if (reason.kind !== 'completed') {
+          row('turn', `ended: ${reason.kind === 'error' ? reason.error.message : reason.kind}`, red)
+        }
         break
       }
       default:
@@ -212,7 +219,7 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
 /** The tally of a run: calls the model made, how many of them ran, notices and refusals. */
 export function printFooter(tally: Tally, ran: number): void {
   console.log()
-  console.log(bold(`→ ${plural(tally.calls, 'call')} made (${ran} ran), ${plural(tally.notices, 'notice')}, ${plural(tally.refusals, 'refusal')}`))
+  console.log(bold(`→ ${plural(tally.calls, 'call')} made (${ran} ran), ${plural(tally.notices, 'notice')}, ${plural(tally.refusals, 'refusal')}, ${plural(tally.stops, 'stop')}`))
   console.log()
 }
 
@@ -221,6 +228,6 @@ export function printSummary(tallies: readonly (Tally & { ran: number })[]): voi
   const sum = (pick: (tally: Tally & { ran: number }) => number): number => tallies.reduce((total, tally) => total + pick(tally), 0)
   const played = tallies.length === 1 ? '1 scenario' : `${tallies.length} scenarios`
   console.log(`Summary: ${played}, ${plural(sum(tally => tally.calls), 'call')} made (${sum(tally => tally.ran)} ran), `
-    + `${plural(sum(tally => tally.notices), 'notice')}, ${plural(sum(tally => tally.refusals), 'refusal')}. `
+    + `${plural(sum(tally => tally.notices), 'notice')}, ${plural(sum(tally => tally.refusals), 'refusal')}, ${plural(sum(tally => tally.stops), 'stop')}. `
     + '`npm run demo -- --help` lists the scenarios.')
 }

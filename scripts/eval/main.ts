@@ -16,7 +16,7 @@ import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
-import type { Mount, Notice } from '../../src/replay/index.ts'
+import type { Mount, Notice, Stop } from '../../src/replay/index.ts'
 import { CATCH_SLACK, episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
 import { InputError, readRuns } from './traces.ts'
 
@@ -65,9 +65,14 @@ async function main(): Promise<void> {
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
     const notices: Record<string, Notice[]> = {}
-    for (const setup of setups) notices[setup.name] = (await replay(run.events, setup.mounts)).notices
+    const stops: Record<string, Stop[]> = {}
+    for (const setup of setups) {
+      const result = await replay(run.events, setup.mounts)
+      notices[setup.name] = result.notices
+      stops[setup.name] = result.stops
+    }
     const calls = run.events.filter(event => event.kind === 'call').length
-    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), notices })
+    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), notices, stops })
   }
   const seconds = (performance.now() - started) / 1000
   const summaries = setups.map(setup => summarize(setup.name, runs))
@@ -95,6 +100,8 @@ async function loadSetups({ replay, readConfigFile, UsageError }: Kit, files: re
     { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
     { name: 'reminder', mounts: [{ plugin: Reminder, config: {} }] },
     { name: 'both', mounts: [{ plugin: Reminder, config: {} }, { plugin: Brake, config: {} }] },
+    // Stop mode: the same notices, plus where a turn would have ended.
+    { name: 'stop', mounts: [{ plugin: Brake, config: { mode: 'stop' } }] },
   ]
   for (const file of files) {
     let config: Record<string, unknown>
@@ -157,12 +164,14 @@ function toJson(
         caughtAt: score.notice?.call ?? null,
         delay: score.delay ?? null,
         notice: score.notice?.summary ?? null,
+        stoppedAt: score.stop?.call ?? null,
       })),
     })),
     runs: runs.map(run => ({
       id: run.id, set: run.set, calls: run.calls,
       episodes: run.labels.flatMap(labels => labels.episodes),
       notices: run.notices,
+      stops: run.stops,
     })),
   }
 }

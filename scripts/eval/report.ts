@@ -8,7 +8,7 @@
  * no labelled loop that got any notice. The text report ends with the cases worth reading: missed episodes and the
  * slowest catches, each with a compact listing of the calls around the loop.
  */
-import type { AgentLabels, CallFacts, Episode, Notice } from '../../src/replay/index.ts'
+import type { AgentLabels, CallFacts, Episode, Notice, Stop } from '../../src/replay/index.ts'
 
 /** Calls after an episode's last call in which a notice still counts as catching it. */
 export const CATCH_SLACK = 2
@@ -21,6 +21,8 @@ export interface RunResult {
   readonly labels: readonly AgentLabels[]
   /** Notices per configuration name. */
   readonly notices: Readonly<Record<string, readonly Notice[]>>
+  /** Stops per configuration name (stop mode ends a turn; other configurations never do). */
+  readonly stops: Readonly<Record<string, readonly Stop[]>>
 }
 
 /** How one configuration did on one episode. */
@@ -31,6 +33,8 @@ export interface EpisodeScore {
   readonly notice: Notice | undefined
   /** Calls from the episode's beginning (its first repeat) to that notice. */
   readonly delay: number | undefined
+  /** The first stop in the episode's window, if any. */
+  readonly stop: Stop | undefined
 }
 
 /** Median, 75th percentile and maximum of a list of delays. */
@@ -58,6 +62,14 @@ export interface ConfigSummary {
   readonly noticesPer1000Calls: number
   /** Notices in runs with loops that fall outside every episode's window. */
   readonly noticesOutsideLoops: number
+  /** Loop-free runs a stop cut short. */
+  readonly falseStops: readonly { readonly run: string; readonly stops: readonly Stop[] }[]
+  /** Episodes a stop ended (a stop in the episode's window). */
+  readonly stopped: number
+  /** Calls from an episode's first notice to the stop that ended it. */
+  readonly noticeToStop: Spread
+  /** Recorded calls a stop kept from being made, in all runs. */
+  readonly callsStopped: number
   readonly scores: readonly EpisodeScore[]
 }
 
@@ -67,29 +79,40 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   let loopFreeRuns = 0
   let notices = 0
   let outside = 0
+  let callsStopped = 0
   const falseAlarms: { run: string; notices: readonly Notice[] }[] = []
+  const falseStops: { run: string; stops: readonly Stop[] }[] = []
   const scores: EpisodeScore[] = []
   for (const run of runs) {
     const given = run.notices[name] ?? []
+    const stops = run.stops[name] ?? []
     calls += run.calls
     notices += given.length
+    callsStopped += stops.reduce((n, stop) => n + stop.skipped, 0)
     const episodes = run.labels.flatMap(labels => labels.episodes)
     if (episodes.length === 0) {
       loopFreeRuns++
       if (given.length > 0) falseAlarms.push({ run: run.id, notices: given })
+      if (stops.length > 0) falseStops.push({ run: run.id, stops })
       continue
     }
     for (const episode of episodes) {
-      const notice = given.find(n => n.agent === episode.agent && n.call >= episode.start && n.call <= episode.end + CATCH_SLACK)
-      scores.push({ run: run.id, episode, notice, delay: notice === undefined ? undefined : notice.call - episode.begins })
+      const inWindow = (at: { agent: string; call: number }): boolean =>
+        at.agent === episode.agent && at.call >= episode.start && at.call <= episode.end + CATCH_SLACK
+      const notice = given.find(inWindow)
+      const stop = stops.find(inWindow)
+      scores.push({ run: run.id, episode, notice, delay: notice === undefined ? undefined : notice.call - episode.begins, stop })
     }
     outside += given.filter(n => !episodes.some(e => e.agent === n.agent && n.call >= e.start && n.call <= e.end + CATCH_SLACK)).length
   }
   const delays = scores.flatMap(score => score.delay === undefined ? [] : [score.delay])
   const fromLabel = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.labelledAt])
   const fromFirstCall = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.start])
+  const noticeToStop = scores.flatMap(({ stop, notice }) => stop === undefined || notice === undefined ? [] : [stop.call - notice.call])
   return {
-    name, runs: runs.length, calls, loopFreeRuns, falseAlarms,
+    name, runs: runs.length, calls, loopFreeRuns, falseAlarms, falseStops, callsStopped,
+    stopped: scores.filter(score => score.stop !== undefined).length,
+    noticeToStop: spread(noticeToStop),
     episodes: scores.length,
     caught: delays.length,
     delay: spread(delays),
@@ -143,6 +166,11 @@ export function figuresTable(summaries: readonly ConfigSummary[]): string {
   row('notices', s => String(s.notices))
   row('notices per 1,000 calls', s => s.noticesPer1000Calls.toFixed(2))
   row('notices outside loops, in runs with loops', s => String(s.noticesOutsideLoops))
+  row('false stops (loop-free runs cut short)', s => `${s.falseStops.length} (${pct(s.falseStops.length, s.loopFreeRuns)})`)
+  row('episodes stopped (a stop in [start, end + 2])', s => `${s.stopped} (${pct(s.stopped, s.episodes)})`)
+  row('calls from the first notice to the stop: median', s => show(s.noticeToStop.median))
+  row('  max', s => show(s.noticeToStop.max))
+  row('recorded calls not made after a stop', s => String(s.callsStopped))
   return table(rows)
 }
 
