@@ -15,6 +15,10 @@ import { agent, bootDsh, mountProfile, prompt, tool } from '../../test/support/d
 import { FAKE_TOOLS, SCENARIOS, type Scenario } from './scenarios.ts'
 import { printFooter, printHeader, printSummary, printTranscript, type Tally } from './transcript.ts'
 
+// The build's (`npm run demo` builds first): the same helper the replay holds stop lines back with.
+const BUILT_REPLAY: string = '../../dist/replay.js'
+const { withoutStopLines } = await import(BUILT_REPLAY) as typeof import('../../src/replay/index.ts')
+
 interface Run {
   /** The agent's session log, copied before the context is disposed. */
   readonly events: readonly SessionEvent[]
@@ -32,13 +36,9 @@ async function run(scenario: Scenario): Promise<Run> {
     const counters = Object.entries(tools).map(([name, body]) => tool(ctx, name, (args, runs) => body(args, runs)))
     const { agent: target } = agent(ctx, [...scenario.script])
     // A stop writes its reason to stderr for the person at the terminal; the transcript shows it where it happened.
-    const write = process.stderr.write.bind(process.stderr)
-    process.stderr.write = ((chunk: unknown, ...rest: never[]) => typeof chunk === 'string' && chunk.startsWith('dsh-brake stopped the turn') ? true : write(chunk as string, ...rest)) as typeof process.stderr.write
-    try {
+    await withoutStopLines(async () => {
       for (const text of scenario.prompts) await prompt(ctx, target, text)
-    } finally {
-      process.stderr.write = write
-    }
+    })
     return { events: [...target.session.events], ran: counters.reduce((sum, counter) => sum + counter.runs, 0) }
   } finally {
     await ctx.fiber.dispose()

@@ -115,7 +115,7 @@ export function replay(events: readonly AgentEvent[], mounts: readonly Mount[], 
  * the terminal; a replayed stop is a finding the replay reports, not news for this terminal. Everything else written
  * to stderr meanwhile passes.
  */
-async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
+export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
   const stderr = process.stderr
   const original = Object.getOwnPropertyDescriptor(stderr, 'write')
   const write = stderr.write.bind(stderr) as (...args: unknown[]) => boolean

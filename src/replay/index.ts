@@ -4,7 +4,7 @@
  * `exports` points here.
  * @module dsh-brake/replay
  */
-export { replay, type Mount, type Notice, type Refusal, type ReplayOptions, type ReplayResult, type Stop } from '../dsh/replay.js'
+export { replay, withoutStopLines, type Mount, type Notice, type Refusal, type ReplayOptions, type ReplayResult, type Stop } from '../dsh/replay.js'
 export type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
 export { CYCLE_LAPS, IDENTICAL_CALLS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelAgent, labelRun, type AgentLabels, type CallFacts, type Episode } from './label.js'
 export { readConfigFile } from '../analyze/config-file.js'
