@@ -8,11 +8,10 @@
  * scenario played and to replay each notice and refusal after the very call the live run gave it.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
-import { cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
+import { analyze, cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
@@ -37,34 +36,6 @@ function noticesSent(server: ModelServer): { request: number; text: string }[] {
 function toolResults(server: ModelServer): string[] {
   const last = server.requests.at(-1)
   return (last?.messages ?? []).filter((message: WireMessage) => message.role === 'tool').map(textOf)
-}
-
-/** What `dsh-brake analyze` says of one scenario's session: its loops, and the brake's actions as `kind@call`. */
-interface Analyzed {
-  readonly loops: [kind: string, firstCall: number, calls: number][]
-  /** Where the replay under the scenario's patch puts each notice, refusal and stop. */
-  readonly replayed: string[]
-  /** Where the session log says the live run gave them. */
-  readonly said: string[]
-}
-
-/** Run the built `dsh-brake analyze --json` on the one session log left in `cwd`'s name, with `patch` as its config. */
-function analyze(home: string, cwd: string, patch: string): Analyzed {
-  const files = sessionFiles(home, cwd)
-  expect(files).toHaveLength(1)
-  writeFileSync(join(cwd, 'brake-patch.yml'), patch)
-  const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', '--config', 'brake-patch.yml', files[0]!], { cwd })
-  type Action = { kind: string; call: number }
-  const report = JSON.parse(out.toString()) as {
-    loops: { kind: string; firstCall: number; calls: number }[]
-    agents: { brake: Record<string, Action[]>; said: Action[] }[]
-  }
-  const where = (actions: Action[]): string[] => actions.map(action => `${action.kind}@${action.call}`)
-  return {
-    loops: report.loops.map(loop => [loop.kind, loop.firstCall, loop.calls]),
-    replayed: where(report.agents[0]!.brake['brake-patch.yml']!),
-    said: where(report.agents[0]!.said),
-  }
 }
 
 let linkHome: string

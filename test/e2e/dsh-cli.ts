@@ -3,11 +3,12 @@
  * profile's `cordis.patch.yml`, then `dsh --profile headless "<task>"` against the scripted model server. Only the
  * model is scripted; everything else is the published CLI (installed in test/e2e/cli by scripts/e2e-setup.ts).
  */
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
+import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../support/dsh.ts'
 
 /** The CLI entry of the pinned release. */
@@ -132,4 +133,32 @@ export function storedNotices(events: readonly StoredEvent[]): { summary: string
     .map(event => event.data as { source: { plugin?: string; summary?: string }; content: { text?: string }[] })
     .filter(message => message.source.plugin === 'dsh-brake')
     .map(message => ({ summary: message.source.summary ?? '', text: message.content.map(part => part.text ?? '').join('') }))
+}
+
+/** What `dsh-brake analyze` says of one scenario's session: its loops, and the brake's actions as `kind@call`. */
+export interface Analyzed {
+  readonly loops: [kind: string, firstCall: number, calls: number][]
+  /** Where the replay under the scenario's patch puts each notice, refusal and stop. */
+  readonly replayed: string[]
+  /** Where the session log says the live run gave them. */
+  readonly said: string[]
+}
+
+/** Run the built `dsh-brake analyze --json` on the one session log left in `cwd`'s name, with `patch` as its config. */
+export function analyze(home: string, cwd: string, patch: string): Analyzed {
+  const files = sessionFiles(home, cwd)
+  expect(files).toHaveLength(1)
+  writeFileSync(join(cwd, 'brake-patch.yml'), patch)
+  const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', '--config', 'brake-patch.yml', files[0]!], { cwd })
+  type Action = { kind: string; call: number }
+  const report = JSON.parse(out.toString()) as {
+    loops: { kind: string; firstCall: number; calls: number }[]
+    agents: { brake: Record<string, Action[]>; said: Action[] }[]
+  }
+  const where = (actions: Action[]): string[] => actions.map(action => `${action.kind}@${action.call}`)
+  return {
+    loops: report.loops.map(loop => [loop.kind, loop.firstCall, loop.calls]),
+    replayed: where(report.agents[0]!.brake['brake-patch.yml']!),
+    said: where(report.agents[0]!.said),
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
-import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
+import { analyze, cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
 
 const STOP = '- id: dsh-brake\n  config:\n    mode: stop\n'
@@ -29,6 +29,7 @@ afterAll(() => {
 interface Played {
   readonly run: Run
   readonly server: ModelServer
+  readonly cwd: string
   readonly events: StoredEvent[]
 }
 
@@ -38,7 +39,7 @@ async function play(script: Answer[], files: Record<string, string> = {}): Promi
   const server = await startModelServer([...script, { text: 'done' }])
   const run = await dsh(['--profile', 'headless', 'Read the notes.'], { home, cwd, baseUrl: server.url })
   await server.close()
-  return { run, server, events: sessionEvents(home, cwd) }
+  return { run, server, cwd, events: sessionEvents(home, cwd) }
 }
 
 /** Tool results in the session log, in order. */
@@ -58,7 +59,7 @@ function hookReasons(events: readonly StoredEvent[]): string[] {
 
 describe('stop mode on the real CLI, with a model that ignores every notice and refusal', () => {
   it('40 identical reads end within 15 calls; the reason is printed and kept in the session log', async () => {
-    const { run, server, events } = await play(repeat(40, call('read', { file_path: 'notes.txt' })), { 'notes.txt': 'the answer is 42\n' })
+    const { run, server, cwd, events } = await play(repeat(40, call('read', { file_path: 'notes.txt' })), { 'notes.txt': 'the answer is 42\n' })
     const results = toolResults(events)
     expect(results.length).toBeLessThanOrEqual(15)
     expect(server.requests).toHaveLength(results.length)
@@ -68,13 +69,20 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     expect(run.code).toBe(1)
     // The turn's last step closed with the stop notice, which the transcript shows.
     expect(storedNotices(events).map(n => n.summary).at(-1)).toMatch(/^turn stopped: `read` was called 9 times/)
+    // `dsh-brake analyze` replays the log under the same config and stops where the live run stopped.
+    const analyzed = analyze(home, cwd, STOP)
+    expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'notice@9', 'stop@9'])
+    expect(analyzed.said).toEqual(analyzed.replayed)
   })
 
   it('a four-call cycle repeated 15 times ends within 40 calls', async () => {
     const files = { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'd.txt': 'd\n' }
     const lap = Object.keys(files).map(file => call('read', { file_path: file }))
-    const { run, events } = await play(repeat(15, lap).flat(), files)
+    const { run, cwd, events } = await play(repeat(15, lap).flat(), files)
     expect(toolResults(events).length).toBeLessThanOrEqual(40)
+    const analyzed = analyze(home, cwd, STOP)
+    expect(analyzed.replayed.at(-1)).toBe(`stop@${toolResults(events).length}`)
+    expect(analyzed.said).toEqual(analyzed.replayed)
     const [reason] = hookReasons(events)
     expect(reason).toMatch(/The same 4 calls went round \d+ times \(\d+ calls\): read → read → read → read/)
     expect(run.stderr).toContain(reason)
