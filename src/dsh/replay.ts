@@ -9,7 +9,8 @@
  *   decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the recording says
  *   entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its own step.
  * - `agent/request` once per step that entered, as DSH asks before each model request.
- * - the guards, then `tools/post-execute`, once per call. A call a guard refuses gets the failed result DSH makes of a
+ * - the guards, then `tools/post-execute`, once per call DSH ran (not for a `skipped` one, which DSH cancelled before
+ *   running it). A call a guard refuses gets the failed result DSH makes of a
  *   refusal (`Error: <reason>`) instead of its recorded one; a recorded call that was refused live already carries it.
  * - `session/event` for a compaction.
  *
@@ -180,6 +181,11 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
   }
 
   async function playCall(event: CallEvent, state: AgentState): Promise<void> {
+    // A call DSH logged but never ran reached no hook live: it only takes its number.
+    if (event.skipped === true) {
+      state.calls++
+      return
+    }
     // Every step after a turn's first claims what the previous call's decision added (often nothing).
     if (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0)) await preStep(event.agent, state.pending)
     if (state.stopped !== undefined) {

@@ -8,7 +8,8 @@
  *   claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task reaches a subagent) becomes
  *   a `user` event; the others are the step's contexts, except this brake's own notices, which are what it said.
  * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
- *   gives the result, and makes the call.
+ *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
+ *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
  * - `assistant/message` carries the step's token usage, where the provider reported it.
  * - `agent/inbox/spliced` shows which call's result a notice was attached to; `turn/end` shows a turn a hook
  *   cancelled; `compaction/end` and `compaction/prune` are compactions, as the plugin itself reads them.
@@ -23,6 +24,9 @@ import type { SessionEventMap } from '@deepseek-ai/dsh-session'
 import { isRefusalResult } from '../messages.js'
 import type { AgentEvent, ContextMessage } from '../replay/agent-events.js'
 import { isCompaction } from './compaction.js'
+
+/** The error code DSH logs with the result it makes up for a call it cancelled before running it. */
+const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
 import { contentText } from './observe.js'
 import type { SessionLog } from './session-log.js'
 
@@ -158,6 +162,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         events.push({
           kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
           ...errorCode === undefined ? {} : { errorCode },
+          ...errorCode === ABORTED_BEFORE_DISPATCH ? { skipped: true } : {},
         })
         break
       }

@@ -21,6 +21,12 @@ export interface CallEvent {
   readonly text: string
   /** The error code DSH recorded with a failed result (`INVALID_ARGS`, …), where there is one. */
   readonly errorCode?: string
+  /**
+   * A call DSH never ran: it cancelled the step first and logged a failed result for the call
+   * (`ABORTED_BEFORE_DISPATCH`). No tool hook saw it live, so the replay and the labelling rule pass over it; it still
+   * counts in the agent's call numbering, as it does in the log.
+   */
+  readonly skipped?: boolean
 }
 
 /**
@@ -29,7 +35,7 @@ export interface CallEvent {
  * - `user`: a person's message (or a delegating parent's task): it opens a turn, and the step that claims it resets
  *   the agent's loop state.
  * - `step`: a model step begins and claims these messages (session logs; a trace has one step per call, implied).
- * - `call`: a tool call and its result.
+ * - `call`: a tool call and its result (or a call DSH logged but never ran: `skipped`).
  * - `compaction`: the agent's context was compacted (the session event, as the log has it).
  */
 export type AgentEvent =

@@ -7,7 +7,7 @@ import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decodeSessionLog, SessionLogError } from '../../src/dsh/session-log.ts'
 import { recordingOf } from '../../src/dsh/session-recording.ts'
-import { brakeNotice, header, message, SessionScript } from '../support/session-logs.ts'
+import { brakeNotice, header, message, SessionScript, skippedCall } from '../support/session-logs.ts'
 
 const read = (result: string): { name: string; args: unknown; result: string } => ({ name: 'read', args: { file_path: 'a.txt' }, result })
 
@@ -94,6 +94,17 @@ describe('what the analyzer rebuilds', () => {
     const recording = recordingOf(decodeSessionLog('s', fork.bytes()), 'dsh-brake')
     expect(recording.calls.map(call => call.text)).toEqual(['own'])
     expect(recording.events.flatMap(event => event.kind === 'user' ? [event.text] : [])).toEqual(['your task'])
+  })
+
+  it('marks the calls DSH cancelled before running them as skipped, keeping their numbers', () => {
+    const written = new SessionScript(header('s')).prompt('go')
+      .respond([read('one'), skippedCall('read', { file_path: 'b.txt' }), skippedCall('read', { file_path: 'c.txt' })])
+      .openStep().respond([read('two')])
+    const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
+    expect(recording.calls.map(call => [call.index, call.text])).toEqual([
+      [0, 'one'], [1, 'Error: tool call aborted before dispatch'], [2, 'Error: tool call aborted before dispatch'], [3, 'two'],
+    ])
+    expect(recording.events.flatMap(event => event.kind === 'call' ? [event.skipped === true] : [])).toEqual([false, true, true, false])
   })
 
   it('tells a subagent\'s log by its header', () => {

@@ -7,7 +7,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../../src/index.ts'
 import { replay } from '../../src/dsh/replay.ts'
-import type { AgentEvent } from '../../src/replay/agent-events.ts'
+import type { AgentEvent, CallEvent } from '../../src/replay/agent-events.ts'
 
 const read = (file: string): AgentEvent => ({ kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: false, text: `contents of ${file}` })
 const user = (text: string): AgentEvent => ({ kind: 'user', agent: 'a', text })
@@ -77,6 +77,26 @@ describe('guards', () => {
     expect(result.refusals.map(refusal => refusal.call)).toEqual([10, 11])
     expect(result.refusals[0]!.reason).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
     expect(result.notices.map(notice => [notice.call, notice.summary])).toEqual([[3, 'read × 4, same result'], [8, 'read × 9, same result']])
+  })
+})
+
+describe('calls DSH never ran', () => {
+  const skipped = (file: string): AgentEvent => ({
+    kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: true,
+    text: 'Error: tool call aborted before dispatch', errorCode: 'ABORTED_BEFORE_DISPATCH', skipped: true,
+  })
+
+  it('reach neither the guards nor post-execute, and keep their numbers', async () => {
+    const seen: { tool: string; isError: boolean; text: string }[] = []
+    const rm: CallEvent = { kind: 'call', agent: 'a', tool: 'rm', args: { path: 'x' }, isError: false, text: 'removed' }
+    const result = await replay([user('go'), read('f'), { ...rm, skipped: true }, skipped('g'), rm], [{ plugin: refuser(seen), config: {} }])
+    expect(seen.map(call => call.tool)).toEqual(['read', 'rm'])
+    expect(result.refusals).toEqual([{ agent: 'a', call: 3, reason: 'rm is not allowed' }])
+  })
+
+  it('give the brake nothing to count', async () => {
+    const result = await replay([user('go'), ...Array.from({ length: 12 }, () => skipped('f'))], [{ plugin: Brake, config: {} }])
+    expect(result.notices).toEqual([])
   })
 })
 
