@@ -13,6 +13,7 @@
  *   running it). A call a guard refuses gets the failed result DSH makes of a
  *   refusal (`Error: <reason>`) instead of its recorded one; a recorded call that was refused live already carries it.
  * - `session/event` for a compaction.
+ * - at a `resume`, a fresh agent object (with empty state) for the agent name, as a restarted DSH builds one.
  *
  * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
  * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
@@ -143,12 +144,14 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
   let callSeq = 0
 
   function stateOf(name: string): AgentState {
-    let state = agents.get(name)
-    if (state === undefined) {
-      state = { name, agent: {}, calls: 0, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
-      Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
-      agents.set(name, state)
-    }
+    return agents.get(name) ?? freshAgent(name, 0)
+  }
+
+  /** A new agent object for `name`, whose calls are numbered on from `calls`. */
+  function freshAgent(name: string, calls: number): AgentState {
+    const state: AgentState = { name, agent: {}, calls, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
+    Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
+    agents.set(name, state)
     return state
   }
 
@@ -226,6 +229,9 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
         break
       case 'compaction':
         host.emit('session/event', (state.agent as { session: object }).session, { type: event.type, data: event.data })
+        break
+      case 'resume':
+        freshAgent(event.agent, state.calls).explicitSteps = state.explicitSteps
         break
     }
   }

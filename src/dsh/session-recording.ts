@@ -11,6 +11,9 @@
  *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
  *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
  * - `assistant/message` carries the step's token usage, where the provider reported it.
+ * - `session/end-seed` (written when a restarted DSH reopens the log) and a `request/header` whose reason is
+ *   `'resume'` (the first request of a new agent over an existing log) each mark a resume: DSH built a fresh agent
+ *   there, so the brake's state started empty. One restart often writes both, with no call between: one `resume`.
  * - `agent/inbox/spliced` shows which call's result a notice was attached to; `turn/end` shows a turn a hook
  *   cancelled; `compaction/end` and `compaction/prune` are compactions, as the plugin itself reads them.
  * - Every other event type is skipped, so a log from a newer DSH with event types this reader does not know still
@@ -96,6 +99,8 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   // The call each of the brake's notices was attached to, by message id, from the inbox splices.
   const attachedTo = new Map<string, number>()
   let claimed: Message[] = []
+  // The number of calls at the last resume (or the start): a resume with no call since changes nothing.
+  let callsAtResume = 0
   let stepOpen = false
   let step = '0/0'
 
@@ -118,6 +123,13 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
     }
     claimed = []
     events.push({ kind: 'step', agent: session, contexts })
+  }
+
+  /** A fresh agent from here on, unless nothing happened since the last one began. */
+  function resume(): void {
+    if (calls.length === callsAtResume) return
+    callsAtResume = calls.length
+    events.push({ kind: 'resume', agent: session })
   }
 
   const seeded = typeof header['seedLength'] === 'number' ? header['seedLength'] : 0
@@ -170,6 +182,15 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         for (const message of (data['inserted'] as Message[] | undefined) ?? []) {
           if (message.source?.kind === 'plugin' && message.source.plugin === brake) attachedTo.set(String(message.id), calls.length - 1)
         }
+        break
+      case 'session/end-seed':
+        closeStep()
+        resume()
+        break
+      case 'request/header':
+        // Logged at the new agent's first model request, after its first step claimed its messages: the resume goes
+        // before that step, which is still open.
+        if ((data as Partial<SessionEventMap['request/header']>).reason === 'resume') resume()
         break
       case 'turn/end': {
         closeStep()

@@ -37,9 +37,11 @@ export interface CallEvent {
  * - `step`: a model step begins and claims these messages (session logs; a trace has one step per call, implied).
  * - `call`: a tool call and its result (or a call DSH logged but never ran: `skipped`).
  * - `compaction`: the agent's context was compacted (the session event, as the log has it).
+ * - `resume`: DSH restarted and resumed the session with a fresh agent, whose plugins' per-agent state starts empty.
  */
 export type AgentEvent =
   | { readonly kind: 'user'; readonly agent: string; readonly text: string }
   | { readonly kind: 'step'; readonly agent: string; readonly contexts: readonly ContextMessage[] }
   | CallEvent
   | { readonly kind: 'compaction'; readonly agent: string; readonly type: string; readonly data: unknown }
+  | { readonly kind: 'resume'; readonly agent: string }

@@ -107,6 +107,26 @@ describe('what the analyzer rebuilds', () => {
     expect(recording.events.flatMap(event => event.kind === 'call' ? [event.skipped === true] : [])).toEqual([false, true, true, false])
   })
 
+  it('marks a resume where DSH reopened the log, once per restart, before the resumed agent\'s first step', () => {
+    const resumeHeader = { type: 'request/header', data: { header: { config: {} }, reason: 'resume' } }
+    const written = new SessionScript(header('s')).prompt('go').respond([read('one')])
+      // A restart: the reopened log is marked, then the new agent's first step claims, then its first request.
+      .raw({ type: 'session/end-seed', data: {} }).openStep().raw(resumeHeader).respond([read('one')])
+      // A restart marked only by the request header (before its step's model output).
+      .openStep().raw(resumeHeader).respond([read('one')])
+    const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
+    expect(recording.events.map(event => event.kind)).toEqual(['user', 'step', 'call', 'resume', 'step', 'call', 'resume', 'step', 'call'])
+    expect(recording.calls.map(call => call.index)).toEqual([0, 1, 2])
+  })
+
+  it('a fork starts with a fresh agent anyway: its end-of-seed mark is no resume', () => {
+    const parent = new SessionScript(header('parent')).prompt('parent task').respond([read('inherited')])
+    const fork = new SessionScript({ ...header('fork'), seedLength: parent.events.length })
+    fork.events.push(...parent.events)
+    fork.raw({ type: 'session/end-seed', data: {} }).prompt('your task').respond([read('own')])
+    expect(recordingOf(decodeSessionLog('s', fork.bytes()), 'dsh-brake').events.map(event => event.kind)).toEqual(['user', 'step', 'call'])
+  })
+
   it('tells a subagent\'s log by its header', () => {
     const recording = recordingOf(decodeSessionLog('s', new SessionScript(header('child', 'parent')).prompt('task').bytes()), 'dsh-brake')
     expect([recording.subagent, recording.parentSession]).toEqual([true, 'parent'])

@@ -100,6 +100,23 @@ describe('calls DSH never ran', () => {
   })
 })
 
+describe('a resume', () => {
+  it('gives the agent fresh state: counts do not carry across a restart, and calls are numbered on', async () => {
+    const resume: AgentEvent = { kind: 'resume', agent: 'a' }
+    const reads = Array.from({ length: 3 }, () => read('f'))
+    const carried = await replay([user('go'), ...reads, ...reads], [{ plugin: Brake, config: {} }])
+    expect(carried.notices.map(notice => notice.call)).toEqual([3])
+    const resumed = await replay([user('go'), ...reads, resume, ...reads, read('f')], [{ plugin: Brake, config: {} }])
+    expect(resumed.notices.map(notice => notice.call)).toEqual([6])
+  })
+
+  it('ends a stop: the resumed agent plays its calls', async () => {
+    const events = [user('go'), read('1'), read('2'), read('3'), read('4'), { kind: 'resume', agent: 'a' } as const, read('5')]
+    const result = await replay(events, [{ plugin: stopper([]), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
+  })
+})
+
 describe('stops', () => {
   it('a cancel at a model request stops the agent there: the rest of the turn is skipped, the next prompt plays again', async () => {
     const headers: unknown[] = []
