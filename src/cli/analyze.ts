@@ -3,7 +3,7 @@
  * side by side), what it said in the session itself, and what the loops cost.
  *
  * Exit codes: 0 when every log was read; 1 when some could not be (each is named on stderr, and the report of the
- * others is still written); 2 for bad input (an unknown flag, a missing path, a config the plugin refuses).
+ * others is still written) or the HTML page could not be written; 2 for bad input (an unknown flag, a missing path, a config the plugin refuses).
  * @module dsh-brake/cli/analyze
  */
 import { writeFileSync } from 'node:fs'
@@ -17,6 +17,7 @@ import { textReport } from '../analyze/report-text.js'
 import { sessionFiles } from '../analyze/session-files.js'
 import { UsageError } from '../analyze/usage-error.js'
 import { canDecodeSessionLogs } from '../dsh/session-log.js'
+import { errorCode } from '../file-errors.js'
 import { name } from '../index.js'
 import { parseOptions } from './parse-options.js'
 
@@ -51,12 +52,24 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   progress.end()
   process.stdout.write(values['json'] === true ? jsonReport(analysis) : textReport(analysis))
   const html = values['html'] as string | undefined
-  if (html !== undefined) {
-    writeFileSync(html, htmlReport(analysis))
-    process.stderr.write(`${name}: HTML report written to ${html}\n`)
-  }
+  const written = html === undefined || writeHtml(html, htmlReport(analysis))
   for (const error of analysis.errors) process.stderr.write(`${name}: ${error.file}: ${error.message}\n`)
-  return analysis.errors.length === 0 ? 0 : 1
+  return analysis.errors.length === 0 && written ? 0 : 1
+}
+
+/**
+ * Write the page, and say so on stderr; a page that cannot be written is one line there, not a stack, as the text
+ * or JSON report is already out. @returns whether it was written.
+ */
+function writeHtml(file: string, page: string): boolean {
+  try {
+    writeFileSync(file, page)
+  } catch (error) {
+    process.stderr.write(`${name}: cannot write the HTML report ${file} (${errorCode(error)})\n`)
+    return false
+  }
+  process.stderr.write(`${name}: HTML report written to ${file}\n`)
+  return true
 }
 
 /** The configs to replay under: `--config`'s (or the defaults), then `--compare`'s, each named for the reports. */

@@ -135,4 +135,15 @@ describe('the page', () => {
     expect(page).toMatch(/^<!doctype html>/)
     expect(page).not.toMatch(/<script|<link|src="http/)
   })
+
+  it('a page that cannot be written is one line on stderr, the unreadable logs are still named, and the exit is 1', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', join(home, 'no-such-folder', 'x.html'), home)
+    expect(code).toBe(1)
+    expect(JSON.parse(stdout)).toHaveProperty('loops')
+    expect(stderr.split('\n')).toEqual([
+      `dsh-brake: cannot write the HTML report ${join(home, 'no-such-folder', 'x.html')} (ENOENT)`,
+      expect.stringMatching(/^dsh-brake: .*session-cut.*: is truncated or corrupt/) as string,
+      '',
+    ])
+  })
 })
