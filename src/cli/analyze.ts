@@ -3,7 +3,8 @@
  * side by side), what it said in the session itself, and what the loops cost.
  *
  * Exit codes: 0 when every log was read; 1 when some could not be (each is named on stderr, and the report of the
- * others is still written) or the HTML page could not be written; 2 for bad input (an unknown flag, a missing path, a config the plugin refuses).
+ * others is still written) or the HTML page could not be written; 2 for bad input (an unknown flag, a missing path,
+ * a config the plugin refuses).
  * @module dsh-brake/cli/analyze
  */
 import { writeFileSync } from 'node:fs'
