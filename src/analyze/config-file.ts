@@ -1,14 +1,14 @@
 /**
  * A config file for `--config` or `--compare`: YAML holding the keys of the plugin's `config` map (`callWarnCount: 6`),
  * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them (a patch without one: the defaults). It
- * is checked by the plugin's own schema and rules (src/config.ts), so a mistake reads as it would when the plugin
+ * is checked by the plugin's own rules and schema (src/config.ts), so a mistake reads as it would when the plugin
  * loads, with the file named first.
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
 import { parseDocument } from 'yaml'
 import { readPatchFile } from '../cli/patch-file.js'
-import { Config, resolveOptions } from '../config.js'
+import { Config, configProblems, listProblems } from '../config.js'
 import { UsageError } from './usage-error.js'
 
 /** Read, parse and check a config file named by `flag`; the config as the plugin would be given it. */
@@ -46,17 +46,17 @@ function configOf(value: unknown, text: string, brake: string): Record<string, u
   return isMap(value) ? value : undefined
 }
 
-/** Check a config as the plugin does at load: its schema, then its own rules. */
+/**
+ * Check a config as the plugin does at load: every rule on the config as written (so each problem is worded as the
+ * plugin words it, and all are listed), then the schema, which fills the defaults.
+ */
 function checkConfig(config: Record<string, unknown>, where: string): void {
+  const problems = configProblems(config)
+  if (problems.length > 0) throw new UsageError(`${where}: ${listProblems(problems)}`)
   try {
-    resolveOptions(Config(config))
+    Config(config)
   } catch (error) {
-    const message = (error as Error).message
-      // The plugin's own rules already read "dsh-brake: `key` must …"; the file goes between the two.
-      .replace(/^dsh-brake: /, '')
-      // Schemastery's: "$.key expected number but got x".
-      .replace(/^\$\.(\S+) /, (_all, path: string) => `\`${path}\` `)
-    throw new UsageError(`${where}: ${message}`)
+    throw new UsageError(`${where}: ${(error as Error).message}`)
   }
 }
 

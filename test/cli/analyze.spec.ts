@@ -108,7 +108,8 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     ['callWarnCount: 1\n', '`callWarnCount` must be an integer >= 2, got 1'],
     ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
     ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
-    ['mode: loud\n', '`mode` expected "remind" | "deny" | "stop" but got "loud"'],
+    ['mode: loud\n', '`mode` must be one of `remind`, `deny`, `stop`, got "loud"'],
+    ['callWarnCount: "3"\n', '`callWarnCount` must be a number, got the string "3": write it without quotes'],
     ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
   ])('a config the plugin refuses, in its own words: %j', async (yaml, rule) => {
     writeFileSync(join(home, 'bad.yml'), yaml)
@@ -116,6 +117,18 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     expect(code).toBe(2)
     expect(stderr).toContain(`dsh-brake: \`--config\` file bad.yml: ${rule}`)
     expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('a config with several problems lists each, as the plugin does at load', async () => {
+    writeFileSync(join(home, 'bad.yml'), 'callWarnCount: "3"\nmode: loud\n')
+    const { code, stderr } = await run('analyze', '--config', 'bad.yml', good)
+    expect(code).toBe(2)
+    expect(stderr).toBe([
+      'dsh-brake: `--config` file bad.yml: 2 problems in the config:',
+      '  - `mode` must be one of `remind`, `deny`, `stop`, got "loud"',
+      '  - `callWarnCount` must be a number, got the string "3": write it without quotes',
+      '',
+    ].join('\n'))
   })
 
   it('--help prints the usage and exits 0', async () => {
