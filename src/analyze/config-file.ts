@@ -6,13 +6,19 @@
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
-import { parseDocument } from 'yaml'
-import { readPatchFile } from '../cli/patch-file.js'
+import { effectiveRow, readPatchFile, type PatchFile } from '../cli/patch-file.js'
 import { Config, configProblems, listProblems } from '../config.js'
 import { UsageError } from './usage-error.js'
 
+/** A config file's config, and what about the file the user should know although the replay goes on. */
+export interface ConfigFile {
+  readonly config: Record<string, unknown>
+  /** One line, or none: the brake's row turns it off, or keys of its written as `!!js` were set aside. */
+  readonly remark: string | undefined
+}
+
 /** Read, parse and check a config file named by `flag`; the config as the plugin would be given it. */
-export function readConfigFile(file: string, flag: string, brake: string): Record<string, unknown> {
+export function readConfigFile(file: string, flag: string, brake: string): ConfigFile {
   const where = `\`${flag}\` file ${file}`
   let text: string
   try {
@@ -20,30 +26,39 @@ export function readConfigFile(file: string, flag: string, brake: string): Recor
   } catch (error) {
     throw new UsageError(`${where}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
-  const document = parseDocument(text, { prettyErrors: false })
-  const [syntax] = document.errors
-  if (syntax !== undefined) throw new UsageError(`${where}: not valid YAML (${syntax.message.split('\n')[0]})`)
-  const config = configOf(document.toJS(), text, brake)
-  if (config === undefined) {
+  const patch = readPatchFile(text)
+  const [syntax] = patch.errors
+  if (syntax !== undefined) throw new UsageError(`${where}: not valid YAML (line ${syntax.line}: ${syntax.message})`)
+  const found = configOf(patch, brake)
+  if (found === undefined) {
     throw new UsageError(`${where}: expected a map of ${brake} config keys, or a profile patch with a \`${brake}\` row`)
   }
-  checkConfig(config, where)
-  return config
+  checkConfig(found.config, where)
+  return { config: found.config, remark: found.remark === undefined ? undefined : `${where}: ${found.remark}` }
 }
 
 /**
- * The config map a file holds: the map itself, or the config of a patch list's row for the brake, read as the doctor
- * reads patch files.
+ * The config map a file holds: the map itself, or the effective config of a patch list's rows for the brake (the
+ * last row that writes one, as DSH applies them), read as the doctor reads patch files.
  */
-function configOf(value: unknown, text: string, brake: string): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return {}
-  if (Array.isArray(value)) {
-    if (!value.every(isMap)) return undefined
-    // A patch that leaves the brake's row alone leaves it at its defaults.
-    const config = readPatchFile(text).rows.find(row => row.id === brake)?.config ?? {}
-    return isMap(config) ? config : undefined
-  }
-  return isMap(value) ? value : undefined
+function configOf(patch: PatchFile, brake: string): { config: Record<string, unknown>; remark?: string } | undefined {
+  const value = patch.value
+  if (value === undefined || value === null) return { config: {} }
+  if (!Array.isArray(value)) return isMap(value) ? { config: value } : undefined
+  if (!value.every(isMap)) return undefined
+  const { config: row, disabledBy } = effectiveRow(patch.rows, brake)
+  // A patch that leaves the brake's config alone leaves it at its defaults.
+  const config = row?.config ?? {}
+  if (!isMap(config)) return undefined
+  const remarks = [
+    ...disabledBy === undefined ? [] : [`the ${brake} row on line ${disabledBy.line} turns the brake off (disabled: true); replayed as if it were on`],
+    ...row === undefined || row.expressions.length === 0
+      ? []
+      : [`${row.expressions.map(key => `\`${key}\` (line ${row.lineOf([key])})`).join(', ')} ${row.expressions.length === 1
+        ? 'is a !!js expression, which DSH computes at load: set aside, so its default is replayed'
+        : 'are !!js expressions, which DSH computes at load: set aside, so their defaults are replayed'}`],
+  ]
+  return remarks.length === 0 ? { config } : { config, remark: remarks.join('; ') }
 }
 
 /**

@@ -77,12 +77,19 @@ function writeHtml(file: string, page: string): boolean {
 function configSetups(config: string | undefined, compare: string | undefined): ConfigSetup[] {
   const setups: ConfigSetup[] = [config === undefined
     ? { name: 'defaults', config: {} }
-    : { name: basename(config), config: readConfigFile(config, '--config', name) }]
+    : { name: basename(config), config: configFrom(config, '--config') }]
   if (compare !== undefined) {
     let label = basename(compare)
     if (label === setups[0]!.name) label = compare
     if (label === setups[0]!.name) throw new UsageError(`\`--compare\` names the same file as \`--config\`: ${compare}`)
-    setups.push({ name: label, config: readConfigFile(compare, '--compare', name) })
+    setups.push({ name: label, config: configFrom(compare, '--compare') })
   }
   return setups
+}
+
+/** A config file's config; what was set aside or turned off in it is said on stderr, as the replay goes on. */
+function configFrom(file: string, flag: string): Record<string, unknown> {
+  const { config, remark } = readConfigFile(file, flag, name)
+  if (remark !== undefined) process.stderr.write(`${name}: ${remark}\n`)
+  return config
 }

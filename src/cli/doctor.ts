@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
 import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
-import { readPatchFile, type PatchRow } from './patch-file.js'
+import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
 export interface DoctorIo {
@@ -121,7 +121,7 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   await checkPackage(dir, name, findings)
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
   checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
-  reminderNote(bundles, rows, rows.findLast(({ row }) => row.id === PLUGIN)?.row, findings)
+  reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
   return problems
 }
 
@@ -237,7 +237,8 @@ function patchRows(files: readonly string[], findings: Findings): { file: string
 function reminderNote(
   bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, { note }: Findings,
 ): void {
-  const off = rows.find(({ row }) => row.id === REMINDER && row.disabled)
+  const disabledBy = effectiveRow(rows.map(({ row }) => row), REMINDER).disabledBy
+  const off = rows.find(({ row }) => row === disabledBy)
   if (!bundles.includes(BASE_BUNDLE)) {
     note(`repeat-tool-reminder does not run here (the profile does not load ${BASE_BUNDLE}): only dsh-brake tells the model about repeats`)
   } else if (off !== undefined) {

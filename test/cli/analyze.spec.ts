@@ -89,6 +89,21 @@ describe('a DSH home with a good log and a truncated one', () => {
     const report = JSON.parse((await run('analyze', '--json', '--config', 'patch.yml', good)).stdout) as Report
     expect(report.agents[0]!.brake['patch.yml']!.map(action => action.call)).toEqual([3])
   })
+
+  it('takes the last dsh-brake row\'s config, as DSH applies patch rows in order', async () => {
+    writeFileSync(join(home, 'rows.yml'), '- id: dsh-brake\n  config:\n    callWarnCount: 3\n- id: dsh-brake\n  config:\n    callWarnCount: 5\n')
+    const { stderr, stdout } = await run('analyze', '--json', '--config', 'rows.yml', good)
+    expect((JSON.parse(stdout) as Report).agents[0]!.brake['rows.yml']!.map(action => action.call)).toEqual([5])
+    expect(stderr).toBe('')
+  })
+
+  it('says, in one line, that the row turns the brake off and which !!js keys it set aside', async () => {
+    writeFileSync(join(home, 'off.yml'), '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 1 + 2\n    mode: deny\n')
+    const { code, stderr } = await run('analyze', '--json', '--config', 'off.yml', good)
+    expect(code).toBe(0)
+    expect(stderr).toBe('dsh-brake: `--config` file off.yml: the dsh-brake row on line 1 turns the brake off (disabled: true); replayed as if it were on; '
+      + '`callWarnCount` (line 4) is a !!js expression, which DSH computes at load: set aside, so its default is replayed\n')
+  })
 })
 
 describe('bad input: one line naming what was wrong, exit code 2', () => {

@@ -188,6 +188,18 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
       + 'from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the 6th, 11th, 16th and so on.')
   })
 
+  it('counts from the last dsh-brake row that writes a config, as DSH applies the rows in order', async () => {
+    const { home: dir } = home({ patch: `${row('    callWarnCount: 5\n')}- id: dsh-brake\n  config:\n    callWarnCount: 6\n- id: dsh-brake\n  disabled: false\n` })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('from dsh-brake at the 6th, 11th, 16th and so on.')
+  })
+
+  it('is not turned off by a row a later one turns back on', async () => {
+    const { home: dir } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n- id: repeat-tool-reminder\n  disabled: false\n' })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('note     repeat-tool-reminder runs beside it')
+  })
+
   it('says when the user turned it off', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
