@@ -13,6 +13,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
+import { cannotBeRead } from '../file-errors.js'
 import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
 import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
 
@@ -160,16 +161,27 @@ function checkRows(own: readonly { file: string; row: PatchRow }[], listed: bool
 
 /** The dsh-brake package as the profile resolves it (its own folder first, then DSH's shared fallback above it). */
 function locate(dir: string, name: string): { dir: string; version: string } | { error: string } {
+  let manifestPath: string
   try {
-    const manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
-    return { dir: dirname(realpathSync(manifestPath)), version: manifest.version ?? 'unknown' }
-  } catch {
+    manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
+  } catch (error) {
+    // Only a package that is not there is "not installed"; anything else the resolver says is its own problem.
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') {
+      return { error: `dsh-brake does not resolve from ${dir}: ${firstLine(error)}` }
+    }
     const link = join(dir, 'node_modules', PLUGIN)
     const linked = existsSync(link) ? undefined : linkTarget(link)
     if (linked !== undefined) return { error: `${link} links to ${linked}, which does not exist (moved or deleted?): add dsh-brake to the profile again` }
     return { error: `dsh-brake does not resolve from ${dir}: it is not installed there. Add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\`` }
   }
+  let manifest: { version?: string }
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
+  } catch (error) {
+    const problem = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : cannotBeRead(error)
+    return { error: `${manifestPath} ${problem}: the package is broken; add dsh-brake to the profile again` }
+  }
+  return { dir: dirname(realpathSync(manifestPath)), version: manifest.version ?? 'unknown' }
 }
 
 /** Where a dangling symbolic link points, if `path` is one. */
@@ -202,7 +214,7 @@ async function loadProblems(dir: string): Promise<string[]> {
   try {
     loaded = await import(pathToFileURL(entry).href) as Record<string, unknown>
   } catch (error) {
-    problems.push(`${entry} does not load: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`)
+    problems.push(`${entry} does not load: ${firstLine(error)}`)
     return problems
   }
   const where = relative(dir, entry)
@@ -227,7 +239,14 @@ function ownVersion(): string | undefined {
 /** Every row of the patch files that exist, with its file; YAML errors are problems. */
 function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
   return files.filter(file => existsSync(file)).flatMap((file) => {
-    const { rows, errors } = readPatchFile(readFileSync(file, 'utf8'))
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      findings.problem(`${file} ${cannotBeRead(error)}, so DSH cannot boot the profile`)
+      return []
+    }
+    const { rows, errors } = readPatchFile(text)
     for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
     return rows.map(row => ({ file, row }))
   })
@@ -252,6 +271,11 @@ function reminderNote(
       + `from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the ${turns} and so on. `
       + 'Keep both for its early nudge, or turn it off to hear only dsh-brake: add `- id: repeat-tool-reminder` with `disabled: true` to cordis.patch.yml')
   }
+}
+
+/** The first line of an error's message: enough to say what went wrong on a finding's line. */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
 function validCount(value: unknown, fallback: number): number {

@@ -164,6 +164,23 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('a package whose package.json is broken is not called "not installed"', async () => {
+    const broken = mkdtempSync(join(ROOT, 'broken-'))
+    writeFileSync(join(broken, 'package.json'), '{ "name": "dsh-brake", ')
+    const { code, out } = await doctor(home({ target: broken }).home, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toMatch(/problem {2}.*(invalid package config|is not valid JSON).*package\.json/i)
+    expect(out).not.toContain('not installed')
+  })
+
+  it('a patch file that cannot be read is a problem line, not a crash', async () => {
+    const { home: dir, patchFile } = home()
+    mkdirSync(patchFile)
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toContain(`problem  ${patchFile} cannot be read (EISDIR), so DSH cannot boot the profile`)
+  })
+
   it('a link to a checkout that moved', async () => {
     const gone = join(ROOT, 'moved-away')
     const { home: dir } = home({ target: gone })
