@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { effectiveRow, readPatchFile, type PatchFile } from '../cli/patch-file.js'
 import { Config, configProblems, listProblems } from '../config.js'
-import { UsageError } from './usage-error.js'
+import { UsageError } from '../cli/usage-error.js'
 
 /** A config file's config, and what about the file the user should know although the replay goes on. */
 export interface ConfigFile {
