@@ -5,7 +5,8 @@
  * there" proves little. The doctor walks what a boot does, and says what it finds at each step: the profile and its
  * bundles, the package resolved from the profile, its built entry loaded, and every dsh-brake row of the user's patch
  * files checked against every config rule, each problem with its file and line. It also says whether DSH's stock
- * repeat-tool-reminder runs beside it. It exits 1 on any problem, 2 on a bad command line, 0 otherwise.
+ * repeat-tool-reminder runs beside it. It exits 1 on any problem, 0 otherwise; a bad command line is a UsageError
+ * (exit 2).
  * @module dsh-brake/cli/doctor
  */
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
@@ -15,12 +16,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
 import { cannotBeRead } from '../file-errors.js'
 import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
+import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
+import { UsageError } from './usage-error.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
 export interface DoctorIo {
   readonly out: (line: string) => void
-  readonly err: (line: string) => void
   readonly env: Readonly<Record<string, string | undefined>>
   /** The user's home folder, for `~` and the default DSH home. */
   readonly home?: string
@@ -40,23 +42,27 @@ Exits 1 when it finds a problem.`
 
 const DEFAULT_IO: DoctorIo = {
   out: line => console.log(line),
-  err: line => console.error(line),
   env: process.env,
 }
 
-/** Run the doctor; resolves to the exit code. */
+/**
+ * Run the doctor; resolves to the exit code.
+ * @throws UsageError for a bad command line (main prints it as one line and exits 2, as for every subcommand).
+ */
 export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_IO): Promise<number> {
-  const parsed = parseArguments(argv)
-  if ('error' in parsed) {
-    io.err(`dsh-brake doctor: ${parsed.error}\n\n${DOCTOR_USAGE}`)
-    return 2
-  }
-  if (parsed.help) {
+  const { values, positionals } = parseOptions(argv, {
+    profile: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values['help'] === true) {
     io.out(DOCTOR_USAGE)
     return 0
   }
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments, got ${JSON.stringify(positionals[0])} (a profile is named with --profile)`)
+  const profile = values['profile'] as string | undefined
+  if (profile !== undefined && !isProfileName(profile)) throw new UsageError(`\`--profile\`: not a profile name: ${JSON.stringify(profile)}`)
   const home = dshHome(io.env, io.home)
-  const names = parsed.profile === undefined ? profilesWith(home.dir, PLUGIN) : [parsed.profile]
+  const names = profile === undefined ? profilesWith(home.dir, PLUGIN) : [profile]
   if (names.length === 0) {
     io.out(`dsh-brake doctor: no profile under ${join(home.dir, 'profiles')} (the DSH home: ${home.from}) has dsh-brake.`)
     io.out('  problem  add it with `dsh plugin --profile NAME add <path to dsh-brake or its tarball>`, or name a profile with --profile.')
@@ -71,21 +77,9 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_
   return problems === 0 ? 0 : 1
 }
 
-function parseArguments(argv: readonly string[]): { help: boolean; profile?: string } | { error: string } {
-  let profile: string | undefined
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] ?? ''
-    if (argument === '--help' || argument === '-h') return { help: true }
-    if (argument === '--profile' || argument.startsWith('--profile=')) {
-      const value = argument === '--profile' ? argv[++index] : argument.slice('--profile='.length)
-      if (value === undefined || value === '' || value.startsWith('-')) return { error: '--profile needs a profile name' }
-      if (/[/\\]/.test(value) || value === '.' || value === '..' || value === 'node_modules') return { error: `not a profile name: ${JSON.stringify(value)}` }
-      profile = value
-      continue
-    }
-    return { error: argument.startsWith('-') ? `unknown option ${argument}` : `unexpected argument ${JSON.stringify(argument)}` }
-  }
-  return profile === undefined ? { help: false } : { help: false, profile }
+/** A profile is a folder under `profiles/`: a name that would step out of it, or into node_modules, is not one. */
+function isProfileName(name: string): boolean {
+  return name !== '' && !/[/\\]/.test(name) && name !== '.' && name !== '..' && name !== 'node_modules'
 }
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
