@@ -22,7 +22,7 @@
  * @module dsh-brake/dsh/replay
  */
 import { Context } from '@deepseek-ai/cordis'
-import { STOP_REASON } from '../messages.js'
+import { isStopReason } from '../messages.js'
 import type { AgentEvent, CallEvent, ContextMessage } from '../replay/agent-events.js'
 
 /** One plugin to mount: the module (with `apply`, `name` and usually `Config`) and its config row. */
@@ -121,11 +121,10 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
   const stderr = process.stderr
   const original = Object.getOwnPropertyDescriptor(stderr, 'write')
   const write = stderr.write.bind(stderr) as (...args: unknown[]) => boolean
-  const prefix = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))
   Object.defineProperty(stderr, 'write', {
     configurable: true,
     writable: true,
-    value: (chunk: unknown, ...rest: unknown[]) => typeof chunk === 'string' && chunk.startsWith(prefix) ? true : write(chunk, ...rest),
+    value: (chunk: unknown, ...rest: unknown[]) => typeof chunk === 'string' && isStopReason(chunk) ? true : write(chunk, ...rest),
   })
   try {
     return await fn()

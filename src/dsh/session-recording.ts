@@ -24,7 +24,7 @@
  * @module dsh-brake/dsh/session-recording
  */
 import type { SessionEventMap } from '@deepseek-ai/dsh-session'
-import { isRefusalResult } from '../messages.js'
+import { isRefusalResult, isStopReason } from '../messages.js'
 import type { AgentEvent, ContextMessage } from '../replay/agent-events.js'
 import { isCompaction } from './compaction.js'
 
@@ -194,7 +194,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         break
       case 'turn/end': {
         closeStep()
-        const reason = stopReason(data, brake)
+        const reason = brakeStopOf(data)
         if (reason !== undefined) said.stops.push({ call: calls.length - 1, reason })
         break
       }
@@ -245,12 +245,15 @@ function parseArguments(raw: string): unknown {
   }
 }
 
-/** The reason of a turn a hook cancelled on this brake's behalf (its reason names the brake); otherwise undefined. */
-function stopReason(data: Record<string, unknown>, brake: string): string | undefined {
+/**
+ * The reason of a turn this brake's stop ended (a hook's cancel, with the brake's stop wording), from a `turn/end`'s
+ * data; undefined for any other end, such as another plugin's cancel whose reason merely mentions the brake.
+ */
+function brakeStopOf(data: Record<string, unknown>): string | undefined {
   const reason = data['reason'] as { kind?: unknown; reason?: { kind?: unknown; reason?: unknown } } | undefined
   if (reason?.kind !== 'aborted' || reason.reason?.kind !== 'hook') return undefined
   const text = reason.reason.reason
-  return typeof text === 'string' && text.includes(brake) ? text : undefined
+  return typeof text === 'string' && isStopReason(text) ? text : undefined
 }
 
 /** A content block with a string type (and a string text, if any): what a result's text is made of. */

@@ -127,6 +127,17 @@ describe('what the analyzer rebuilds', () => {
     expect(recordingOf(decodeSessionLog('s', fork.bytes()), 'dsh-brake').events.map(event => event.kind)).toEqual(['user', 'step', 'call'])
   })
 
+  it('recognizes the brake\'s stops by their wording, not by a mention of the brake in another hook\'s reason', () => {
+    const cancelled = (reason: string): { type: string; data: unknown } =>
+      ({ type: 'turn/end', data: { turn: 1, reason: { kind: 'aborted', reason: { kind: 'hook', reason } } } })
+    const stop = 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. `read` was called 9 times.'
+    const written = new SessionScript(header('s')).prompt('go').respond([read('one')])
+      .raw(cancelled('budget-guard: over budget (dsh-brake had warned twice)'))
+      .prompt('again').respond([read('one')]).raw(cancelled(stop))
+    const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
+    expect(recording.said.stops).toEqual([{ call: 1, reason: stop }])
+  })
+
   it('tells a subagent\'s log by its header', () => {
     const recording = recordingOf(decodeSessionLog('s', new SessionScript(header('child', 'parent')).prompt('task').bytes()), 'dsh-brake')
     expect([recording.subagent, recording.parentSession]).toEqual([true, 'parent'])
