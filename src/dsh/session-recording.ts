@@ -4,9 +4,10 @@
  * A session log is one agent's: the main agent's, or a subagent's (its header has `origin: 'subagent'` and the
  * delegating session as `parentSession`). Read in order:
  *
- * - `step/start` opens a model step; the `user/message` events up to the step's model output are the messages it
- *   claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task reaches a subagent) becomes
- *   a `user` event; the others are the step's contexts, except this brake's own notices, which are what it said.
+ * - `step/start` opens a model step (its step 1 opens a turn); the `user/message` events up to the step's model
+ *   output are the messages it claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task
+ *   reaches a subagent) becomes a `user` event; the others are the step's contexts, except this brake's own notices,
+ *   which are what it said.
  * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
  *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
  *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
@@ -103,6 +104,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   let callsAtResume = 0
   let stepOpen = false
   let step = '0/0'
+  let stepNumber = 0
 
   /** The messages a step claimed, as the replay's events; the brake's own are what it said. */
   function closeStep(): void {
@@ -122,7 +124,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
       }
     }
     claimed = []
-    events.push({ kind: 'step', agent: session, contexts })
+    events.push({ kind: 'step', agent: session, contexts, ...stepNumber === 1 ? { opensTurn: true } : {} })
   }
 
   /** A fresh agent from here on, unless nothing happened since the last one began. */
@@ -141,6 +143,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         closeStep()
         const { turn, step: number } = data as SessionEventMap['step/start']
         step = `${turn}/${number}`
+        stepNumber = number
         stepOpen = true
         break
       }

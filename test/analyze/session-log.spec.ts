@@ -61,8 +61,10 @@ describe('what the analyzer rebuilds', () => {
     expect(recording.calls.map(call => [call.index, call.tool, call.text, call.step])).toEqual([
       [0, 'read', 'one', '1/1'], [1, 'read', 'one', '1/1'], [2, 'read', 'one', '1/2'], [3, 'read', 'one', '1/3'],
     ])
-    expect(recording.events.map(event => event.kind === 'step' ? `step(${event.contexts.map(c => c.source.kind).join(',')})` : event.kind)).toEqual([
-      'user', 'step(runtime-context)', 'call', 'call', 'step()', 'call', 'step()', 'call',
+    expect(recording.events.map(event => event.kind === 'step'
+      ? `step(${event.contexts.map(c => c.source.kind).join(',')})${event.opensTurn === true ? ' opens the turn' : ''}`
+      : event.kind)).toEqual([
+      'user', 'step(runtime-context) opens the turn', 'call', 'call', 'step()', 'call', 'step()', 'call',
     ])
   })
 

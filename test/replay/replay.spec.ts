@@ -100,6 +100,39 @@ describe('calls DSH never ran', () => {
   })
 })
 
+describe('steps of a session log', () => {
+  const step = (opensTurn = false): AgentEvent => ({ kind: 'step', agent: 'a', contexts: [], ...opensTurn ? { opensTurn } : {} })
+
+  /** Writes down each pre-step (with the kinds of the messages it claimed) and each model request. */
+  function witness(seen: string[]): object {
+    return {
+      name: 'witness',
+      apply(ctx: Context) {
+        ctx.on('agent/pre-step', (payload, next) => {
+          seen.push(`pre-step(${payload.messages.map(message => message.source.kind).join(',')})`)
+          return next()
+        })
+        ctx.on('agent/request', (_payload, next) => {
+          seen.push('request')
+          return next()
+        })
+      },
+    }
+  }
+
+  it('the step that claims a person\'s message runs one pre-step and one request, as live', async () => {
+    const seen: string[] = []
+    await replay([user('go'), step(true), read('f'), step(), read('g')], [{ plugin: witness(seen), config: {} }])
+    expect(seen).toEqual(['pre-step(user)', 'request', 'pre-step()', 'request'])
+  })
+
+  it('a turn that opens without a person\'s message (a goal round) ends a stop: its calls are played', async () => {
+    const events = [user('go'), step(true), read('1'), step(), read('2'), step(), read('3'), step(), read('4'), step(true), read('5')]
+    const result = await replay(events, [{ plugin: stopper([]), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
+  })
+})
+
 describe('a resume', () => {
   it('gives the agent fresh state: counts do not carry across a restart, and calls are numbered on', async () => {
     const resume: AgentEvent = { kind: 'resume', agent: 'a' }
