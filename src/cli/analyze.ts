@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { analyzeSessions, type ConfigSetup } from '../analyze/analyze-sessions.js'
 import { readConfigFile } from '../analyze/config-file.js'
-import { createProgress } from '../analyze/progress.js'
+import { createProgressLine } from '../analyze/progress-line.js'
 import { htmlReport } from '../analyze/report-html.js'
 import { jsonReport } from '../analyze/report-json.js'
 import { textReport } from '../analyze/report-text.js'
@@ -48,7 +48,7 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   if (!canDecodeSessionLogs()) throw new UsageError(`analyze needs Node 22.19 or later, as DSH does (its session logs are zstd); this is Node ${process.version}`)
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
   const files = positionals.flatMap(sessionFiles)
-  const progress = createProgress(process.stderr, files.length)
+  const progress = createProgressLine(process.stderr, files.length)
   const analysis = await analyzeSessions(files, setups, done => progress.update(done))
   progress.end()
   process.stdout.write(values['json'] === true ? jsonReport(analysis) : textReport(analysis))
