@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { effectiveRow, readPatchFile, type PatchFile } from '../cli/patch-file.js'
+import { isMapping } from '../config-check.js'
 import { Config, configProblems, listProblems } from '../config.js'
+import { cannotBeRead } from '../file-errors.js'
 import { UsageError } from '../cli/usage-error.js'
 
 /** A config file's config, and what about the file the user should know although the replay goes on. */
@@ -24,7 +26,7 @@ export function readConfigFile(file: string, flag: string, brake: string): Confi
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw new UsageError(`${where}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new UsageError(`${where}: ${cannotBeRead(error)}`)
   }
   const patch = readPatchFile(text)
   const [syntax] = patch.errors
@@ -44,12 +46,12 @@ export function readConfigFile(file: string, flag: string, brake: string): Confi
 function configOf(patch: PatchFile, brake: string): { config: Record<string, unknown>; remark?: string } | undefined {
   const value = patch.value
   if (value === undefined || value === null) return { config: {} }
-  if (!Array.isArray(value)) return isMap(value) ? { config: value } : undefined
-  if (!value.every(isMap)) return undefined
+  if (!Array.isArray(value)) return isMapping(value) ? { config: value } : undefined
+  if (!value.every(isMapping)) return undefined
   const { config: row, disabledBy } = effectiveRow(patch.rows, brake)
   // A patch that leaves the brake's config alone leaves it at its defaults.
   const config = row?.config ?? {}
-  if (!isMap(config)) return undefined
+  if (!isMapping(config)) return undefined
   const remarks = [
     ...disabledBy === undefined ? [] : [`the ${brake} row on line ${disabledBy.line} turns the brake off (disabled: true); replayed as if it were on`],
     ...row === undefined || row.expressions.length === 0
@@ -73,8 +75,4 @@ function checkConfig(config: Record<string, unknown>, where: string): void {
   } catch (error) {
     throw new UsageError(`${where}: ${(error as Error).message}`)
   }
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

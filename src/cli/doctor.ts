@@ -15,6 +15,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
 import { cannotBeRead } from '../file-errors.js'
+import { plural } from '../plural.js'
 import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
 import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
@@ -81,8 +82,6 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_
 function isProfileName(name: string): boolean {
   return name !== '' && !/[/\\]/.test(name) && name !== '.' && name !== '..' && name !== 'node_modules'
 }
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1). */
 interface Findings {
