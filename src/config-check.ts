@@ -162,7 +162,8 @@ function checkByArgument(report: Report, path: Path, value: unknown, classes: re
   }
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
+/** A YAML mapping as parsed: an object that is not a list. */
+export function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 

@@ -228,8 +228,16 @@ export function configProblems(raw: unknown): ConfigProblem[] {
 
 /** One message for all of a config's problems, in the plugin's error style. */
 export function describeProblems(problems: readonly ConfigProblem[]): string {
-  if (problems.length === 1) return `dsh-brake: ${problems[0]?.message ?? ''}`
-  return `dsh-brake: ${problems.length} problems in the config:\n${problems.map(problem => `  - ${problem.message}`).join('\n')}`
+  return `dsh-brake: ${listProblems(problems)}`
+}
+
+/**
+ * A config's problems in words, for a message that says first whose they are: the one problem, or how many with
+ * each on a line of its own.
+ */
+export function listProblems(problems: readonly ConfigProblem[]): string {
+  if (problems.length === 1) return problems[0]?.message ?? ''
+  return `${problems.length} problems in the config:\n${problems.map(problem => `  - ${problem.message}`).join('\n')}`
 }
 
 // Cordis validates a plugin's config through its Standard Schema face before `apply`. The schema alone stops at the

@@ -292,6 +292,14 @@ export function isRefusalResult(text: string): boolean {
   return text.startsWith(`Error: ${DENIAL_REASON.slice(0, DENIAL_REASON.indexOf('{'))}`)
 }
 
+/**
+ * Whether a reason a turn was cancelled with is this brake's stop (the text {@link stopReason} makes): how a session
+ * log shows the turns stop mode ended, and how a replay tells the stop lines it holds back from stderr.
+ */
+export function isStopReason(text: string): boolean {
+  return text.startsWith(STOP_REASON.slice(0, STOP_REASON.indexOf('{')))
+}
+
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */
 export function sourceLabel(source: { readonly kind: unknown; readonly plugin?: unknown }): string {
   const kind = clip(String(source.kind), NAME_CHARS)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { DuplicateBlock, RepeatedCallFinding } from '../src/core/types.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, repeatedCallNotice, repeatedErrorNotice, revisitNotice, sequenceNotice,
-  sourceLabel,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, repeatedCallNotice, repeatedErrorNotice, revisitNotice,
+  sequenceNotice, sourceLabel, stopReason,
   SUMMARY_CHARS,
 } from '../src/messages.ts'
 
@@ -152,6 +152,15 @@ describe('denial reason', () => {
     expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
     expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments since the last user message; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
     expect(denialReason('x'.repeat(100_000), 10).length).toBeLessThan(600)
+  })
+})
+
+describe('stop reason', () => {
+  it('is told by its wording: the brake\'s own stop, not another reason that mentions the brake', () => {
+    const reason = stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result', noticedBefore: true } })
+    expect(isStopReason(reason)).toBe(true)
+    expect(isStopReason('budget-guard stopped the turn after dsh-brake warned')).toBe(false)
+    expect(isStopReason(`Error: ${reason}`)).toBe(false)
   })
 })
 

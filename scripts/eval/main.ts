@@ -107,7 +107,9 @@ async function loadSetups({ replay, readConfigFile, UsageError }: Kit, files: re
     let config: Record<string, unknown>
     try {
       // Read and checked as `dsh-brake analyze` reads its config files: a map of config keys, or a profile patch.
-      config = readConfigFile(file, '--config', 'dsh-brake')
+      const read = readConfigFile(file, '--config', 'dsh-brake')
+      if (read.remark !== undefined) process.stderr.write(`eval: ${read.remark}\n`)
+      config = read.config
     } catch (error) {
       throw error instanceof UsageError ? new InputError(error.message) : error
     }

@@ -4,6 +4,7 @@
  * the session itself.
  * @module dsh-brake/analyze/report-text
  */
+import { plural } from '../plural.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Loop, Tokens } from './analysis.js'
 
 /** The whole report. */
@@ -75,10 +76,6 @@ function place(action: BrakeAction | null): string {
 
 function tokens(value: Tokens): string {
   return value.estimated ? `~${value.total} tokens (estimated from text size)` : `${value.total} tokens`
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 function clip(text: string, width: number): string {

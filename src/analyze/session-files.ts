@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { UsageError } from './usage-error.js'
+import { UsageError } from '../cli/usage-error.js'
 
 /** The name DSH gives every session log. */
 export const SESSION_LOG_NAME = 'session.jsonl.zstd'

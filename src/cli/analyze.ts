@@ -3,20 +3,22 @@
  * side by side), what it said in the session itself, and what the loops cost.
  *
  * Exit codes: 0 when every log was read; 1 when some could not be (each is named on stderr, and the report of the
- * others is still written); 2 for bad input (an unknown flag, a missing path, a config the plugin refuses).
+ * others is still written) or the HTML page could not be written; 2 for bad input (an unknown flag, a missing path,
+ * a config the plugin refuses).
  * @module dsh-brake/cli/analyze
  */
 import { writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { analyzeSessions, type ConfigSetup } from '../analyze/analyze-sessions.js'
 import { readConfigFile } from '../analyze/config-file.js'
-import { createProgress } from '../analyze/progress.js'
+import { createProgressLine } from '../analyze/progress-line.js'
 import { htmlReport } from '../analyze/report-html.js'
 import { jsonReport } from '../analyze/report-json.js'
 import { textReport } from '../analyze/report-text.js'
 import { sessionFiles } from '../analyze/session-files.js'
-import { UsageError } from '../analyze/usage-error.js'
+import { UsageError } from './usage-error.js'
 import { canDecodeSessionLogs } from '../dsh/session-log.js'
+import { errorCode } from '../file-errors.js'
 import { name } from '../index.js'
 import { parseOptions } from './parse-options.js'
 
@@ -46,29 +48,48 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   if (!canDecodeSessionLogs()) throw new UsageError(`analyze needs Node 22.19 or later, as DSH does (its session logs are zstd); this is Node ${process.version}`)
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
   const files = positionals.flatMap(sessionFiles)
-  const progress = createProgress(process.stderr, files.length)
+  const progress = createProgressLine(process.stderr, files.length)
   const analysis = await analyzeSessions(files, setups, done => progress.update(done))
   progress.end()
   process.stdout.write(values['json'] === true ? jsonReport(analysis) : textReport(analysis))
   const html = values['html'] as string | undefined
-  if (html !== undefined) {
-    writeFileSync(html, htmlReport(analysis))
-    process.stderr.write(`${name}: HTML report written to ${html}\n`)
-  }
+  const written = html === undefined || writeHtml(html, htmlReport(analysis))
   for (const error of analysis.errors) process.stderr.write(`${name}: ${error.file}: ${error.message}\n`)
-  return analysis.errors.length === 0 ? 0 : 1
+  return analysis.errors.length === 0 && written ? 0 : 1
+}
+
+/**
+ * Write the page, and say so on stderr; a page that cannot be written is one line there, not a stack, as the text
+ * or JSON report is already out. @returns whether it was written.
+ */
+function writeHtml(file: string, page: string): boolean {
+  try {
+    writeFileSync(file, page)
+  } catch (error) {
+    process.stderr.write(`${name}: cannot write the HTML report ${file} (${errorCode(error)})\n`)
+    return false
+  }
+  process.stderr.write(`${name}: HTML report written to ${file}\n`)
+  return true
 }
 
 /** The configs to replay under: `--config`'s (or the defaults), then `--compare`'s, each named for the reports. */
 function configSetups(config: string | undefined, compare: string | undefined): ConfigSetup[] {
   const setups: ConfigSetup[] = [config === undefined
     ? { name: 'defaults', config: {} }
-    : { name: basename(config), config: readConfigFile(config, '--config', name) }]
+    : { name: basename(config), config: configFrom(config, '--config') }]
   if (compare !== undefined) {
     let label = basename(compare)
     if (label === setups[0]!.name) label = compare
     if (label === setups[0]!.name) throw new UsageError(`\`--compare\` names the same file as \`--config\`: ${compare}`)
-    setups.push({ name: label, config: readConfigFile(compare, '--compare', name) })
+    setups.push({ name: label, config: configFrom(compare, '--compare') })
   }
   return setups
+}
+
+/** A config file's config; what was set aside or turned off in it is said on stderr, as the replay goes on. */
+function configFrom(file: string, flag: string): Record<string, unknown> {
+  const { config, remark } = readConfigFile(file, flag, name)
+  if (remark !== undefined) process.stderr.write(`${name}: ${remark}\n`)
+  return config
 }

@@ -5,7 +5,8 @@
  * there" proves little. The doctor walks what a boot does, and says what it finds at each step: the profile and its
  * bundles, the package resolved from the profile, its built entry loaded, and every dsh-brake row of the user's patch
  * files checked against every config rule, each problem with its file and line. It also says whether DSH's stock
- * repeat-tool-reminder runs beside it. It exits 1 on any problem, 2 on a bad command line, 0 otherwise.
+ * repeat-tool-reminder runs beside it. It exits 1 on any problem, 0 otherwise; a bad command line is a UsageError
+ * (exit 2).
  * @module dsh-brake/cli/doctor
  */
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
@@ -13,13 +14,16 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
+import { cannotBeRead } from '../file-errors.js'
+import { plural } from '../plural.js'
 import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
-import { readPatchFile, type PatchRow } from './patch-file.js'
+import { parseOptions } from './parse-options.js'
+import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
+import { UsageError } from './usage-error.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
 export interface DoctorIo {
   readonly out: (line: string) => void
-  readonly err: (line: string) => void
   readonly env: Readonly<Record<string, string | undefined>>
   /** The user's home folder, for `~` and the default DSH home. */
   readonly home?: string
@@ -39,23 +43,27 @@ Exits 1 when it finds a problem.`
 
 const DEFAULT_IO: DoctorIo = {
   out: line => console.log(line),
-  err: line => console.error(line),
   env: process.env,
 }
 
-/** Run the doctor; resolves to the exit code. */
+/**
+ * Run the doctor; resolves to the exit code.
+ * @throws UsageError for a bad command line (main prints it as one line and exits 2, as for every subcommand).
+ */
 export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_IO): Promise<number> {
-  const parsed = parseArguments(argv)
-  if ('error' in parsed) {
-    io.err(`dsh-brake doctor: ${parsed.error}\n\n${DOCTOR_USAGE}`)
-    return 2
-  }
-  if (parsed.help) {
+  const { values, positionals } = parseOptions(argv, {
+    profile: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values['help'] === true) {
     io.out(DOCTOR_USAGE)
     return 0
   }
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments, got ${JSON.stringify(positionals[0])} (a profile is named with --profile)`)
+  const profile = values['profile'] as string | undefined
+  if (profile !== undefined && !isProfileName(profile)) throw new UsageError(`\`--profile\`: not a profile name: ${JSON.stringify(profile)}`)
   const home = dshHome(io.env, io.home)
-  const names = parsed.profile === undefined ? profilesWith(home.dir, PLUGIN) : [parsed.profile]
+  const names = profile === undefined ? profilesWith(home.dir, PLUGIN) : [profile]
   if (names.length === 0) {
     io.out(`dsh-brake doctor: no profile under ${join(home.dir, 'profiles')} (the DSH home: ${home.from}) has dsh-brake.`)
     io.out('  problem  add it with `dsh plugin --profile NAME add <path to dsh-brake or its tarball>`, or name a profile with --profile.')
@@ -70,24 +78,10 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_
   return problems === 0 ? 0 : 1
 }
 
-function parseArguments(argv: readonly string[]): { help: boolean; profile?: string } | { error: string } {
-  let profile: string | undefined
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] ?? ''
-    if (argument === '--help' || argument === '-h') return { help: true }
-    if (argument === '--profile' || argument.startsWith('--profile=')) {
-      const value = argument === '--profile' ? argv[++index] : argument.slice('--profile='.length)
-      if (value === undefined || value === '' || value.startsWith('-')) return { error: '--profile needs a profile name' }
-      if (/[/\\]/.test(value) || value === '.' || value === '..' || value === 'node_modules') return { error: `not a profile name: ${JSON.stringify(value)}` }
-      profile = value
-      continue
-    }
-    return { error: argument.startsWith('-') ? `unknown option ${argument}` : `unexpected argument ${JSON.stringify(argument)}` }
-  }
-  return profile === undefined ? { help: false } : { help: false, profile }
+/** A profile is a folder under `profiles/`: a name that would step out of it, or into node_modules, is not one. */
+function isProfileName(name: string): boolean {
+  return name !== '' && !/[/\\]/.test(name) && name !== '.' && name !== '..' && name !== 'node_modules'
 }
-
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1). */
 interface Findings {
@@ -121,7 +115,7 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   await checkPackage(dir, name, findings)
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
   checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
-  reminderNote(bundles, rows, rows.findLast(({ row }) => row.id === PLUGIN)?.row, findings)
+  reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
   return problems
 }
 
@@ -160,16 +154,27 @@ function checkRows(own: readonly { file: string; row: PatchRow }[], listed: bool
 
 /** The dsh-brake package as the profile resolves it (its own folder first, then DSH's shared fallback above it). */
 function locate(dir: string, name: string): { dir: string; version: string } | { error: string } {
+  let manifestPath: string
   try {
-    const manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
-    return { dir: dirname(realpathSync(manifestPath)), version: manifest.version ?? 'unknown' }
-  } catch {
+    manifestPath = createRequire(join(dir, 'package.json')).resolve(`${PLUGIN}/package.json`)
+  } catch (error) {
+    // Only a package that is not there is "not installed"; anything else the resolver says is its own problem.
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') {
+      return { error: `dsh-brake does not resolve from ${dir}: ${firstLine(error)}` }
+    }
     const link = join(dir, 'node_modules', PLUGIN)
     const linked = existsSync(link) ? undefined : linkTarget(link)
     if (linked !== undefined) return { error: `${link} links to ${linked}, which does not exist (moved or deleted?): add dsh-brake to the profile again` }
     return { error: `dsh-brake does not resolve from ${dir}: it is not installed there. Add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\`` }
   }
+  let manifest: { version?: string }
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string }
+  } catch (error) {
+    const problem = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : cannotBeRead(error)
+    return { error: `${manifestPath} ${problem}: the package is broken; add dsh-brake to the profile again` }
+  }
+  return { dir: dirname(realpathSync(manifestPath)), version: manifest.version ?? 'unknown' }
 }
 
 /** Where a dangling symbolic link points, if `path` is one. */
@@ -202,7 +207,7 @@ async function loadProblems(dir: string): Promise<string[]> {
   try {
     loaded = await import(pathToFileURL(entry).href) as Record<string, unknown>
   } catch (error) {
-    problems.push(`${entry} does not load: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`)
+    problems.push(`${entry} does not load: ${firstLine(error)}`)
     return problems
   }
   const where = relative(dir, entry)
@@ -227,7 +232,14 @@ function ownVersion(): string | undefined {
 /** Every row of the patch files that exist, with its file; YAML errors are problems. */
 function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
   return files.filter(file => existsSync(file)).flatMap((file) => {
-    const { rows, errors } = readPatchFile(readFileSync(file, 'utf8'))
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      findings.problem(`${file} ${cannotBeRead(error)}, so DSH cannot boot the profile`)
+      return []
+    }
+    const { rows, errors } = readPatchFile(text)
     for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
     return rows.map(row => ({ file, row }))
   })
@@ -237,7 +249,8 @@ function patchRows(files: readonly string[], findings: Findings): { file: string
 function reminderNote(
   bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, { note }: Findings,
 ): void {
-  const off = rows.find(({ row }) => row.id === REMINDER && row.disabled)
+  const disabledBy = effectiveRow(rows.map(({ row }) => row), REMINDER).disabledBy
+  const off = rows.find(({ row }) => row === disabledBy)
   if (!bundles.includes(BASE_BUNDLE)) {
     note(`repeat-tool-reminder does not run here (the profile does not load ${BASE_BUNDLE}): only dsh-brake tells the model about repeats`)
   } else if (off !== undefined) {
@@ -251,6 +264,11 @@ function reminderNote(
       + `from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the ${turns} and so on. `
       + 'Keep both for its early nudge, or turn it off to hear only dsh-brake: add `- id: repeat-tool-reminder` with `disabled: true` to cordis.patch.yml')
   }
+}
+
+/** The first line of an error's message: enough to say what went wrong on a finding's line. */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
 function validCount(value: unknown, fallback: number): number {

@@ -4,7 +4,7 @@
  * @module dsh-brake/cli/parse-options
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { UsageError } from '../analyze/usage-error.js'
+import { UsageError } from './usage-error.js'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
@@ -19,7 +19,7 @@ export function parseOptions(argv: readonly string[], options: Options): {
     const { code, message } = error as { code?: string; message: string }
     const flag = /'(-[^'\s]+)/.exec(message)?.[1]
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option \`${flag ?? message}\``)
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`\`${flag ?? message}\` ${/argument missing/.test(message) ? 'needs a value' : 'takes no value'}`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`\`${flag ?? message}\` ${/argument missing|ambiguous/.test(message) ? 'needs a value' : 'takes no value'}`)
     throw new UsageError(message)
   }
 }

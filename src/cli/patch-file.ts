@@ -13,7 +13,8 @@ export interface PatchRow {
   readonly id: string
   /** The line of the row's `id`. */
   readonly line: number
-  readonly disabled: boolean
+  /** The row's `disabled`: true only when written `true`; undefined when the row does not write the key. */
+  readonly disabled: boolean | undefined
   /** Whether the row has a `config` key (a row without one changes nothing of the config). */
   readonly hasConfig: boolean
   /** The row's `config` as written, without the keys whose values are `!!js` expressions. */
@@ -28,6 +29,26 @@ export interface PatchFile {
   readonly rows: readonly PatchRow[]
   /** YAML syntax errors, by line. */
   readonly errors: readonly { line: number; message: string }[]
+  /** The whole file as plain data (a `!!js` value as its text), for a file that may not be a patch list at all. */
+  readonly value: unknown
+}
+
+/** What a plugin's rows come to once DSH has applied them, in order. */
+export interface EffectiveRow {
+  /** The last row that writes `config`: DSH replaces a row's config wholesale, so its config is the one that runs. */
+  readonly config: PatchRow | undefined
+  /** The last row that writes `disabled`, when it turns the plugin off. */
+  readonly disabledBy: PatchRow | undefined
+}
+
+/**
+ * The effective row of plugin `id` among `rows` (in the order DSH applies them: file after file, each top to bottom).
+ * Each patch row overwrites the keys it writes, so for each key the last row that writes it wins.
+ */
+export function effectiveRow(rows: readonly PatchRow[], id: string): EffectiveRow {
+  const own = rows.filter(row => row.id === id)
+  const disabled = own.findLast(row => row.disabled !== undefined)
+  return { config: own.findLast(row => row.hasConfig), disabledBy: disabled?.disabled === true ? disabled : undefined }
 }
 
 /** Whether a node is written as a `!!js` expression. */
@@ -53,7 +74,7 @@ export function readPatchFile(text: string): PatchFile {
     visit(node.get('insert', true))
   }
   visit(doc.contents)
-  return { rows, errors }
+  return { rows, errors, value: doc.toJS() as unknown }
 }
 
 function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): PatchRow {
@@ -74,7 +95,7 @@ function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): Pat
   return {
     id,
     line: start(idNode),
-    disabled: isScalar(disabledNode) && disabledNode.value === true,
+    disabled: disabledNode === undefined ? undefined : isScalar(disabledNode) && disabledNode.value === true,
     hasConfig: configNode !== undefined,
     config,
     expressions,

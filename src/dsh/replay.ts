@@ -4,23 +4,27 @@
  * Each replay mounts the given plugins on a fresh, real Cordis Context that provides a minimal `tools` service (so a
  * plugin's guards register as in DSH), and drives the events they listen to:
  *
- * - `agent/pre-step` once per model step. The step that claims a person's message claims it with
- *   `source: { kind: 'user' }` (which resets the detectors); every step claims the contexts the previous calls'
- *   decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the recording says
- *   entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its own step.
+ * - `agent/pre-step` once per model step. The step that claims a person's message (the step after a `user` event)
+ *   claims it with `source: { kind: 'user' }` (which resets the detectors); every step claims the contexts the
+ *   previous calls' decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the
+ *   recording says entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its
+ *   own step.
  * - `agent/request` once per step that entered, as DSH asks before each model request.
- * - the guards, then `tools/post-execute`, once per call. A call a guard refuses gets the failed result DSH makes of a
- *   refusal (`Error: <reason>`) instead of its recorded one; a recorded call that was refused live already carries it.
+ * - the guards, then `tools/post-execute`, once per call DSH ran (not for a `skipped` one, which DSH cancelled before
+ *   running it). A call a guard refuses gets the failed result DSH makes of a refusal (`Error: <reason>`) instead of
+ *   its recorded one; a recorded call that was refused live already carries it.
  * - `session/event` for a compaction.
+ * - at a `resume`, a fresh agent object (with empty state) for the agent name, as a restarted DSH builds one.
  *
  * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
  * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
- * remaining calls until the next person's message are not played, as DSH would have ended the turn. No clock: the
- * replay runs in milliseconds, so a time window in a plugin sees every event as recent.
+ * remaining calls until the next turn (a person's message, or a step that opens a turn) are not played, as DSH
+ * would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
+ * as recent.
  * @module dsh-brake/dsh/replay
  */
 import { Context } from '@deepseek-ai/cordis'
-import { STOP_REASON } from '../messages.js'
+import { isStopReason } from '../messages.js'
 import type { AgentEvent, CallEvent, ContextMessage } from '../replay/agent-events.js'
 
 /** One plugin to mount: the module (with `apply`, `name` and usually `Config`) and its config row. */
@@ -97,6 +101,8 @@ interface AgentState {
   stopped: Stop | undefined
   /** The running step's signal, which a cancel aborts. */
   step: AbortController
+  /** A person's message the agent's next step claims. */
+  person: Message | undefined
 }
 
 const neverAborted = new AbortController().signal
@@ -119,11 +125,10 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
   const stderr = process.stderr
   const original = Object.getOwnPropertyDescriptor(stderr, 'write')
   const write = stderr.write.bind(stderr) as (...args: unknown[]) => boolean
-  const prefix = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))
   Object.defineProperty(stderr, 'write', {
     configurable: true,
     writable: true,
-    value: (chunk: unknown, ...rest: unknown[]) => typeof chunk === 'string' && chunk.startsWith(prefix) ? true : write(chunk, ...rest),
+    value: (chunk: unknown, ...rest: unknown[]) => typeof chunk === 'string' && isStopReason(chunk) ? true : write(chunk, ...rest),
   })
   try {
     return await fn()
@@ -142,12 +147,16 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
   let callSeq = 0
 
   function stateOf(name: string): AgentState {
-    let state = agents.get(name)
-    if (state === undefined) {
-      state = { name, agent: {}, calls: 0, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController() }
-      Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
-      agents.set(name, state)
+    return agents.get(name) ?? freshAgent(name, 0)
+  }
+
+  /** A new agent object for `name`, whose calls are numbered on from `calls`. */
+  function freshAgent(name: string, calls: number): AgentState {
+    const state: AgentState = {
+      name, agent: {}, calls, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController(), person: undefined,
     }
+    Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
+    agents.set(name, state)
     return state
   }
 
@@ -179,9 +188,24 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
     result.notices.push({ agent, call, plugin: String(message.source.plugin), hook, summary: typeof message.source.summary === 'string' ? message.source.summary : '' })
   }
 
+  /** What the agent's next step claims: what the last calls' decisions added, then a person's message, if one waits. */
+  function claims(state: AgentState): Message[] {
+    const person = state.person
+    state.person = undefined
+    return person === undefined ? state.pending : [...state.pending, person]
+  }
+
   async function playCall(event: CallEvent, state: AgentState): Promise<void> {
-    // Every step after a turn's first claims what the previous call's decision added (often nothing).
-    if (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0)) await preStep(event.agent, state.pending)
+    // A call DSH logged but never ran reached no hook live: it only takes its number.
+    if (event.skipped === true) {
+      state.calls++
+      return
+    }
+    // Without steps (a trace), each call is its own step, which claims what the previous call's decision added (often
+    // nothing) and the person's message that opened the turn.
+    if (state.person !== undefined || (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0))) {
+      await preStep(event.agent, claims(state))
+    }
     if (state.stopped !== undefined) {
       state.stopped.skipped++
       state.calls++
@@ -207,13 +231,19 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
     const state = stateOf(event.agent)
     switch (event.kind) {
       case 'user':
+        // A new turn; its first step claims the message (the `step` that follows, or in a trace the next call).
         turn++
         state.stopped = undefined
-        await preStep(event.agent, [...state.pending, userMessage(event.text)])
+        state.person = userMessage(event.text)
         break
       case 'step':
         state.explicitSteps = true
-        if (state.stopped === undefined) await preStep(event.agent, [...state.pending, ...event.contexts.map(contextMessage)])
+        // A turn that opens without a person's message (a goal round) ends a stop all the same.
+        if (event.opensTurn === true && state.person === undefined) {
+          turn++
+          state.stopped = undefined
+        }
+        if (state.stopped === undefined) await preStep(event.agent, [...claims(state), ...event.contexts.map(contextMessage)])
         break
       case 'call':
         await playCall(event, state)
@@ -221,11 +251,14 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
       case 'compaction':
         host.emit('session/event', (state.agent as { session: object }).session, { type: event.type, data: event.data })
         break
+      case 'resume':
+        freshAgent(event.agent, state.calls).explicitSteps = state.explicitSteps
+        break
     }
   }
-  // The model's last step claims whatever the last call added.
+  // The model's last step claims whatever the last call added (and a person's message no step claimed yet).
   for (const [name, state] of agents) {
-    if (state.pending.length > 0 && state.stopped === undefined) await preStep(name, state.pending)
+    if ((state.pending.length > 0 || state.person !== undefined) && state.stopped === undefined) await preStep(name, claims(state))
   }
   return result
 }

@@ -5,7 +5,7 @@
  * zstd's one-shot decoder neither fails on a frame cut short nor on altered bytes when a frame has no checksum; it
  * returns what it could. DSH writes whole lines in every batch, so a frame whose text does not end at a line end, a
  * line that is not JSON, or a first line that is not a session header is how a truncated or corrupt log shows, and
- * each is reported naming the file and where. Which events matter is the reader's business (session-agents.ts): any
+ * each is reported naming the file and where. Which events matter is the reader's business (session-recording.ts): any
  * event type, known or not, is kept here as it is.
  * @module dsh-brake/dsh/session-log
  */
@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 // A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
 import * as zlib from 'node:zlib'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
+import { cannotBeRead } from '../file-errors.js'
 
 /** One line of a session log after the header: the envelope of a session event, its data not yet checked. */
 export interface StoredEvent {
@@ -47,7 +48,7 @@ export function readSessionLog(file: string): SessionLog {
   try {
     bytes = readFileSync(file)
   } catch (error) {
-    throw new SessionLogError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    throw new SessionLogError(file, cannotBeRead(error))
   }
   return decodeSessionLog(file, bytes)
 }

@@ -4,12 +4,17 @@
  * A session log is one agent's: the main agent's, or a subagent's (its header has `origin: 'subagent'` and the
  * delegating session as `parentSession`). Read in order:
  *
- * - `step/start` opens a model step; the `user/message` events up to the step's model output are the messages it
- *   claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task reaches a subagent) becomes
- *   a `user` event; the others are the step's contexts, except this brake's own notices, which are what it said.
+ * - `step/start` opens a model step (its step 1 opens a turn); the `user/message` events up to the step's model
+ *   output are the messages it claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task
+ *   reaches a subagent) becomes a `user` event; the others are the step's contexts, except this brake's own notices,
+ *   which are what it said.
  * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
- *   gives the result, and makes the call.
+ *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
+ *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
  * - `assistant/message` carries the step's token usage, where the provider reported it.
+ * - `session/end-seed` (written when a restarted DSH reopens the log) and a `request/header` whose reason is
+ *   `'resume'` (the first request of a new agent over an existing log) each mark a resume: DSH built a fresh agent
+ *   there, so the brake's state started empty. One restart often writes both, with no call between: one `resume`.
  * - `agent/inbox/spliced` shows which call's result a notice was attached to; `turn/end` shows a turn a hook
  *   cancelled; `compaction/end` and `compaction/prune` are compactions, as the plugin itself reads them.
  * - Every other event type is skipped, so a log from a newer DSH with event types this reader does not know still
@@ -20,9 +25,12 @@
  * @module dsh-brake/dsh/session-recording
  */
 import type { SessionEventMap } from '@deepseek-ai/dsh-session'
-import { isRefusalResult } from '../messages.js'
+import { isRefusalResult, isStopReason } from '../messages.js'
 import type { AgentEvent, ContextMessage } from '../replay/agent-events.js'
 import { isCompaction } from './compaction.js'
+
+/** The error code DSH logs with the result it makes up for a call it cancelled before running it. */
+const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
 import { contentText } from './observe.js'
 import type { SessionLog } from './session-log.js'
 
@@ -92,8 +100,11 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   // The call each of the brake's notices was attached to, by message id, from the inbox splices.
   const attachedTo = new Map<string, number>()
   let claimed: Message[] = []
+  // The number of calls at the last resume (or the start): a resume with no call since changes nothing.
+  let callsAtResume = 0
   let stepOpen = false
   let step = '0/0'
+  let stepNumber = 0
 
   /** The messages a step claimed, as the replay's events; the brake's own are what it said. */
   function closeStep(): void {
@@ -113,7 +124,14 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
       }
     }
     claimed = []
-    events.push({ kind: 'step', agent: session, contexts })
+    events.push({ kind: 'step', agent: session, contexts, ...stepNumber === 1 ? { opensTurn: true } : {} })
+  }
+
+  /** A fresh agent from here on, unless nothing happened since the last one began. */
+  function resume(): void {
+    if (calls.length === callsAtResume) return
+    callsAtResume = calls.length
+    events.push({ kind: 'resume', agent: session })
   }
 
   const seeded = typeof header['seedLength'] === 'number' ? header['seedLength'] : 0
@@ -125,6 +143,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         closeStep()
         const { turn, step: number } = data as SessionEventMap['step/start']
         step = `${turn}/${number}`
+        stepNumber = number
         stepOpen = true
         break
       }
@@ -158,6 +177,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         events.push({
           kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
           ...errorCode === undefined ? {} : { errorCode },
+          ...errorCode === ABORTED_BEFORE_DISPATCH ? { skipped: true } : {},
         })
         break
       }
@@ -166,9 +186,18 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
           if (message.source?.kind === 'plugin' && message.source.plugin === brake) attachedTo.set(String(message.id), calls.length - 1)
         }
         break
+      case 'session/end-seed':
+        closeStep()
+        resume()
+        break
+      case 'request/header':
+        // Logged at the new agent's first model request, after its first step claimed its messages: the resume goes
+        // before that step, which is still open.
+        if ((data as Partial<SessionEventMap['request/header']>).reason === 'resume') resume()
+        break
       case 'turn/end': {
         closeStep()
-        const reason = stopReason(data, brake)
+        const reason = brakeStopOf(data)
         if (reason !== undefined) said.stops.push({ call: calls.length - 1, reason })
         break
       }
@@ -219,12 +248,15 @@ function parseArguments(raw: string): unknown {
   }
 }
 
-/** The reason of a turn a hook cancelled on this brake's behalf (its reason names the brake); otherwise undefined. */
-function stopReason(data: Record<string, unknown>, brake: string): string | undefined {
+/**
+ * The reason of a turn this brake's stop ended (a hook's cancel, with the brake's stop wording), from a `turn/end`'s
+ * data; undefined for any other end, such as another plugin's cancel whose reason merely mentions the brake.
+ */
+function brakeStopOf(data: Record<string, unknown>): string | undefined {
   const reason = data['reason'] as { kind?: unknown; reason?: { kind?: unknown; reason?: unknown } } | undefined
   if (reason?.kind !== 'aborted' || reason.reason?.kind !== 'hook') return undefined
   const text = reason.reason.reason
-  return typeof text === 'string' && text.includes(brake) ? text : undefined
+  return typeof text === 'string' && isStopReason(text) ? text : undefined
 }
 
 /** A content block with a string type (and a string text, if any): what a result's text is made of. */

@@ -8,4 +8,4 @@ export { replay, withoutStopLines, type Mount, type Notice, type Refusal, type R
 export type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
 export { CYCLE_LAPS, IDENTICAL_CALLS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelAgent, labelRun, type AgentLabels, type CallFacts, type Episode } from './label.js'
 export { readConfigFile } from '../analyze/config-file.js'
-export { UsageError } from '../analyze/usage-error.js'
+export { UsageError } from '../cli/usage-error.js'

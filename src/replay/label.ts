@@ -90,6 +90,7 @@ export interface Episode {
 /** The labels of one agent of a run. */
 export interface AgentLabels {
   readonly agent: string
+  /** The calls the agent ran, in order (a `skipped` call is left out; each keeps its `index`). */
   readonly calls: readonly CallFacts[]
   readonly episodes: readonly Episode[]
 }
@@ -122,6 +123,7 @@ export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentL
   const calls: CallFacts[] = []
   const spans: Span[] = []
   let segment: CallFacts[] = []
+  let index = 0
   for (const event of events) {
     if (event.kind === 'user') {
       spans.push(...findLoops(segment))
@@ -130,7 +132,12 @@ export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentL
     }
     // Steps and compactions are the detectors' business; the rule reads calls and a person's messages only.
     if (event.kind !== 'call') continue
-    segment.push(describeCall(event, calls.length, segment))
+    // A call DSH never ran did nothing, loop or not; it keeps its number, so the others' match the log.
+    if (event.skipped === true) {
+      index++
+      continue
+    }
+    segment.push(describeCall(event, index++, segment))
     calls.push(segment[segment.length - 1]!)
   }
   spans.push(...findLoops(segment))

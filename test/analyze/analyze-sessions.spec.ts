@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { analyzeSessions } from '../../src/analyze/analyze-sessions.ts'
-import { createProgress } from '../../src/analyze/progress.ts'
+import { createProgressLine } from '../../src/analyze/progress-line.ts'
 import { header, SessionScript, writeLog, type ScriptedCall } from '../support/session-logs.ts'
 
 const home = mkdtempSync(join(tmpdir(), 'dsh-brake-sessions-'))
@@ -46,7 +46,7 @@ describe('sessions and subagents', () => {
 describe('the progress line', () => {
   it('is drawn and rewritten on a terminal, then erased', () => {
     const written: string[] = []
-    const progress = createProgress({ isTTY: true, write: text => written.push(text) }, 4)
+    const progress = createProgressLine({ isTTY: true, write: text => written.push(text) }, 4)
     progress.update(2)
     progress.end()
     expect(written).toEqual([
@@ -59,7 +59,7 @@ describe('the progress line', () => {
   it('is not drawn when stderr is not a terminal, nor for a single log', () => {
     const written: string[] = []
     for (const [isTTY, total] of [[false, 10], [true, 1]] as const) {
-      const progress = createProgress({ isTTY, write: text => written.push(text) }, total)
+      const progress = createProgressLine({ isTTY, write: text => written.push(text) }, total)
       progress.update(1)
       progress.end()
     }

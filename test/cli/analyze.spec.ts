@@ -89,6 +89,21 @@ describe('a DSH home with a good log and a truncated one', () => {
     const report = JSON.parse((await run('analyze', '--json', '--config', 'patch.yml', good)).stdout) as Report
     expect(report.agents[0]!.brake['patch.yml']!.map(action => action.call)).toEqual([3])
   })
+
+  it('takes the last dsh-brake row\'s config, as DSH applies patch rows in order', async () => {
+    writeFileSync(join(home, 'rows.yml'), '- id: dsh-brake\n  config:\n    callWarnCount: 3\n- id: dsh-brake\n  config:\n    callWarnCount: 5\n')
+    const { stderr, stdout } = await run('analyze', '--json', '--config', 'rows.yml', good)
+    expect((JSON.parse(stdout) as Report).agents[0]!.brake['rows.yml']!.map(action => action.call)).toEqual([5])
+    expect(stderr).toBe('')
+  })
+
+  it('says, in one line, that the row turns the brake off and which !!js keys it set aside', async () => {
+    writeFileSync(join(home, 'off.yml'), '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 1 + 2\n    mode: deny\n')
+    const { code, stderr } = await run('analyze', '--json', '--config', 'off.yml', good)
+    expect(code).toBe(0)
+    expect(stderr).toBe('dsh-brake: `--config` file off.yml: the dsh-brake row on line 1 turns the brake off (disabled: true); replayed as if it were on; '
+      + '`callWarnCount` (line 4) is a !!js expression, which DSH computes at load: set aside, so its default is replayed\n')
+  })
 })
 
 describe('bad input: one line naming what was wrong, exit code 2', () => {
@@ -108,7 +123,8 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     ['callWarnCount: 1\n', '`callWarnCount` must be an integer >= 2, got 1'],
     ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
     ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
-    ['mode: loud\n', '`mode` expected "remind" | "deny" | "stop" but got "loud"'],
+    ['mode: loud\n', '`mode` must be one of `remind`, `deny`, `stop`, got "loud"'],
+    ['callWarnCount: "3"\n', '`callWarnCount` must be a number, got the string "3": write it without quotes'],
     ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
   ])('a config the plugin refuses, in its own words: %j', async (yaml, rule) => {
     writeFileSync(join(home, 'bad.yml'), yaml)
@@ -116,6 +132,18 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
     expect(code).toBe(2)
     expect(stderr).toContain(`dsh-brake: \`--config\` file bad.yml: ${rule}`)
     expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('a config with several problems lists each, as the plugin does at load', async () => {
+    writeFileSync(join(home, 'bad.yml'), 'callWarnCount: "3"\nmode: loud\n')
+    const { code, stderr } = await run('analyze', '--config', 'bad.yml', good)
+    expect(code).toBe(2)
+    expect(stderr).toBe([
+      'dsh-brake: `--config` file bad.yml: 2 problems in the config:',
+      '  - `mode` must be one of `remind`, `deny`, `stop`, got "loud"',
+      '  - `callWarnCount` must be a number, got the string "3": write it without quotes',
+      '',
+    ].join('\n'))
   })
 
   it('--help prints the usage and exits 0', async () => {
@@ -134,5 +162,16 @@ describe('the page', () => {
     const page = readFileSync(join(home, 'report.html'), 'utf8')
     expect(page).toMatch(/^<!doctype html>/)
     expect(page).not.toMatch(/<script|<link|src="http/)
+  })
+
+  it('a page that cannot be written is one line on stderr, the unreadable logs are still named, and the exit is 1', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', join(home, 'no-such-folder', 'x.html'), home)
+    expect(code).toBe(1)
+    expect(JSON.parse(stdout)).toHaveProperty('loops')
+    expect(stderr.split('\n')).toEqual([
+      `dsh-brake: cannot write the HTML report ${join(home, 'no-such-folder', 'x.html')} (ENOENT)`,
+      expect.stringMatching(/^dsh-brake: .*session-cut.*: is truncated or corrupt/) as string,
+      '',
+    ])
   })
 })

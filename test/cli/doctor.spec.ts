@@ -3,6 +3,7 @@
  * `$DSH_HOME/profiles/NAME/package.json` listing the bundles, `node_modules/dsh-brake` linking to the package, and the
  * user's `cordis.patch.yml`. A good install must be reported good, and each broken one with its cause, file and line.
  */
+import { execFile } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,11 +45,19 @@ function home(layout: Layout = {}): { home: string; patchFile: string } {
 }
 
 /** Run the doctor against `dshHome`; what it printed, and its exit code. */
-async function doctor(dshHome: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function doctor(dshHome: string, ...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = []
-  const err: string[] = []
-  const code = await runDoctor(argv, { out: line => out.push(line), err: line => err.push(line), env: { DSH_HOME: dshHome }, home: ROOT })
-  return { code, out: out.join('\n'), err: err.join('\n') }
+  const code = await runDoctor(argv, { out: line => out.push(line), env: { DSH_HOME: dshHome }, home: ROOT })
+  return { code, out: out.join('\n') }
+}
+
+/** Run the built command (`dist/cli/main.js`, built by `npm test`): how a bad command line reaches the user. */
+function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { ...process.env, DSH_HOME: ROOT } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr })
+    })
+  })
 }
 
 const row = (config: string): string => `# my settings\n- id: dsh-brake\n  config:\n${config}`
@@ -85,7 +94,7 @@ describe('dsh-brake doctor on a good install', () => {
 
   it('looks in ~/.dsh when DSH_HOME is not set', async () => {
     const out: string[] = []
-    const code = await runDoctor([], { out: line => out.push(line), err: () => undefined, env: {}, home: join(ROOT, 'nobody') })
+    const code = await runDoctor([], { out: line => out.push(line), env: {}, home: join(ROOT, 'nobody') })
     expect(out[0]).toBe(`dsh-brake doctor: no profile under ${join(ROOT, 'nobody', '.dsh', 'profiles')} (the DSH home: the default, as DSH_HOME is not set) has dsh-brake.`)
     expect(code).toBe(1)
   })
@@ -164,6 +173,23 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('a package whose package.json is broken is not called "not installed"', async () => {
+    const broken = mkdtempSync(join(ROOT, 'broken-'))
+    writeFileSync(join(broken, 'package.json'), '{ "name": "dsh-brake", ')
+    const { code, out } = await doctor(home({ target: broken }).home, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toMatch(/problem {2}.*(invalid package config|is not valid JSON).*package\.json/i)
+    expect(out).not.toContain('not installed')
+  })
+
+  it('a patch file that cannot be read is a problem line, not a crash', async () => {
+    const { home: dir, patchFile } = home()
+    mkdirSync(patchFile)
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toContain(`problem  ${patchFile} cannot be read (EISDIR), so DSH cannot boot the profile`)
+  })
+
   it('a link to a checkout that moved', async () => {
     const gone = join(ROOT, 'moved-away')
     const { home: dir } = home({ target: gone })
@@ -188,6 +214,18 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
       + 'from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the 6th, 11th, 16th and so on.')
   })
 
+  it('counts from the last dsh-brake row that writes a config, as DSH applies the rows in order', async () => {
+    const { home: dir } = home({ patch: `${row('    callWarnCount: 5\n')}- id: dsh-brake\n  config:\n    callWarnCount: 6\n- id: dsh-brake\n  disabled: false\n` })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('from dsh-brake at the 6th, 11th, 16th and so on.')
+  })
+
+  it('is not turned off by a row a later one turns back on', async () => {
+    const { home: dir } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n- id: repeat-tool-reminder\n  disabled: false\n' })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('note     repeat-tool-reminder runs beside it')
+  })
+
   it('says when the user turned it off', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
@@ -204,23 +242,24 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
   })
 })
 
-describe('dsh-brake doctor on a bad command line', () => {
+describe('dsh-brake doctor on a bad command line: one line naming what was wrong, exit code 2, as analyze', () => {
   it.each([
-    [['--profle', 'x'], 'dsh-brake doctor: unknown option --profle'],
-    [['--profile'], 'dsh-brake doctor: --profile needs a profile name'],
-    [['--profile', '../x'], 'dsh-brake doctor: not a profile name: "../x"'],
-    [['headless'], 'dsh-brake doctor: unexpected argument "headless"'],
-  ])('%j: says what was wrong, shows the usage, exits 2', async (argv, message) => {
-    const { code, out, err } = await doctor(ROOT, ...argv)
-    expect(err).toContain(message)
-    expect(err).toContain('usage: dsh-brake doctor [--profile NAME]')
-    expect(out).toBe('')
-    expect(code).toBe(2)
+    [['--profle', 'x'], 'dsh-brake: unknown option `--profle`'],
+    [['--profile'], 'dsh-brake: `--profile` needs a value'],
+    [['--profile', '-x'], 'dsh-brake: `--profile` needs a value'],
+    [['--profile', '../x'], 'dsh-brake: `--profile`: not a profile name: "../x"'],
+    [['headless'], 'dsh-brake: doctor takes no arguments, got "headless" (a profile is named with --profile)'],
+  ])('%j', async (argv, message) => {
+    const { code, stdout, stderr } = await command('doctor', ...argv)
+    expect([code, stdout, stderr]).toEqual([2, '', `${message}\n`])
   })
 
   it('--help shows the usage and exits 0', async () => {
     const { code, out } = await doctor(ROOT, '--help')
     expect(out).toMatch(/^usage: dsh-brake doctor \[--profile NAME\]/)
     expect(code).toBe(0)
+    const built = await command('doctor', '-h')
+    expect([built.code, built.stderr]).toEqual([0, ''])
+    expect(built.stdout).toMatch(/^usage: dsh-brake doctor \[--profile NAME\]/)
   })
 })

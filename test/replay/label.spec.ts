@@ -43,6 +43,15 @@ describe('rule I: identical calls', () => {
   })
 })
 
+describe('calls DSH never ran', () => {
+  const skipped: AgentEvent = { kind: 'call', agent: 'a', tool: 'bash', args: { command: 'ls' }, isError: true, text: 'Error: tool call aborted before dispatch', skipped: true }
+
+  it('are no loop, however many, and the calls after them keep their numbers in the log', () => {
+    expect(episodes([skipped, skipped, skipped, skipped])).toEqual([])
+    expect(episodes([skipped, ls, skipped, ls, ls, ls])).toEqual([[1, 5, 'I', 1]])
+  })
+})
+
 describe('rules C and L: cycles', () => {
   it.each([
     ['C: 3 laps of 2', [view(1), view(2), view(1), view(2), view(1), view(2)], [[0, 5, 'C', 2]]],

@@ -7,7 +7,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../../src/index.ts'
 import { replay } from '../../src/dsh/replay.ts'
-import type { AgentEvent } from '../../src/replay/agent-events.ts'
+import type { AgentEvent, CallEvent } from '../../src/replay/agent-events.ts'
 
 const read = (file: string): AgentEvent => ({ kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: false, text: `contents of ${file}` })
 const user = (text: string): AgentEvent => ({ kind: 'user', agent: 'a', text })
@@ -77,6 +77,76 @@ describe('guards', () => {
     expect(result.refusals.map(refusal => refusal.call)).toEqual([10, 11])
     expect(result.refusals[0]!.reason).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
     expect(result.notices.map(notice => [notice.call, notice.summary])).toEqual([[3, 'read × 4, same result'], [8, 'read × 9, same result']])
+  })
+})
+
+describe('calls DSH never ran', () => {
+  const skipped = (file: string): AgentEvent => ({
+    kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: true,
+    text: 'Error: tool call aborted before dispatch', errorCode: 'ABORTED_BEFORE_DISPATCH', skipped: true,
+  })
+
+  it('reach neither the guards nor post-execute, and keep their numbers', async () => {
+    const seen: { tool: string; isError: boolean; text: string }[] = []
+    const rm: CallEvent = { kind: 'call', agent: 'a', tool: 'rm', args: { path: 'x' }, isError: false, text: 'removed' }
+    const result = await replay([user('go'), read('f'), { ...rm, skipped: true }, skipped('g'), rm], [{ plugin: refuser(seen), config: {} }])
+    expect(seen.map(call => call.tool)).toEqual(['read', 'rm'])
+    expect(result.refusals).toEqual([{ agent: 'a', call: 3, reason: 'rm is not allowed' }])
+  })
+
+  it('give the brake nothing to count', async () => {
+    const result = await replay([user('go'), ...Array.from({ length: 12 }, () => skipped('f'))], [{ plugin: Brake, config: {} }])
+    expect(result.notices).toEqual([])
+  })
+})
+
+describe('steps of a session log', () => {
+  const step = (opensTurn = false): AgentEvent => ({ kind: 'step', agent: 'a', contexts: [], ...opensTurn ? { opensTurn } : {} })
+
+  /** Writes down each pre-step (with the kinds of the messages it claimed) and each model request. */
+  function witness(seen: string[]): object {
+    return {
+      name: 'witness',
+      apply(ctx: Context) {
+        ctx.on('agent/pre-step', (payload, next) => {
+          seen.push(`pre-step(${payload.messages.map(message => message.source.kind).join(',')})`)
+          return next()
+        })
+        ctx.on('agent/request', (_payload, next) => {
+          seen.push('request')
+          return next()
+        })
+      },
+    }
+  }
+
+  it('the step that claims a person\'s message runs one pre-step and one request, as live', async () => {
+    const seen: string[] = []
+    await replay([user('go'), step(true), read('f'), step(), read('g')], [{ plugin: witness(seen), config: {} }])
+    expect(seen).toEqual(['pre-step(user)', 'request', 'pre-step()', 'request'])
+  })
+
+  it('a turn that opens without a person\'s message (a goal round) ends a stop: its calls are played', async () => {
+    const events = [user('go'), step(true), read('1'), step(), read('2'), step(), read('3'), step(), read('4'), step(true), read('5')]
+    const result = await replay(events, [{ plugin: stopper([]), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
+  })
+})
+
+describe('a resume', () => {
+  it('gives the agent fresh state: counts do not carry across a restart, and calls are numbered on', async () => {
+    const resume: AgentEvent = { kind: 'resume', agent: 'a' }
+    const reads = Array.from({ length: 3 }, () => read('f'))
+    const carried = await replay([user('go'), ...reads, ...reads], [{ plugin: Brake, config: {} }])
+    expect(carried.notices.map(notice => notice.call)).toEqual([3])
+    const resumed = await replay([user('go'), ...reads, resume, ...reads, read('f')], [{ plugin: Brake, config: {} }])
+    expect(resumed.notices.map(notice => notice.call)).toEqual([6])
+  })
+
+  it('ends a stop: the resumed agent plays its calls', async () => {
+    const events = [user('go'), read('1'), read('2'), read('3'), read('4'), { kind: 'resume', agent: 'a' } as const, read('5')]
+    const result = await replay(events, [{ plugin: stopper([]), config: {} }])
+    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
   })
 })
 

@@ -21,7 +21,17 @@ export interface ScriptedCall {
   readonly args: unknown
   readonly result: string
   readonly isError?: boolean
+  /** The failure info DSH logs with a failed result (`ABORTED_BEFORE_DISPATCH` for a call it never ran). */
+  readonly error?: { readonly name: string; readonly code: string }
   readonly notice?: UserMessage
+}
+
+/** A call DSH cancelled before running it, with the result it logs for such a call. */
+export function skippedCall(name: string, args: unknown): ScriptedCall {
+  return {
+    name, args, result: 'Error: tool call aborted before dispatch', isError: true,
+    error: { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' },
+  }
 }
 
 /** A session being written: each method appends the events DSH logs for it. */
@@ -79,7 +89,7 @@ export class SessionScript {
       this.add({
         type: 'tool/result',
         data: {
-          turn: this.turn, step: this.step,
+          turn: this.turn, step: this.step, ...call.error === undefined ? {} : { error: call.error },
           message: {
             role: 'user', id: crypto.randomUUID() as never, source: { kind: 'tool', callId: ids[index]! },
             content: [{ type: 'tool-result', toolCallId: ids[index]!, content: [{ type: 'text', text: call.result }], isError: call.isError ?? false }],
