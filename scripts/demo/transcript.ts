@@ -10,6 +10,7 @@
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import type { Scenario } from './scenarios.ts'
+import { plural } from '../../src/plural.ts'
 
 const COLOUR = process.stdout.isTTY && process.env['NO_COLOR'] === undefined
 // One column short of the terminal: a line that exactly fills it wraps early in some terminals.
@@ -214,7 +215,6 @@ export function printHeader(scenario: Scenario): void {
   console.log()
 }
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** The tally of a run: calls the model made, how many of them ran, notices and refusals. */
 export function printFooter(tally: Tally, ran: number): void {
