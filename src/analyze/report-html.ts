@@ -6,6 +6,7 @@
  * The timeline is SVG drawn on a fixed grid ({@link TIMELINE}), so a screenshot test can find a call by its number.
  * @module dsh-brake/analyze/report-html
  */
+import { plural } from '../plural.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Tokens } from './analysis.js'
 
 /** The timeline's grid and colours. */
@@ -47,7 +48,7 @@ export function htmlReport(analysis: Analysis): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>dsh-brake analyze</title><style>${STYLE}</style></head>
 <body>
-<h1>dsh-brake analyze: ${analysis.agents.length} agents, configs ${escape(analysis.configs.join(' vs '))}</h1>
+<h1>dsh-brake analyze: ${plural(analysis.agents.length, 'agent')}, ${analysis.configs.length === 1 ? 'config' : 'configs'} ${escape(analysis.configs.join(' vs '))}</h1>
 <p class="legend">${legend}</p>
 ${analysis.agents.map(agent => agentSection(agent, analysis.configs)).join('\n')}
 ${errors}

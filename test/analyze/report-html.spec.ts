@@ -53,6 +53,7 @@ function firstCell(image: Image): { x: number; y: number } {
 
 let image: Image
 let origin: { x: number; y: number }
+let html: string
 /** The colour at the middle of call `call`'s place in row `row` (0: the calls, 1: the config's marks, 2: the session's). */
 function at(call: number, row: number): string {
   return image.color(origin.x + (call - 1) * pitch + cell / 2, origin.y + row * rowHeight + cellHeight / 2)
@@ -74,7 +75,8 @@ beforeAll(async () => {
   const file = writeLog(dir, 'session-html', script.end().bytes())
   // Deny mode with refusals from the sixth identical call: the ninth call is refused.
   const analysis = await analyzeSessions([file], [{ name: 'deny.yml', config: { mode: 'deny', callDenyCount: 5 } }])
-  image = render(htmlReport(analysis))
+  html = htmlReport(analysis)
+  image = render(html)
   origin = firstCell(image)
 }, 90_000)
 
@@ -90,5 +92,9 @@ describe('the timeline, as Chromium draws it', () => {
   it('marks the config\'s notice and refusal over the calls they follow, and the notice the session itself got', () => {
     expect([6, 7, 8, 9].map(call => at(call, 1))).toEqual(['#ffffff', colors.notice, '#ffffff', colors.refusal])
     expect([6, 7, 8, 9].map(call => at(call, 2))).toEqual(['#ffffff', colors.notice, '#ffffff', '#ffffff'])
+  })
+
+  it('counts in words that agree with the number', () => {
+    expect(html).toContain('<h1>dsh-brake analyze: 1 agent, config deny.yml</h1>')
   })
 })
