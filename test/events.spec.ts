@@ -5,9 +5,10 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BrakeNoticeEvent, BrakeRefusalEvent, BrakeStopEvent, Config } from '../src/index.ts'
 import { agent, bootDsh, brakeLogs, call, mountProfile, prompt, repeat, results, say, tool } from './support/dsh.ts'
+import { captureStderr } from './support/stderr.ts'
 
 type Heard =
   | { readonly event: 'notice'; readonly data: Omit<BrakeNoticeEvent, 'agent'> }
@@ -43,13 +44,7 @@ function callIds(target: Agent): string[] {
   return target.session.events.filter(event => event.type === 'tool/call').map(event => (event.data as { callId: string }).callId)
 }
 
-let stderr: MockInstance<typeof process.stderr.write>
-beforeEach(() => {
-  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-})
-afterEach(() => {
-  stderr.mockRestore()
-})
+captureStderr()
 
 describe('the brake\'s Cordis events', () => {
   it('tell a listener plugin of each notice, refusal and stop, in order, with what caused it', async () => {

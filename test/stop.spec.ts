@@ -10,12 +10,13 @@ import GoalService from '@deepseek-ai/dsh-goal'
 import * as GoalRoundDriver from '@deepseek-ai/dsh-goal-round-driver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Config } from '../src/config.ts'
 import { stopReason } from '../src/messages.ts'
 import {
   agent, bootDsh, brakeLogs, call, idle, mountProfile, notices, prompt, repeat, results, say, tool, type Turn,
 } from './support/dsh.ts'
+import { captureStderr } from './support/stderr.ts'
 
 async function brake(config: Partial<Config> = {}): Promise<Context> {
   const ctx = await bootDsh()
@@ -31,16 +32,8 @@ function turnEnds(target: Agent): unknown[] {
   return target.session.events.filter(event => event.type === 'turn/end').map(event => (event.data as { reason: unknown }).reason)
 }
 
-let stderr: MockInstance<typeof process.stderr.write>
-beforeEach(() => {
-  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-})
-afterEach(() => {
-  stderr.mockRestore()
-})
-
 /** What the brake wrote for the person at the terminal. */
-const reported = (): string[] => stderr.mock.calls.map(([line]) => String(line)).filter(line => line.startsWith('dsh-brake'))
+const reported = captureStderr()
 
 describe('stop mode on a model that ignores every notice', () => {
   it('ends 40 identical reads after the ninth, before the tenth model request, with the reason in the session log', async () => {
