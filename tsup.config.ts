@@ -6,8 +6,6 @@ export default defineConfig({
     'index': 'src/index.ts',
     // The `dsh-brake` command (package.json `bin`).
     'cli/main': 'src/cli/main.ts',
-    // The replay and the labelling rule for the real-trace evaluation (scripts/eval), which runs on the build.
-    'replay': 'src/replay/index.ts',
   },
   format: ['esm'],
   target: 'node22',

@@ -7,6 +7,7 @@
  * @module dsh-brake/messages
  */
 import { loopCalls, type StopCause } from './core/stops.js'
+import { cut, fit } from './text.js'
 import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding } from './core/types.js'
 
 /** Characters of canonical arguments quoted in a notice. */
@@ -322,14 +323,7 @@ function oneLine(head: string, max: number, total: number): string {
 
 /** A one-line summary within {@link SUMMARY_CHARS}, the ellipsis included. */
 function summary(text: string): string {
-  return text.length <= SUMMARY_CHARS ? text : `${cut(text, SUMMARY_CHARS - 1)}…`
-}
-
-/** The first `max` UTF-16 code units of `text`, one fewer when that would split a surrogate pair. */
-function cut(text: string, max: number): string {
-  const end = Math.min(max, text.length)
-  const last = text.charCodeAt(end - 1)
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end)
+  return fit(text, SUMMARY_CHARS)
 }
 
 /** Templates split at their placeholders: literal text at even indexes, placeholder names at odd ones. */

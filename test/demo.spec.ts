@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from './support/dsh.ts'
 
 function demo(...args: string[]): string {
-  return execFileSync(process.execPath, ['--expose-internals', join(PACKAGE_ROOT, 'scripts/demo/main.ts'), ...args], {
+  return execFileSync(process.execPath, ['--expose-internals', '--import', join(PACKAGE_ROOT, 'scripts/ts-imports.mjs'), join(PACKAGE_ROOT, 'scripts/demo/main.ts'), ...args], {
     // stderr is captured, not shown: a failing run's message (an unknown scenario's list) is the error's, for the test.
     cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
   })

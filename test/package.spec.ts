@@ -92,9 +92,37 @@ describe('layering', () => {
     expect(source).not.toMatch(/exit code:/)
   })
 
-  it('only src/dsh/ knows DSH', () => {
+  /**
+   * src/ from the top down: the face and the command line, analyze, the replay, the live plugin, what the plugin is
+   * configured and speaks with, and the pure core with the leaves everything shares. A file imports from its own layer
+   * and the layers below it, never from one above.
+   */
+  const LAYERS: readonly (readonly string[])[] = [
+    ['index.ts', 'cli/'],
+    ['analyze/'],
+    ['replay/'],
+    ['dsh/'],
+    ['config.ts', 'config-check.ts', 'messages.ts', 'dsh-files/'],
+    ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts'],
+  ]
+  const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))
+
+  it.each(sources())('src/%s has a place among the layers', (file) => {
+    expect(layerOf(file), `${file} belongs to no layer: add its folder to LAYERS`).not.toBe(-1)
+  })
+
+  it.each(sources())('src/%s imports only from its own layer and those below', (file) => {
+    for (const specifier of specifiersOf(read(`src/${file}`)).filter(s => s.startsWith('.'))) {
+      const target = relative('.', join(file, '..', specifier)).replace(/\.js$/, '.ts')
+      expect(layerOf(target), `${file} imports ${specifier}, which is above it`).toBeGreaterThanOrEqual(layerOf(file))
+    }
+  })
+
+  it('only the live plugin (src/dsh/) and the replay of DSH\'s session logs (src/replay/, for types) import DSH', () => {
     for (const file of sources().filter(file => !file.startsWith('dsh/'))) {
-      expect(specifiersOf(read(`src/${file}`)).filter(s => s.startsWith('@deepseek-ai/dsh')), file).toEqual([])
+      const imports = [...read(`src/${file}`).matchAll(/^import (type )?.*from ['"](@deepseek-ai\/dsh[^'"]*)['"]/gm)]
+      const allowed = file.startsWith('replay/') ? imports.filter(match => match[1] === undefined) : imports
+      expect(allowed.map(match => match[2]), file).toEqual([])
     }
   })
 

@@ -8,16 +8,14 @@
  *
  * This file is the command and the run loop; the scenarios are data in scenarios.ts, and transcript.ts renders a run.
  *
- * Plain Node runs this file (type stripping), so it keeps to erasable TypeScript syntax.
+ * Plain Node runs this file and the sources it imports (type stripping, with scripts/ts-imports.mjs), so it keeps to
+ * erasable TypeScript syntax.
  */
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import { withoutStopLines } from '../../src/replay/replay.ts'
 import { agent, bootDsh, mountProfile, prompt, tool } from '../../test/support/dsh.ts'
 import { FAKE_TOOLS, SCENARIOS, type Scenario } from './scenarios.ts'
 import { printFooter, printHeader, printSummary, printTranscript, type Tally } from './transcript.ts'
-
-// The build's (`npm run demo` builds first): the same helper the replay holds stop lines back with.
-const BUILT_REPLAY: string = '../../dist/replay.js'
-const { withoutStopLines } = await import(BUILT_REPLAY) as typeof import('../../src/replay/index.ts')
 
 interface Run {
   /** The agent's session log, copied before the context is disposed. */

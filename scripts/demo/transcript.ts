@@ -11,6 +11,7 @@ import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import type { Scenario } from './scenarios.ts'
 import { plural } from '../../src/plural.ts'
+import { fit } from '../../src/text.ts'
 
 const COLOUR = process.stdout.isTTY && process.env['NO_COLOR'] === undefined
 // One column short of the terminal: a line that exactly fills it wraps early in some terminals.
@@ -36,11 +37,6 @@ const TEXT_WIDTH = WIDTH - ROLE_WIDTH - 2
 /** Length as the terminal shows it: style codes take no room. */
 function visible(text: string): number {
   return text.replace(/\x1b\[[0-9;]*m/g, '').length
-}
-
-/** Plain `text` cut to `max` characters, an ellipsis marking the cut. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`
 }
 
 /**
@@ -85,7 +81,7 @@ function preview(prefix: string, text: string): string {
   const lines = text.trimEnd().split('\n')
   const more = lines.length - 1
   const marker = more > 0 ? ` (+${more} ${more === 1 ? 'line' : 'lines'})` : ''
-  const head = clip(lines[0] ?? '', TEXT_WIDTH - visible(prefix) - marker.length)
+  const head = fit(lines[0] ?? '', TEXT_WIDTH - visible(prefix) - marker.length)
   return `${prefix}${head}${dim(marker)}`
 }
 

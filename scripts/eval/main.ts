@@ -4,29 +4,32 @@
  *
  * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
  * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
- * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in src/replay/label.ts, and every
- * configuration is scored against those labels (report.ts). The replay and the labelling rule are the ones
- * `dsh-brake analyze` runs, taken from the build (`dist/replay.js`). The traces stay where they are: their path is an
- * argument, `../shared/real-traces/dev.jsonl.gz` from the repository by default.
+ * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in src/replay/label/, and every
+ * configuration is scored against those labels (report.ts) by the rule `dsh-brake analyze` applies
+ * (src/replay/score.ts). The replay and the labelling rule are the very sources `dsh-brake analyze` runs; the plugin
+ * replayed is the build (`dist/`), what ships. The traces stay where they are: their path is an argument,
+ * `../shared/real-traces/dev.jsonl.gz` from the repository by default.
  *
- * Plain Node 22 runs this file (type stripping), so it keeps to erasable TypeScript syntax.
+ * Plain Node 22 runs this file and the sources it imports (type stripping, with scripts/ts-imports.mjs), so it keeps
+ * to erasable TypeScript syntax.
  */
 import { existsSync, writeFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
-import type { Mount, Notice, Stop } from '../../src/replay/index.ts'
-import { CATCH_SLACK, episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
+import { readConfigFile } from '../../src/analyze/config-file.ts'
+import type { Action } from '../../src/replay/actions.ts'
+import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, LONG_PERIOD_MAX, LONG_PERIOD_MIN } from '../../src/replay/label/rules.ts'
+import { replay, type Mount } from '../../src/replay/replay.ts'
+import { CATCH_SLACK } from '../../src/replay/score.ts'
+import { UsageError } from '../../src/usage-error.ts'
+import { episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
 import { InputError, readRuns } from './traces.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const DEFAULT_TRACES = resolve(REPO, '../shared/real-traces/dev.jsonl.gz')
 const BUILT_PLUGIN: string = '../../dist/index.js'
-const BUILT_REPLAY: string = '../../dist/replay.js'
-
-/** The replay and the labelling rule, as `dsh-brake analyze` runs them. */
-type Kit = typeof import('../../src/replay/index.ts')
 
 /** A configuration to score: a name and the plugins it mounts. */
 interface Setup {
@@ -57,22 +60,20 @@ async function main(): Promise<void> {
   const worst = count(values.worst, '--worst')
   const limit = values.limit === undefined ? Infinity : count(values.limit, '--limit')
 
-  const kit = await loadBuilt(BUILT_REPLAY) as Kit
-  const { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MAX, LONG_PERIOD_MIN, labelRun, replay } = kit
-  const setups = await loadSetups(kit, values.config)
+  const setups = await loadSetups(values.config)
   const started = performance.now()
   const runs: RunResult[] = []
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
-    const notices: Record<string, Notice[]> = {}
-    const stops: Record<string, Stop[]> = {}
+    const actions: Record<string, Action[]> = {}
+    const notPlayed: Record<string, number> = {}
     for (const setup of setups) {
       const result = await replay(run.events, setup.mounts)
-      notices[setup.name] = result.notices
-      stops[setup.name] = result.stops
+      actions[setup.name] = result.actions
+      notPlayed[setup.name] = result.notPlayed
     }
     const calls = run.events.filter(event => event.kind === 'call').length
-    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), notices, stops })
+    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed })
   }
   const seconds = (performance.now() - started) / 1000
   const summaries = setups.map(setup => summarize(setup.name, runs))
@@ -88,13 +89,13 @@ async function main(): Promise<void> {
     console.log(worstCases(summary, runs, worst))
   }
   if (values.json !== undefined) {
-    writeFileSync(values.json, `${JSON.stringify(toJson(kit, path, seconds, runs, summaries), null, 2)}\n`)
+    writeFileSync(values.json, `${JSON.stringify(toJson(path, seconds, runs, summaries), null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
   }
 }
 
 /** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */
-async function loadSetups({ replay, readConfigFile, UsageError }: Kit, files: readonly string[]): Promise<Setup[]> {
+async function loadSetups(files: readonly string[]): Promise<Setup[]> {
   const Brake = await loadBuilt(BUILT_PLUGIN)
   const setups: Setup[] = [
     { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
@@ -127,7 +128,7 @@ async function loadSetups({ replay, readConfigFile, UsageError }: Kit, files: re
 }
 
 /**
- * A module of the build; a missing build is an input problem, told as one. The specifier is a variable so that the
+ * The built plugin; a missing build is an input problem, told as one. The specifier is a variable so that the
  * evaluation typechecks whether or not dist/ has been built.
  */
 async function loadBuilt(specifier: string): Promise<object> {
@@ -144,10 +145,7 @@ function count(text: string, option: string): number {
   return value
 }
 
-function toJson(
-  { IDENTICAL_CALLS, CYCLE_LAPS, LONG_PERIOD_MIN, LONG_PERIOD_MAX }: Kit, path: string, seconds: number, runs: readonly RunResult[],
-  summaries: ReturnType<typeof summarize>[],
-): object {
+function toJson(path: string, seconds: number, runs: readonly RunResult[], summaries: ReturnType<typeof summarize>[]): object {
   return {
     input: path,
     node: process.version,
@@ -165,15 +163,15 @@ function toJson(
         end: score.episode.end,
         caughtAt: score.notice?.call ?? null,
         delay: score.delay ?? null,
-        notice: score.notice?.summary ?? null,
+        notice: score.notice?.text ?? null,
         stoppedAt: score.stop?.call ?? null,
       })),
     })),
     runs: runs.map(run => ({
       id: run.id, set: run.set, calls: run.calls,
       episodes: run.labels.flatMap(labels => labels.episodes),
-      notices: run.notices,
-      stops: run.stops,
+      actions: run.actions,
+      notPlayed: run.notPlayed,
     })),
   }
 }

@@ -2,16 +2,18 @@
  * Scoring and presenting: the notices each configuration gave, held against the labelled loop episodes.
  *
  * Scoring is kept apart from replaying and labelling so the figures have one definition, shared by the printed
- * report and the JSON file. An episode is caught when a notice falls on or after its first call and no later than
- * CATCH_SLACK calls after its last; the delay is counted from where the loop begins, its first repeat (the delays
- * from its first call and from the call the labelling rule fires at are reported beside it). A false alarm is a run with
- * no labelled loop that got any notice. The text report ends with the cases worth reading: missed episodes and the
- * slowest catches, each with a compact listing of the calls around the loop.
+ * report and the JSON file. An episode is caught when a notice acts on it, by the rule `dsh-brake analyze` applies
+ * too (src/replay/score.ts: on a call from its first to CATCH_SLACK calls after its last); the delay is counted from
+ * where the loop begins, its first repeat (the delays from its first call and from the call the labelling rule fires
+ * at are reported beside it). A false alarm is a run with no labelled loop that got any notice. The text report ends
+ * with the cases worth reading: missed episodes and the slowest catches, each with a compact listing of the calls
+ * around the loop.
  */
-import type { AgentLabels, CallFacts, Episode, Notice, Stop } from '../../src/replay/index.ts'
-
-/** Calls after an episode's last call in which a notice still counts as catching it. */
-export const CATCH_SLACK = 2
+import type { Action } from '../../src/replay/actions.ts'
+import type { CallFacts } from '../../src/replay/label/facts.ts'
+import type { AgentLabels, Episode } from '../../src/replay/label/rules.ts'
+import { actsOn, CATCH_SLACK, firstOn } from '../../src/replay/score.ts'
+import { fit } from '../../src/text.ts'
 
 /** One run, labelled and replayed under every configuration. */
 export interface RunResult {
@@ -19,22 +21,22 @@ export interface RunResult {
   readonly set: string
   readonly calls: number
   readonly labels: readonly AgentLabels[]
-  /** Notices per configuration name. */
-  readonly notices: Readonly<Record<string, readonly Notice[]>>
-  /** Stops per configuration name (stop mode ends a turn; other configurations never do). */
-  readonly stops: Readonly<Record<string, readonly Stop[]>>
+  /** What each configuration's plugins did (only stop mode ends a turn), by configuration name. */
+  readonly actions: Readonly<Record<string, readonly Action[]>>
+  /** Recorded calls a stop kept from being played, by configuration name. */
+  readonly notPlayed: Readonly<Record<string, number>>
 }
 
 /** How one configuration did on one episode. */
 export interface EpisodeScore {
   readonly run: string
   readonly episode: Episode
-  /** The first notice in the episode's window, if any. */
-  readonly notice: Notice | undefined
+  /** The first notice that acts on the episode, if any. */
+  readonly notice: Action | undefined
   /** Calls from the episode's beginning (its first repeat) to that notice. */
   readonly delay: number | undefined
-  /** The first stop in the episode's window, if any. */
-  readonly stop: Stop | undefined
+  /** The first stop that acts on the episode, if any. */
+  readonly stop: Action | undefined
 }
 
 /** Median, 75th percentile and maximum of a list of delays. */
@@ -50,7 +52,7 @@ export interface ConfigSummary {
   readonly runs: number
   readonly calls: number
   readonly loopFreeRuns: number
-  readonly falseAlarms: readonly { readonly run: string; readonly notices: readonly Notice[] }[]
+  readonly falseAlarms: readonly { readonly run: string; readonly notices: readonly Action[] }[]
   readonly episodes: number
   readonly caught: number
   readonly delay: Spread
@@ -63,7 +65,7 @@ export interface ConfigSummary {
   /** Notices in runs with loops that fall outside every episode's window. */
   readonly noticesOutsideLoops: number
   /** Loop-free runs a stop cut short. */
-  readonly falseStops: readonly { readonly run: string; readonly stops: readonly Stop[] }[]
+  readonly falseStops: readonly { readonly run: string; readonly stops: readonly Action[] }[]
   /** Episodes a stop ended (a stop in the episode's window). */
   readonly stopped: number
   /** Calls from an episode's first notice to the stop that ended it. */
@@ -80,15 +82,16 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   let notices = 0
   let outside = 0
   let callsStopped = 0
-  const falseAlarms: { run: string; notices: readonly Notice[] }[] = []
-  const falseStops: { run: string; stops: readonly Stop[] }[] = []
+  const falseAlarms: { run: string; notices: readonly Action[] }[] = []
+  const falseStops: { run: string; stops: readonly Action[] }[] = []
   const scores: EpisodeScore[] = []
   for (const run of runs) {
-    const given = run.notices[name] ?? []
-    const stops = run.stops[name] ?? []
+    const actions = run.actions[name] ?? []
+    const given = actions.filter(action => action.kind === 'notice')
+    const stops = actions.filter(action => action.kind === 'stop')
     calls += run.calls
     notices += given.length
-    callsStopped += stops.reduce((n, stop) => n + stop.skipped, 0)
+    callsStopped += run.notPlayed[name] ?? 0
     const episodes = run.labels.flatMap(labels => labels.episodes)
     if (episodes.length === 0) {
       loopFreeRuns++
@@ -97,13 +100,11 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
       continue
     }
     for (const episode of episodes) {
-      const inWindow = (at: { agent: string; call: number }): boolean =>
-        at.agent === episode.agent && at.call >= episode.start && at.call <= episode.end + CATCH_SLACK
-      const notice = given.find(inWindow)
-      const stop = stops.find(inWindow)
+      const notice = firstOn(episode, given)
+      const stop = firstOn(episode, stops)
       scores.push({ run: run.id, episode, notice, delay: notice === undefined ? undefined : notice.call - episode.begins, stop })
     }
-    outside += given.filter(n => !episodes.some(e => e.agent === n.agent && n.call >= e.start && n.call <= e.end + CATCH_SLACK)).length
+    outside += given.filter(notice => !episodes.some(episode => actsOn(episode, notice))).length
   }
   const delays = scores.flatMap(score => score.delay === undefined ? [] : [score.delay])
   const fromLabel = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.labelledAt])
@@ -228,7 +229,7 @@ function errorLine(call: CallFacts): string | undefined {
   if (!failed) return undefined
   const lines = call.text.split('\n').map(line => line.trim()).filter(line => line !== '' && !line.startsWith('[exit code'))
   const telling = lines.find(line => /error|exception|invalid|no replacement|not found|no such|cannot|failed/i.test(line)) ?? lines.at(-1) ?? ''
-  return clip(telling, 100)
+  return fit(telling, 100)
 }
 
 /** Missed episodes and the slowest catches of one configuration, each with its listing. */
@@ -252,7 +253,7 @@ export function falseAlarmText(summary: ConfigSummary, runs: readonly RunResult[
     const run = byId.get(alarm.run)!
     const first = alarm.notices[0]!
     const labels = run.labels.find(l => l.agent === first.agent)
-    out.push(`  ${run.id} [${first.agent}]: ${alarm.notices.map(n => `@${n.call} ${n.plugin}: ${n.summary}`).join(' | ')}`)
+    out.push(`  ${run.id} [${first.agent}]: ${alarm.notices.map(n => `@${n.call} ${n.plugin}: ${n.text}`).join(' | ')}`)
     if (labels !== undefined) out.push(listing(labels.calls, first.call - 6, first.call + 1, undefined, alarm.notices))
   }
   return out.join('\n')
@@ -261,8 +262,8 @@ export function falseAlarmText(summary: ConfigSummary, runs: readonly RunResult[
 function caseText(score: EpisodeScore, run: RunResult, config: string): string {
   const labels = run.labels.find(l => l.agent === score.episode.agent)!
   const episode = score.episode
-  const notices = (run.notices[config] ?? []).filter(n => n.agent === episode.agent)
-  const when = score.notice === undefined ? 'missed' : `first notice at ${score.notice.call} (+${score.delay}, labelled ${signed(score.notice.call - episode.labelledAt)}): ${score.notice.summary}`
+  const notices = (run.actions[config] ?? []).filter(n => n.kind === 'notice' && n.agent === episode.agent)
+  const when = score.notice === undefined ? 'missed' : `first notice at ${score.notice.call} (+${score.delay}, labelled ${signed(score.notice.call - episode.labelledAt)}): ${score.notice.text}`
   return [
     `  ${run.id} [${episode.agent}] calls ${episode.start}–${episode.end}, labelled at ${episode.labelledAt}, rules ${episode.rules.join('+')}, period ${episode.period}; ${when}`,
     `    ${describeEpisode(labels.calls, episode)}`,
@@ -280,7 +281,7 @@ const LISTING_TAIL = 6
  * error or non-zero exit, and the notices given after the call.
  */
 export function listing(
-  calls: readonly CallFacts[], from: number, to: number, episode: Episode | undefined, notices: readonly Notice[],
+  calls: readonly CallFacts[], from: number, to: number, episode: Episode | undefined, notices: readonly Action[],
 ): string {
   const shown = calls.filter(call => call.index >= from && call.index <= to)
   const lines = shown.map((call) => {
@@ -288,7 +289,7 @@ export function listing(
     const repeat = call.repeat === 'same' ? '=' : call.repeat === 'changed' ? '≠' : ' '
     const edit = call.edit ? (call.shellEdit ? 'E$' : 'E ') : '  '
     const failed = call.isError || /\[exit code: \d+\]\s*$/.test(call.text) ? '!' : ' '
-    const given = notices.filter(n => n.call === call.index).map(n => `  ◀ ${n.plugin}: ${n.summary}`).join('')
+    const given = notices.filter(n => n.call === call.index).map(n => `  ◀ ${n.plugin}: ${n.text}`).join('')
     return `    ${inside}${String(call.index).padStart(4)} ${call.tool.padEnd(18).slice(0, 18)} ${preview(call).padEnd(80)} ${repeat}${edit}${failed}${given}`
   })
   if (lines.length <= LISTING_HEAD + LISTING_TAIL + 1) return lines.join('\n')
@@ -313,16 +314,12 @@ export function preview(call: CallFacts): string {
   } else {
     text = JSON.stringify(args)
   }
-  return clip(text.replace(/\s+/g, ' '), 80)
+  return fit(text.replace(/\s+/g, ' '), 80)
 }
 
 /** An argument as text: an object or array as JSON, anything else as `String` writes it. */
 function argText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)
-}
-
-function clip(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`
 }
 
 function pct(part: number, whole: number): string {

@@ -3,6 +3,7 @@
  * Call numbers count from 1 within each agent (0: before its first call), as a person counts "the fourth read".
  * @module dsh-brake/analyze/analysis
  */
+import type { Action } from '../replay/actions.js'
 
 /** Tokens, from the session's usage records or, where it has none, estimated from text size. */
 export interface Tokens {
@@ -30,19 +31,14 @@ export interface Loop {
   readonly period: number
   /** What its calls cost. */
   readonly tokens: Tokens
-  /** Per config, the first notice, refusal or stop that falls within the loop's calls; null when none does. */
+  /** Per config, the first notice, refusal or stop that acts on the loop (src/replay/score.ts); null when none does. */
   readonly firstAction: Readonly<Record<string, BrakeAction | null>>
-  /** The first thing the brake said within the loop's calls in the session itself; null when nothing. */
+  /** The first thing the brake did live that acts on the loop, in the session itself; null when nothing. */
   readonly firstSaid: BrakeAction | null
 }
 
-/** A notice, a refusal or a stop, after call `call`. */
-export interface BrakeAction {
-  readonly kind: 'notice' | 'refusal' | 'stop'
-  readonly call: number
-  /** The notice's summary, the refusal's reason, or the stop's reason. */
-  readonly text: string
-}
+/** A notice, a refusal or a stop (a replay's or the session's own), after call `call`, counted from 1. */
+export type BrakeAction = Pick<Action, 'kind' | 'call' | 'text'>
 
 /** One call, for the timeline. */
 export interface CallSummary {

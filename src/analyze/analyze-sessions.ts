@@ -7,11 +7,13 @@
  * top-level session it was delegated from.
  * @module dsh-brake/analyze/analyze-sessions
  */
-import { apply, Config, name } from '../index.js'
-import { replay, type ReplayResult } from '../dsh/replay.js'
-import { readSessionLog } from '../dsh/session-log.js'
-import { recordingOf, type RecordedCall, type SessionRecording } from '../dsh/session-recording.js'
-import { labelRun, type Episode } from '../replay/label.js'
+import * as Brake from '../dsh/plugin.js'
+import { byCall, type Action } from '../replay/actions.js'
+import { labelRun, type Episode } from '../replay/label/rules.js'
+import { replay, type ReplayResult } from '../replay/replay.js'
+import { firstOn } from '../replay/score.js'
+import { readSessionLog } from '../replay/session-log.js'
+import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
 import type { AgentAnalysis, Analysis, BrakeAction, CallSummary, Loop, ReadError, Tokens } from './analysis.js'
 
 /** A config to replay under, and the name the reports give it. */
@@ -22,8 +24,6 @@ export interface ConfigSetup {
 
 /** About four characters of text per token, for logs without usage records. */
 const CHARS_PER_TOKEN = 4
-
-const PLUGIN = { name, Config, apply }
 
 /**
  * Analyze the session logs in `files` under each config.
@@ -36,10 +36,10 @@ export async function analyzeSessions(
   const errors: ReadError[] = []
   for (const [index, file] of files.entries()) {
     try {
-      const recording = recordingOf(readSessionLog(file), name)
+      const recording = recordingOf(readSessionLog(file), Brake.name)
       const results: Record<string, ReplayResult> = {}
       for (const setup of setups) {
-        results[setup.name] = await replay(recording.events, [{ plugin: PLUGIN, config: setup.config }], {
+        results[setup.name] = await replay(recording.events, [{ plugin: Brake, config: setup.config }], {
           headers: new Map([[recording.session, recording.header]]),
         })
       }
@@ -55,59 +55,44 @@ export async function analyzeSessions(
 /** One agent's analysis, its session and agent fields naming itself until it is grouped. */
 function analyzeAgent(recording: SessionRecording, results: Readonly<Record<string, ReplayResult>>): AgentAnalysis {
   const calls = recording.calls.map(call => summarizeCall(call, recording))
+  const replayed = Object.entries(results).map(([config, result]) => [config, byCall(result.actions)] as const)
+  const episodes = labelRun(recording.events).flatMap(labels => labels.episodes)
+  const loops = episodes.map(episode => loopOf(episode, recording, calls, replayed))
   const brake: Record<string, BrakeAction[]> = {}
   const spared: Record<string, number> = {}
-  for (const [config, result] of Object.entries(results)) {
-    brake[config] = actionsOf(result)
-    spared[config] = result.stops.reduce((sum, stop) => sum + stop.skipped, 0)
-  }
-  const said: BrakeAction[] = [
-    ...recording.said.notices.map(notice => action('notice', notice.call, notice.summary)),
-    ...recording.said.refusals.map(refusal => action('refusal', refusal.call, 'refused')),
-    ...recording.said.stops.map(stop => action('stop', stop.call, stop.reason)),
-  ].sort((a, b) => a.call - b.call)
-  const episodes = labelRun(recording.events).flatMap(labels => labels.episodes)
-  const loops = episodes.map(episode => loopOf(episode, recording.session, calls, brake, said))
+  for (const [config, actions] of replayed) brake[config] = actions.map(counted)
+  for (const [config, result] of Object.entries(results)) spared[config] = result.notPlayed
+  const said = recording.said.map(counted)
   return { session: recording.session, agent: 'main', file: recording.file, calls, loops, brake, spared, said, tokens: sum(calls.map(call => call.tokens)) }
 }
 
-/** The notices, refusals and stops of one replay, in call order. */
-function actionsOf(result: ReplayResult): BrakeAction[] {
-  return [
-    ...result.notices.map(notice => action('notice', notice.call, notice.summary)),
-    ...result.refusals.map(refusal => action('refusal', refusal.call, refusal.reason)),
-    ...result.stops.map(stop => action('stop', stop.call, stop.reason)),
-  ].sort((a, b) => a.call - b.call)
-}
-
-/** An action after the 0-based call `index`, numbered from 1. */
-function action(kind: BrakeAction['kind'], index: number, text: string): BrakeAction {
-  return { kind, call: index + 1, text }
+/** An action as the reports number calls: from 1. */
+function counted({ kind, call, text }: Action): BrakeAction {
+  return { kind, call: call + 1, text }
 }
 
 function loopOf(
-  episode: Episode, session: string, calls: readonly CallSummary[],
-  brake: Readonly<Record<string, readonly BrakeAction[]>>, said: readonly BrakeAction[],
+  episode: Episode, recording: SessionRecording, calls: readonly CallSummary[], replayed: readonly (readonly [string, readonly Action[]])[],
 ): Loop {
-  const firstCall = episode.start + 1
-  const lastCall = episode.end + 1
-  const within = (actions: readonly BrakeAction[]): BrakeAction | null =>
-    actions.find(a => a.call >= firstCall && a.call <= lastCall) ?? null
+  const first = (actions: readonly Action[]): BrakeAction | null => {
+    const found = firstOn(episode, actions)
+    return found === undefined ? null : counted(found)
+  }
   const firstAction: Record<string, BrakeAction | null> = {}
-  for (const [config, actions] of Object.entries(brake)) firstAction[config] = within(actions)
+  for (const [config, actions] of replayed) firstAction[config] = first(actions)
   return {
-    session,
+    session: recording.session,
     agent: 'main',
     kind: episode.period === 1 ? 'repeated-call' : episode.period <= 4 ? 'cycle' : 'long-cycle',
     rules: episode.rules,
-    firstCall,
-    lastCall,
+    firstCall: episode.start + 1,
+    lastCall: episode.end + 1,
     begins: episode.begins + 1,
-    calls: lastCall - firstCall + 1,
+    calls: episode.end - episode.start + 1,
     period: episode.period,
     tokens: sum(calls.slice(episode.start, episode.end + 1).map(call => call.tokens)),
     firstAction,
-    firstSaid: within(said),
+    firstSaid: first(recording.said),
   }
 }
 

@@ -6,11 +6,11 @@
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
-import { effectiveRow, readPatchFile, type PatchFile } from '../cli/patch-file.js'
+import { effectiveRow, readPatchFile, type PatchFile } from '../dsh-files/patch-file.js'
 import { isMapping } from '../config-check.js'
 import { Config, configProblems, listProblems } from '../config.js'
 import { cannotBeRead } from '../file-errors.js'
-import { UsageError } from '../cli/usage-error.js'
+import { UsageError } from '../usage-error.js'
 
 /** A config file's config, and what about the file the user should know although the replay goes on. */
 export interface ConfigFile {

@@ -7,7 +7,9 @@
  * @module dsh-brake/analyze/report-html
  */
 import { plural } from '../plural.js'
+import { fit } from '../text.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Tokens } from './analysis.js'
+import { place, tokenCount } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -83,7 +85,7 @@ function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
   const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.brake[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
   markRows.forEach(([label, actions], index) => {
     const top = (index + 1) * rowHeight
-    rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(label.length > 22 ? `${label.slice(0, 21)}…` : label)}</text>`)
+    rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(fit(label, 22))}</text>`)
     for (const action of actions) rows.push(mark(action, Math.max(left, x(action.call)), top))
   })
   const width = left + Math.max(agent.calls.length, 1) * pitch
@@ -100,12 +102,8 @@ function mark(action: BrakeAction, x: number, top: number): string {
   return `<rect x="${x + cell - 3}" y="${top - 2}" width="4" height="${cellHeight + 4}" fill="${colors.stop}">${title}</rect>`
 }
 
-function place(action: BrakeAction | null): string {
-  return action === null ? 'none' : `${action.kind} at call ${action.call}`
-}
-
 function tokens(value: Tokens): string {
-  return value.estimated ? `~${value.total} tokens (estimated)` : `${value.total} tokens`
+  return tokenCount(value, 'estimated')
 }
 
 function escape(text: string): string {

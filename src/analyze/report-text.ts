@@ -5,7 +5,9 @@
  * @module dsh-brake/analyze/report-text
  */
 import { plural } from '../plural.js'
+import { fit } from '../text.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Loop, Tokens } from './analysis.js'
+import { place, tokenCount } from './wording.js'
 
 /** The whole report. */
 export function textReport(analysis: Analysis): string {
@@ -56,7 +58,7 @@ function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[]
     String(call), ...columns.map(actions => actions.filter(a => a.call === call).sort(byWeight).map(describe).join('; ') || '–'),
   ])]
   const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map(row => row[column]!.length))))
-  return rows.map(row => `  ${row.map((cell, column) => column === 0 ? cell.padStart(widths[0]!) : clip(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()}`)
+  return rows.map(row => `  ${row.map((cell, column) => column === 0 ? cell.padStart(widths[0]!) : fit(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()}`)
 }
 
 /** A stop or a refusal first in its cell: a long notice must not push it out of sight. */
@@ -70,14 +72,6 @@ function describe(action: BrakeAction): string {
   return action.kind === 'notice' ? `notice: ${action.text}` : action.kind
 }
 
-function place(action: BrakeAction | null): string {
-  return action === null ? 'none' : `${action.kind} at call ${action.call}`
-}
-
 function tokens(value: Tokens): string {
-  return value.estimated ? `~${value.total} tokens (estimated from text size)` : `${value.total} tokens`
-}
-
-function clip(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`
+  return tokenCount(value, 'estimated from text size')
 }

@@ -16,10 +16,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { configProblems, DEFAULTS } from '../config.js'
 import { cannotBeRead } from '../file-errors.js'
 import { plural } from '../plural.js'
-import { dshHome, profileDir, profilesWith, readManifest } from './dsh-home.js'
+import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
 import { parseOptions } from './parse-options.js'
-import { effectiveRow, readPatchFile, type PatchRow } from './patch-file.js'
-import { UsageError } from './usage-error.js'
+import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
+import { UsageError } from '../usage-error.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
 export interface DoctorIo {

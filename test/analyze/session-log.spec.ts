@@ -5,8 +5,8 @@
  */
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { decodeSessionLog, SessionLogError } from '../../src/dsh/session-log.ts'
-import { recordingOf } from '../../src/dsh/session-recording.ts'
+import { decodeSessionLog, SessionLogError } from '../../src/replay/session-log.ts'
+import { recordingOf } from '../../src/replay/session-recording.ts'
 import { brakeNotice, header, message, SessionScript, skippedCall } from '../support/session-logs.ts'
 
 const read = (result: string): { name: string; args: unknown; result: string } => ({ name: 'read', args: { file_path: 'a.txt' }, result })
@@ -70,7 +70,7 @@ describe('what the analyzer rebuilds', () => {
 
   it('what the brake said, after the call its notice was attached to (not the step that showed it)', () => {
     const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
-    expect(recording.said.notices.map(notice => [notice.call, notice.summary])).toEqual([[2, 'read × 3, same result']])
+    expect(recording.said.map(action => [action.kind, action.call, action.text])).toEqual([['notice', 2, 'read × 3, same result']])
   })
 
   it('the usage of each step, to share among its calls', () => {
@@ -137,7 +137,7 @@ describe('what the analyzer rebuilds', () => {
       .raw(cancelled('budget-guard: over budget (dsh-brake had warned twice)'))
       .prompt('again').respond([read('one')]).raw(cancelled(stop))
     const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
-    expect(recording.said.stops).toEqual([{ call: 1, reason: stop }])
+    expect(recording.said).toEqual([{ kind: 'stop', agent: 's', call: 1, text: stop }])
   })
 
   it('tells a subagent\'s log by its header', () => {

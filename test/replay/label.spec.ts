@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../src/replay/agent-events.ts'
-import { labelAgent, normalizeOutcome, shellWrites } from '../../src/replay/label.ts'
+import { normalizeOutcome, shellWrites } from '../../src/replay/label/facts.ts'
+import { labelAgent } from '../../src/replay/label/rules.ts'
 
 function call(tool: string, args: unknown, text = 'ok', isError = false): AgentEvent {
   return { kind: 'call', agent: 'a', tool, args, isError, text }

@@ -6,11 +6,14 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as Brake from '../../src/index.ts'
-import { replay } from '../../src/dsh/replay.ts'
+import type { Action } from '../../src/replay/actions.ts'
 import type { AgentEvent, CallEvent } from '../../src/replay/agent-events.ts'
+import { replay, type ReplayResult } from '../../src/replay/replay.ts'
 
 const read = (file: string): AgentEvent => ({ kind: 'call', agent: 'a', tool: 'read', args: { file_path: file }, isError: false, text: `contents of ${file}` })
 const user = (text: string): AgentEvent => ({ kind: 'user', agent: 'a', text })
+/** The replay's actions of one kind. */
+const only = (result: ReplayResult, kind: Action['kind']): Action[] => result.actions.filter(action => action.kind === kind)
 
 /** Refuses every `rm`, and writes down the result each call reached post-execute with. */
 function refuser(seen: { tool: string; isError: boolean; text: string }[]): object {
@@ -64,7 +67,7 @@ describe('guards', () => {
     const seen: { tool: string; isError: boolean; text: string }[] = []
     const rm: AgentEvent = { kind: 'call', agent: 'a', tool: 'rm', args: { path: 'x' }, isError: false, text: 'removed' }
     const result = await replay([user('go'), read('f'), rm, read('g')], [{ plugin: refuser(seen), config: {} }])
-    expect(result.refusals).toEqual([{ agent: 'a', call: 1, reason: 'rm is not allowed' }])
+    expect(only(result, 'refusal')).toEqual([{ kind: 'refusal', agent: 'a', call: 1, text: 'rm is not allowed' }])
     expect(seen).toEqual([
       { tool: 'read', isError: false, text: 'contents of f' },
       { tool: 'rm', isError: true, text: 'Error: rm is not allowed' },
@@ -74,9 +77,9 @@ describe('guards', () => {
 
   it('the brake in deny mode refuses the eleventh and twelfth identical reads', async () => {
     const result = await replay([user('go'), ...Array.from({ length: 12 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'deny' } }])
-    expect(result.refusals.map(refusal => refusal.call)).toEqual([10, 11])
-    expect(result.refusals[0]!.reason).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
-    expect(result.notices.map(notice => [notice.call, notice.summary])).toEqual([[3, 'read × 4, same result'], [8, 'read × 9, same result']])
+    expect(only(result, 'refusal').map(refusal => refusal.call)).toEqual([10, 11])
+    expect(only(result, 'refusal')[0]!.text).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
+    expect(only(result, 'notice').map(notice => [notice.call, notice.text, notice.plugin])).toEqual([[3, 'read × 4, same result', 'dsh-brake'], [8, 'read × 9, same result', 'dsh-brake']])
   })
 })
 
@@ -91,12 +94,12 @@ describe('calls DSH never ran', () => {
     const rm: CallEvent = { kind: 'call', agent: 'a', tool: 'rm', args: { path: 'x' }, isError: false, text: 'removed' }
     const result = await replay([user('go'), read('f'), { ...rm, skipped: true }, skipped('g'), rm], [{ plugin: refuser(seen), config: {} }])
     expect(seen.map(call => call.tool)).toEqual(['read', 'rm'])
-    expect(result.refusals).toEqual([{ agent: 'a', call: 3, reason: 'rm is not allowed' }])
+    expect(only(result, 'refusal')).toEqual([{ kind: 'refusal', agent: 'a', call: 3, text: 'rm is not allowed' }])
   })
 
   it('give the brake nothing to count', async () => {
     const result = await replay([user('go'), ...Array.from({ length: 12 }, () => skipped('f'))], [{ plugin: Brake, config: {} }])
-    expect(result.notices).toEqual([])
+    expect(result.actions).toEqual([])
   })
 })
 
@@ -129,7 +132,8 @@ describe('steps of a session log', () => {
   it('a turn that opens without a person\'s message (a goal round) ends a stop: its calls are played', async () => {
     const events = [user('go'), step(true), read('1'), step(), read('2'), step(), read('3'), step(), read('4'), step(true), read('5')]
     const result = await replay(events, [{ plugin: stopper([]), config: {} }])
-    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
+    expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
+    expect(result.notPlayed).toBe(1)
   })
 })
 
@@ -138,15 +142,16 @@ describe('a resume', () => {
     const resume: AgentEvent = { kind: 'resume', agent: 'a' }
     const reads = Array.from({ length: 3 }, () => read('f'))
     const carried = await replay([user('go'), ...reads, ...reads], [{ plugin: Brake, config: {} }])
-    expect(carried.notices.map(notice => notice.call)).toEqual([3])
+    expect(only(carried, 'notice').map(notice => notice.call)).toEqual([3])
     const resumed = await replay([user('go'), ...reads, resume, ...reads, read('f')], [{ plugin: Brake, config: {} }])
-    expect(resumed.notices.map(notice => notice.call)).toEqual([6])
+    expect(only(resumed, 'notice').map(notice => notice.call)).toEqual([6])
   })
 
   it('ends a stop: the resumed agent plays its calls', async () => {
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), { kind: 'resume', agent: 'a' } as const, read('5')]
     const result = await replay(events, [{ plugin: stopper([]), config: {} }])
-    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 1 }])
+    expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
+    expect(result.notPlayed).toBe(1)
   })
 })
 
@@ -155,14 +160,16 @@ describe('stops', () => {
     const headers: unknown[] = []
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5'), user('again'), read('6')]
     const result = await replay(events, [{ plugin: stopper(headers), config: {} }], { headers: new Map([['a', { origin: 'subagent', parentSession: 'p' }]]) })
-    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'stopped: going round', skipped: 2 }])
+    expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
+    expect(result.notPlayed).toBe(2)
     expect(headers[0]).toEqual({ origin: 'subagent', parentSession: 'p' })
   })
 
   it('a step a pre-step rejects ends the turn the same way', async () => {
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5')]
     const result = await replay(events, [{ plugin: stopper([], true), config: {} }])
-    expect(result.stops).toEqual([{ agent: 'a', call: 2, reason: 'the step was rejected', skipped: 2 }])
+    expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'the step was rejected' }])
+    expect(result.notPlayed).toBe(2)
   })
 
   it('the brake in stop mode stops 40 identical reads after the ninth, and its terminal line stays out of stderr', async () => {
@@ -173,7 +180,8 @@ describe('stops', () => {
     })
     try {
       const result = await replay([user('go'), ...Array.from({ length: 40 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'stop' } }])
-      expect(result.stops).toEqual([{ agent: 'a', call: 8, reason: expect.stringMatching(/^dsh-brake stopped the turn: .*`read` was called 9 times/) as string, skipped: 31 }])
+      expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 8, text: expect.stringMatching(/^dsh-brake stopped the turn: .*`read` was called 9 times/) as string }])
+      expect(result.notPlayed).toBe(31)
       // The spy still hears other writes: the stop line was held back, not lost to a broken spy.
       process.stderr.write('other lines pass\n')
     } finally {

@@ -4,7 +4,7 @@
  *
  * A patch file is a YAML list of entries; a row is any mapping with an `id`, at the top level or inside an `insert`
  * list. Values written as `!!js` expressions are computed by DSH at load, so they are set aside here, not judged.
- * @module dsh-brake/cli/patch-file
+ * @module dsh-brake/dsh-files/patch-file
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml'
 

@@ -21,11 +21,12 @@
  * remaining calls until the next turn (a person's message, or a step that opens a turn) are not played, as DSH
  * would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
  * as recent.
- * @module dsh-brake/dsh/replay
+ * @module dsh-brake/replay/replay
  */
 import { Context } from '@deepseek-ai/cordis'
 import { isStopReason } from '../messages.js'
-import type { AgentEvent, CallEvent, ContextMessage } from '../replay/agent-events.js'
+import type { Action } from './actions.js'
+import type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
 
 /** One plugin to mount: the module (with `apply`, `name` and usually `Config`) and its config row. */
 export interface Mount {
@@ -33,35 +34,12 @@ export interface Mount {
   readonly config: Readonly<Record<string, unknown>>
 }
 
-/** A notice a plugin gave, placed after the agent's `call`-th call (0-based since the run start; -1: before any). */
-export interface Notice {
-  readonly agent: string
-  readonly call: number
-  readonly plugin: string
-  readonly hook: 'post-execute' | 'pre-step'
-  readonly summary: string
-}
-
-/** A call a guard refused before it ran: the agent's `call`-th call (0-based), and the reason the model got. */
-export interface Refusal {
-  readonly agent: string
-  readonly call: number
-  readonly reason: string
-}
-
-/** A plugin ended the agent's turn after its `call`-th call; `skipped` calls of the recording were not played. */
-export interface Stop {
-  readonly agent: string
-  readonly call: number
-  readonly reason: string
-  skipped: number
-}
-
-/** What the plugins did over one replay, each list in order. */
+/** What the plugins did over one replay. */
 export interface ReplayResult {
-  readonly notices: Notice[]
-  readonly refusals: Refusal[]
-  readonly stops: Stop[]
+  /** Their notices, refusals and stops, in the order they came. */
+  readonly actions: Action[]
+  /** Recorded calls that were not played because a stop had ended their turn. */
+  notPlayed: number
 }
 
 /** What the agents are, where the recording says: the session header each agent's `session.header` shows. */
@@ -97,8 +75,8 @@ interface AgentState {
   pending: Message[]
   /** Whether the recording gives this agent's steps (a session log), or each call is its own step (a trace). */
   explicitSteps: boolean
-  /** The stop that ended the current turn, while its calls are being skipped. */
-  stopped: Stop | undefined
+  /** Whether a stop ended the current turn: its calls are not played. */
+  stopped: boolean
   /** The running step's signal, which a cancel aborts. */
   step: AbortController
   /** A person's message the agent's next step claims. */
@@ -109,7 +87,7 @@ const neverAborted = new AbortController().signal
 
 /**
  * Replay one recording's events through freshly mounted plugins.
- * @returns what the plugins did: notices, refusals and stops, in order.
+ * @returns what the plugins did: notices, refusals and stops, in order, and the calls a stop kept from being played.
  * @throws when a plugin refuses its config at mount time.
  */
 export function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
@@ -141,7 +119,7 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
 async function play(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions): Promise<ReplayResult> {
   const host = await mount(mounts)
   const agents = new Map<string, AgentState>()
-  const result: ReplayResult = { notices: [], refusals: [], stops: [] }
+  const result: ReplayResult = { actions: [], notPlayed: 0 }
   let turn = 0
   let stepNumber = 0
   let callSeq = 0
@@ -153,7 +131,7 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
   /** A new agent object for `name`, whose calls are numbered on from `calls`. */
   function freshAgent(name: string, calls: number): AgentState {
     const state: AgentState = {
-      name, agent: {}, calls, pending: [], explicitSteps: false, stopped: undefined, step: new AbortController(), person: undefined,
+      name, agent: {}, calls, pending: [], explicitSteps: false, stopped: false, step: new AbortController(), person: undefined,
     }
     Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
     agents.set(name, state)
@@ -172,9 +150,9 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
     }) as { kind: string; messages?: readonly Message[] }
     // A rejected step ends the turn; a step cancelled in its pre-step never enters: DSH logs none of its messages.
     if (decision.kind === 'reject') stop(state, result, 'the step was rejected')
-    if (state.stopped !== undefined) return
+    if (state.stopped) return
     for (const message of decision.messages ?? []) {
-      if (!claimed.includes(message)) record(name, state.calls - 1, 'pre-step', message)
+      if (!claimed.includes(message)) record(name, state.calls - 1, message)
     }
     // The step's model request: a plugin may still end the turn here, before the model is asked.
     const request = { agent: state.agent, turn, step: stepNumber, signal: state.step.signal }
@@ -183,9 +161,10 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
     })
   }
 
-  function record(agent: string, call: number, hook: Notice['hook'], message: Message): void {
+  function record(agent: string, call: number, message: Message): void {
     if (message.source.kind !== 'plugin') return
-    result.notices.push({ agent, call, plugin: String(message.source.plugin), hook, summary: typeof message.source.summary === 'string' ? message.source.summary : '' })
+    const { plugin, summary } = message.source
+    result.actions.push({ kind: 'notice', agent, call, text: typeof summary === 'string' ? summary : '', plugin: String(plugin) })
   }
 
   /** What the agent's next step claims: what the last calls' decisions added, then a person's message, if one waits. */
@@ -206,8 +185,8 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
     if (state.person !== undefined || (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0))) {
       await preStep(event.agent, claims(state))
     }
-    if (state.stopped !== undefined) {
-      state.stopped.skipped++
+    if (state.stopped) {
+      result.notPlayed++
       state.calls++
       return
     }
@@ -216,12 +195,12 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
       name: event.tool, arguments: event.args, agent: state.agent, signal: neverAborted,
     }
     const reason = refusalOf(host.guards, execution)
-    if (reason !== undefined) result.refusals.push({ agent: event.agent, call: state.calls, reason })
+    if (reason !== undefined) result.actions.push({ kind: 'refusal', agent: event.agent, call: state.calls, text: reason })
     const decision = await host.waterfall('tools/post-execute', execution, reason === undefined ? recorded(event) : refused(reason), accept) as {
       additionalContexts?: readonly Message[]
     }
     for (const message of decision.additionalContexts ?? []) {
-      record(event.agent, state.calls, 'post-execute', message)
+      record(event.agent, state.calls, message)
       state.pending.push(message)
     }
     state.calls++
@@ -233,7 +212,7 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
       case 'user':
         // A new turn; its first step claims the message (the `step` that follows, or in a trace the next call).
         turn++
-        state.stopped = undefined
+        state.stopped = false
         state.person = userMessage(event.text)
         break
       case 'step':
@@ -241,9 +220,9 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
         // A turn that opens without a person's message (a goal round) ends a stop all the same.
         if (event.opensTurn === true && state.person === undefined) {
           turn++
-          state.stopped = undefined
+          state.stopped = false
         }
-        if (state.stopped === undefined) await preStep(event.agent, [...claims(state), ...event.contexts.map(contextMessage)])
+        if (!state.stopped) await preStep(event.agent, [...claims(state), ...event.contexts.map(contextMessage)])
         break
       case 'call':
         await playCall(event, state)
@@ -258,7 +237,7 @@ async function play(events: readonly AgentEvent[], mounts: readonly Mount[], opt
   }
   // The model's last step claims whatever the last call added (and a person's message no step claimed yet).
   for (const [name, state] of agents) {
-    if ((state.pending.length > 0 || state.person !== undefined) && state.stopped === undefined) await preStep(name, claims(state))
+    if ((state.pending.length > 0 || state.person !== undefined) && !state.stopped) await preStep(name, claims(state))
   }
   return result
 }
@@ -281,9 +260,9 @@ function fakeAgent(header: Readonly<Record<string, unknown>>, state: AgentState,
 
 /** End the agent's turn after its last call: the running step's signal aborts, and the rest of the turn is skipped. */
 function stop(state: AgentState, result: ReplayResult, reason: string): void {
-  if (state.stopped !== undefined) return
-  state.stopped = { agent: state.name, call: state.calls - 1, reason, skipped: 0 }
-  result.stops.push(state.stopped)
+  if (state.stopped) return
+  state.stopped = true
+  result.actions.push({ kind: 'stop', agent: state.name, call: state.calls - 1, text: reason })
   state.step.abort()
 }
 

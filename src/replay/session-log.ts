@@ -7,7 +7,7 @@
  * line that is not JSON, or a first line that is not a session header is how a truncated or corrupt log shows, and
  * each is reported naming the file and where. Which events matter is the reader's business (session-recording.ts): any
  * event type, known or not, is kept here as it is.
- * @module dsh-brake/dsh/session-log
+ * @module dsh-brake/replay/session-log
  */
 import { readFileSync } from 'node:fs'
 // A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
@@ -32,8 +32,11 @@ export interface SessionLog {
 
 /** A log that cannot be read: the message names the file and what is wrong with it. */
 export class SessionLogError extends Error {
-  constructor(readonly file: string, problem: string) {
+  readonly file: string
+
+  constructor(file: string, problem: string) {
     super(`${file}: ${problem}`)
+    this.file = file
   }
 }
 

@@ -1,11 +1,11 @@
 /**
  * Which session logs a path names: a `session.jsonl.zstd` file itself, every one under a folder, or, for a DSH home
  * (a folder with a `sessions/` folder), every one under its `sessions/`. Sorted by path, so reports are stable.
- * @module dsh-brake/analyze/session-files
+ * @module dsh-brake/dsh-files/session-files
  */
 import { readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { UsageError } from '../cli/usage-error.js'
+import { UsageError } from '../usage-error.js'
 
 /** The name DSH gives every session log. */
 export const SESSION_LOG_NAME = 'session.jsonl.zstd'

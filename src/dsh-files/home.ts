@@ -3,7 +3,7 @@
  * (a leading `~` meaning the user's home folder), else `~/.dsh`; a profile is the folder `profiles/<name>` in it,
  * holding a `package.json` whose `dsh.profile.bundles` lists the bundles it loads, `node_modules`, and the user's own
  * patch file `cordis.patch.yml`. The home may hold a `cordis.patch.yml` of its own, applied to every profile.
- * @module dsh-brake/cli/dsh-home
+ * @module dsh-brake/dsh-files/home
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'

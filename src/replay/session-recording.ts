@@ -22,17 +22,18 @@
  *
  * The events a session inherited from its parent through a seed (the header's `seedLength`) were the parent's work:
  * they are skipped, as a fresh agent's brake never saw them.
- * @module dsh-brake/dsh/session-recording
+ * @module dsh-brake/replay/session-recording
  */
 import type { SessionEventMap } from '@deepseek-ai/dsh-session'
+import { isCompaction } from '../dsh/compaction.js'
+import { contentText } from '../dsh/observe.js'
 import { isRefusalResult, isStopReason } from '../messages.js'
-import type { AgentEvent, ContextMessage } from '../replay/agent-events.js'
-import { isCompaction } from './compaction.js'
+import { byCall, type Action } from './actions.js'
+import type { AgentEvent, ContextMessage } from './agent-events.js'
+import type { SessionLog } from './session-log.js'
 
 /** The error code DSH logs with the result it makes up for a call it cancelled before running it. */
 const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
-import { contentText } from './observe.js'
-import type { SessionLog } from './session-log.js'
 
 /** Token usage of one model step, as the provider reported it. */
 export interface StepUsage {
@@ -56,13 +57,6 @@ export interface RecordedCall {
   readonly refused: boolean
 }
 
-/** What the brake said in the live run, each placed after the agent's `call`-th call (0-based; -1: before any). */
-export interface SaidByBrake {
-  readonly notices: { readonly call: number; readonly summary: string; readonly text: string }[]
-  readonly refusals: { readonly call: number }[]
-  readonly stops: { readonly call: number; readonly reason: string }[]
-}
-
 /** What one session log holds for the analyzer. */
 export interface SessionRecording {
   readonly file: string
@@ -78,7 +72,8 @@ export interface SessionRecording {
   readonly usage: ReadonlyMap<string, StepUsage>
   /** How many calls each model step asked for. */
   readonly callsPerStep: ReadonlyMap<string, number>
-  readonly said: SaidByBrake
+  /** What the brake did in the live run: its notices, the calls it refused, the turns it stopped, in call order. */
+  readonly said: readonly Action[]
 }
 
 interface Message {
@@ -95,7 +90,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   const calls: RecordedCall[] = []
   const usage = new Map<string, StepUsage>()
   const callsPerStep = new Map<string, number>()
-  const said: SaidByBrake = { notices: [], refusals: [], stops: [] }
+  const said: Action[] = []
   const requested = new Map<string, { name: string; arguments: string }>()
   // The call each of the brake's notices was attached to, by message id, from the inbox splices.
   const attachedTo = new Map<string, number>()
@@ -118,7 +113,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         events.push({ kind: 'user', agent: session, text: texts.join('\n') })
       } else if (source.kind === 'plugin' && source.plugin === brake) {
         const id = String(message.id)
-        said.notices.push({ call: attachedTo.get(id) ?? calls.length - 1, summary: stringOr(source.summary), text: texts.join('\n') })
+        said.push({ kind: 'notice', agent: session, call: attachedTo.get(id) ?? calls.length - 1, text: stringOr(source.summary), plugin: brake })
       } else {
         contexts.push({ id: String(message.id), source: sourceOf(source), texts })
       }
@@ -173,7 +168,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
         const { call, errorCode } = made
         calls.push(call)
         callsPerStep.set(step, (callsPerStep.get(step) ?? 0) + 1)
-        if (call.refused) said.refusals.push({ call: call.index })
+        if (call.refused) said.push({ kind: 'refusal', agent: session, call: call.index, text: call.text.slice('Error: '.length) })
         events.push({
           kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
           ...errorCode === undefined ? {} : { errorCode },
@@ -198,7 +193,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
       case 'turn/end': {
         closeStep()
         const reason = brakeStopOf(data)
-        if (reason !== undefined) said.stops.push({ call: calls.length - 1, reason })
+        if (reason !== undefined) said.push({ kind: 'stop', agent: session, call: calls.length - 1, text: reason })
         break
       }
       default:
@@ -208,7 +203,7 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   closeStep()
   const parent = header['parentSession']
   return {
-    file: log.file, session, header, events, calls, usage, callsPerStep, said,
+    file: log.file, session, header, events, calls, usage, callsPerStep, said: byCall(said),
     parentSession: typeof parent === 'string' ? parent : undefined,
     subagent: header['origin'] === 'subagent',
   }

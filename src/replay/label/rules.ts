@@ -1,0 +1,274 @@
+/**
+ * The labelling rule: which stretches of an agent's calls are loops, independently of any detector.
+ *
+ * The evaluation scores detectors against these labels, and `dsh-brake analyze` reports them as the loops it found, so
+ * the rule lives apart from the detectors (facts.ts says why it shares none of their code). It starts from
+ * the real traces' README rule and makes every part of it explicit; docs/evaluation.md states the same rule in prose.
+ * In short, per agent and starting over at each person's message:
+ *
+ * - a call's *action* is its tool and key-sorted arguments (a shell call's `description` and `timeout` left out); its
+ *   *outcome* is its error flag and its result text with volatile parts (times, dates, durations, hex ids,
+ *   percentages, progress bars, temporary paths) blanked;
+ * - an *edit* is a successful file change, by a file tool or by a shell command that writes; an edit is *progress*
+ *   unless it repeats an earlier edit of the segment exactly (writing what was written before restores a state
+ *   already seen);
+ * - rule I: the same action with the same outcome at least 4 times with no progress in between (not necessarily back
+ *   to back);
+ * - rule C: a cycle of 2 to 4 calls (not all the same action) repeated back to back for at least 3 laps, every call
+ *   with the action and outcome of the call one period earlier;
+ * - rule L: a run of consecutive calls, each repeating (same action and outcome) a call at most 20 calls earlier and
+ *   after the last progress; the calls from the earliest one the run refers to up to the run's start are its first
+ *   lap, of P calls; a loop when P is 5 to 20 and the run is at least P calls long: two full laps of a long cycle,
+ *   in any order within the lap (paging through a file again, a long viewing cycle);
+ * - loops that overlap or touch form one episode;
+ * - a loop *begins* at its first repeat: the second of the identical calls (I), the first call of the second lap (C),
+ *   the first call of the run (L). The first time an agent does something is work, not yet a loop; delays are
+ *   counted from the earliest beginning among an episode's loops.
+ * @module dsh-brake/replay/label/rules
+ */
+import type { AgentEvent } from '../agent-events.js'
+import { describeCall, type CallFacts } from './facts.js'
+
+/** Same action and outcome this many times, with no progress between, is a loop (rule I). */
+export const IDENTICAL_CALLS = 4
+/** Cycle periods of rule C, and the laps it needs. */
+export const CYCLE_PERIODS = [2, 3, 4] as const
+export const CYCLE_LAPS = 3
+/** Look-back bounds of rule L. */
+export const LONG_PERIOD_MIN = 5
+export const LONG_PERIOD_MAX = 20
+
+/** Which rule found a stretch. */
+export type Rule = 'I' | 'C' | 'L'
+
+/** One loop episode of one agent, in its call indexes. */
+export interface Episode {
+  readonly agent: string
+  /** The first call of the loop (its first lap, or the first of the identical calls). */
+  readonly start: number
+  /** The loop's first repeat: where it begins (see the module comment). */
+  readonly begins: number
+  /** The last call of the loop. */
+  readonly end: number
+  /** The call at which a rule is first satisfied. */
+  readonly labelledAt: number
+  readonly rules: readonly Rule[]
+  /** The shortest period found: 1 for identical calls. */
+  readonly period: number
+}
+
+/** The labels of one agent of a run. */
+export interface AgentLabels {
+  readonly agent: string
+  /** The calls the agent ran, in order (a `skipped` call is left out; each keeps its `index`). */
+  readonly calls: readonly CallFacts[]
+  readonly episodes: readonly Episode[]
+}
+
+interface Span {
+  start: number
+  begins: number
+  end: number
+  labelledAt: number
+  rule: Rule
+  period: number
+}
+
+/** Label every agent of a run. */
+export function labelRun(events: readonly AgentEvent[]): AgentLabels[] {
+  const byAgent = new Map<string, AgentEvent[]>()
+  for (const event of events) {
+    if (event.kind !== 'user' && event.kind !== 'call') continue
+    let list = byAgent.get(event.agent)
+    if (list === undefined) byAgent.set(event.agent, list = [])
+    list.push(event)
+  }
+  const out: AgentLabels[] = []
+  for (const [agent, list] of byAgent) out.push(labelAgent(agent, list))
+  return out
+}
+
+/** Label one agent's events: split into segments at each person's message, find the loops of each. */
+export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentLabels {
+  const calls: CallFacts[] = []
+  const spans: Span[] = []
+  let segment: CallFacts[] = []
+  let index = 0
+  for (const event of events) {
+    if (event.kind === 'user') {
+      spans.push(...findLoops(segment))
+      segment = []
+      continue
+    }
+    // Steps and compactions are the detectors' business; the rule reads calls and a person's messages only.
+    if (event.kind !== 'call') continue
+    // A call DSH never ran did nothing, loop or not; it keeps its number, so the others' match the log.
+    if (event.skipped === true) {
+      index++
+      continue
+    }
+    segment.push(describeCall(event, index++, segment))
+    calls.push(segment[segment.length - 1]!)
+  }
+  spans.push(...findLoops(segment))
+  return { agent, calls, episodes: mergeSpans(agent, spans) }
+}
+
+/** Every loop span of one segment (calls between two person's messages). */
+export function findLoops(calls: readonly CallFacts[]): Span[] {
+  return [...identicalCalls(calls), ...shortCycles(calls), ...longCycles(calls)]
+}
+
+/** Rule I: the same action and outcome IDENTICAL_CALLS times or more, with no progress between. */
+function identicalCalls(calls: readonly CallFacts[]): Span[] {
+  const spans: Span[] = []
+  const chains = new Map<string, { outcome: string; epoch: number; count: number; first: number; second: number; span: Span | undefined }>()
+  let epoch = 0
+  for (const call of calls) {
+    // An edit that is progress starts a new epoch, itself included: its own repeats count from it.
+    if (call.progress) epoch++
+    const chain = chains.get(call.action)
+    if (chain === undefined || chain.outcome !== call.outcome || chain.epoch !== epoch) {
+      chains.set(call.action, { outcome: call.outcome, epoch, count: 1, first: call.index, second: -1, span: undefined })
+      continue
+    }
+    chain.count++
+    if (chain.count === 2) chain.second = call.index
+    if (chain.count < IDENTICAL_CALLS) continue
+    if (chain.span === undefined) {
+      chain.span = { start: chain.first, begins: chain.second, end: call.index, labelledAt: call.index, rule: 'I', period: 1 }
+      spans.push(chain.span)
+    } else {
+      chain.span.end = call.index
+    }
+  }
+  return spans
+}
+
+/** Rule C: a cycle of 2 to 4 calls, not all one action, repeated back to back for CYCLE_LAPS laps. */
+function shortCycles(calls: readonly CallFacts[]): Span[] {
+  const spans: Span[] = []
+  for (const period of CYCLE_PERIODS) {
+    let runStart = -1
+    for (let i = period; i <= calls.length; i++) {
+      const matches = i < calls.length && sameCall(calls[i]!, calls[i - period]!)
+      if (matches && runStart === -1) runStart = i
+      if (matches) continue
+      if (runStart !== -1) {
+        const first = runStart - period
+        const last = i - 1
+        if (last - first + 1 >= period * CYCLE_LAPS && !oneAction(calls.slice(first, first + period))) {
+          spans.push({
+            start: calls[first]!.index,
+            begins: calls[first + period]!.index,
+            end: calls[last]!.index,
+            labelledAt: calls[first + period * CYCLE_LAPS - 1]!.index,
+            rule: 'C',
+            period,
+          })
+        }
+      }
+      runStart = -1
+    }
+  }
+  return spans
+}
+
+/**
+ * Rule L: a run of calls that each repeat a call at most LONG_PERIOD_MAX back, after the last progress. The calls the
+ * run first repeats, from the earliest one it refers to up to the run's start, are its first lap (P calls); the run
+ * is a loop when P is LONG_PERIOD_MIN to LONG_PERIOD_MAX and the run is at least P calls long: a second full lap,
+ * in any order within the lap.
+ */
+function longCycles(calls: readonly CallFacts[]): Span[] {
+  const spans: Span[] = []
+  const back = lookBacks(calls)
+  let i = 0
+  while (i < calls.length) {
+    if (back[i] === undefined) {
+      i++
+      continue
+    }
+    const runStart = i
+    let origin = i
+    let labelledAt = -1
+    let period = 0
+    while (i < calls.length && back[i] !== undefined) {
+      origin = Math.min(origin, i - back[i]!)
+      if (labelledAt === -1 && runStart - origin >= LONG_PERIOD_MIN && i - runStart + 1 >= runStart - origin) {
+        labelledAt = i
+        period = runStart - origin
+      }
+      i++
+    }
+    if (labelledAt !== -1) {
+      spans.push({
+        start: calls[origin]!.index, begins: calls[runStart]!.index, end: calls[i - 1]!.index, labelledAt: calls[labelledAt]!.index, rule: 'L', period,
+      })
+    }
+  }
+  return spans
+}
+
+/** For each call, how far back the latest call with its action and outcome is (after the last progress), if close. */
+function lookBacks(calls: readonly CallFacts[]): (number | undefined)[] {
+  const out: (number | undefined)[] = []
+  let lastProgress = -1
+  for (let i = 0; i < calls.length; i++) {
+    if (calls[i]!.progress) lastProgress = i
+    let found: number | undefined
+    for (let j = i - 1; j > lastProgress && j >= i - LONG_PERIOD_MAX; j--) {
+      if (sameCall(calls[i]!, calls[j]!)) {
+        found = i - j
+        break
+      }
+    }
+    out.push(calls[i]!.progress ? undefined : found)
+  }
+  return out
+}
+
+function sameCall(a: CallFacts, b: CallFacts): boolean {
+  return a.action === b.action && a.outcome === b.outcome
+}
+
+function oneAction(lap: readonly CallFacts[]): boolean {
+  return lap.every(call => call.action === lap[0]!.action)
+}
+
+/** Overlapping or touching spans become one episode. */
+function mergeSpans(agent: string, spans: readonly Span[]): Episode[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || a.end - b.end)
+  const episodes: Episode[] = []
+  let current: OpenEpisode | undefined
+  for (const span of sorted) {
+    if (current !== undefined && span.start <= current.end + 1) {
+      current.end = Math.max(current.end, span.end)
+      current.labelledAt = Math.min(current.labelledAt, span.labelledAt)
+      current.begins = Math.min(current.begins, span.begins)
+      current.rules.add(span.rule)
+      current.period = Math.min(current.period, span.period)
+      continue
+    }
+    if (current !== undefined) episodes.push(freeze(agent, current))
+    current = {
+      start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules: new Set([span.rule]), period: span.period,
+    }
+  }
+  if (current !== undefined) episodes.push(freeze(agent, current))
+  return episodes
+}
+
+interface OpenEpisode {
+  start: number
+  begins: number
+  end: number
+  labelledAt: number
+  rules: Set<Rule>
+  period: number
+}
+
+function freeze(agent: string, span: OpenEpisode): Episode {
+  const rules = (['I', 'C', 'L'] as const).filter(rule => span.rules.has(rule))
+  return { agent, start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules, period: span.period }
+}
