@@ -65,8 +65,21 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
   const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
   const reported = new Set<string>()
+  function contain(where: string, error: unknown): void {
+    if (reported.has(where)) return
+    reported.add(where)
+    logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
+      where, error instanceof Error ? error.stack ?? error.message : String(error))
+  }
   // One signature for the three events (Cordis types each name with its own payload; a generic name cannot pair them).
-  const emit: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
+  const emitEvent: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
+  function emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void {
+    try {
+      emitEvent(name, event)
+    } catch (error) {
+      contain(`${name} listener`, error)
+    }
+  }
   return {
     name,
     config,
@@ -92,23 +105,12 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     subagents: createSubagentStops(),
     goals: () => ctx.get('goals'),
     report,
-    emit(name, event) {
-      try {
-        emit(name, event)
-      } catch (error) {
-        this.contain(`${name} listener`, error)
-      }
-    },
+    emit,
     compacted(session) {
       const agent = sessions.get(session)
       if (agent !== undefined) states.get(agent)?.forgetCalls()
     },
     refused: new WeakSet(),
-    contain(where, error) {
-      if (reported.has(where)) return
-      reported.add(where)
-      logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
-        where, error instanceof Error ? error.stack ?? error.message : String(error))
-    },
+    contain,
   }
 }
