@@ -6,14 +6,13 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config, ResolvedConfig } from '../config.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import { createIdentify, type Identity } from '../core/identify.js'
 import type { BrakeEvents } from './events.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
-import { createStopMarks, type StopMarks } from './stop-marks.js'
+import { createStopMode, type StopMode } from './stop-mode.js'
 import { createSubagentStops, type SubagentStops } from './subagents.js'
 
 /** What the listeners and the guard of one mounted brake share. */
@@ -22,8 +21,8 @@ export interface Brake {
   readonly config: Readonly<Config>
   /** Deny and stop modes: the guard refuses exact repeats past `callDenyCount`. */
   readonly deny: boolean
-  /** Stop mode: a loop that goes on after its notice ends the turn. */
-  readonly stop: boolean
+  /** Stop mode, when on: a loop that goes on after its notice ends the turn. */
+  readonly stopMode: StopMode | undefined
   /** The call's class and identity; `undefined` when it is not watched, an agent-less call among them. */
   identify(exec: ToolExecution): Identity | undefined
   /** The agent's state, created on first use. */
@@ -32,16 +31,10 @@ export interface Brake {
   existingState(agent: Agent): BrakeState | undefined
   /** Forget the agent: its next call starts with fresh counts, and a stop it had coming is off. */
   forget(agent: Agent): void
-  /** Stop mode: each agent's coming stop, and how far it has got. */
-  readonly stops: StopMarks
   /** Reasons of stopped subagents, waiting for their parents' delegation results. */
   readonly subagents: SubagentStops
-  /** DSH's goals service, when the host runs one. */
-  goals(): GoalService | undefined
   /** Tell other plugins what the brake did; a listener's failure is contained. */
   emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void
-  /** Where a stop's reason is written for the person at the terminal (one line each). */
-  report(line: string): void
   /** The context of the agent owning `session` was compacted: forget its calls. */
   compacted(session: object): void
   /** Executions this brake refused: their refusal reason already told the model, so no notice repeats it. */
@@ -60,18 +53,35 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     fileChangingCommands: [...FILE_CHANGING_SHELL_COMMANDS, ...config.fileChangingCommands],
   })
   const states = new WeakMap<Agent, BrakeState>()
-  const stops = createStopMarks()
   // Compaction shows in a session's log, which names no agent: the agents' sessions, as they are first seen.
   const sessions = new WeakMap<object, Agent>()
   const logger = ctx.logger(name)
   const reported = new Set<string>()
+  function contain(where: string, error: unknown): void {
+    if (reported.has(where)) return
+    reported.add(where)
+    logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
+      where, error instanceof Error ? error.stack ?? error.message : String(error))
+  }
   // One signature for the three events (Cordis types each name with its own payload; a generic name cannot pair them).
-  const emit: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
+  const emitEvent: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
+  function emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void {
+    try {
+      emitEvent(name, event)
+    } catch (error) {
+      contain(`${name} listener`, error)
+    }
+  }
+  const subagents = createSubagentStops()
+  // Made from the brake's parts ahead of the brake itself, which forgets through it.
+  const stopMode = config.mode === 'stop'
+    ? createStopMode({ name, subagents, emit, contain, report, goals: () => ctx.get('goals') })
+    : undefined
   return {
     name,
     config,
     deny: config.mode !== 'remind',
-    stop: config.mode === 'stop',
+    stopMode,
     identify: exec => exec.agent === undefined ? undefined : identify(exec.name, exec.arguments),
     stateOf(agent) {
       let state = states.get(agent)
@@ -86,29 +96,15 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     existingState: agent => states.get(agent),
     forget(agent) {
       states.delete(agent)
-      stops.move(agent, undefined)
+      stopMode?.forget(agent)
     },
-    stops,
-    subagents: createSubagentStops(),
-    goals: () => ctx.get('goals'),
-    report,
-    emit(name, event) {
-      try {
-        emit(name, event)
-      } catch (error) {
-        this.contain(`${name} listener`, error)
-      }
-    },
+    subagents,
+    emit,
     compacted(session) {
       const agent = sessions.get(session)
       if (agent !== undefined) states.get(agent)?.forgetCalls()
     },
     refused: new WeakSet(),
-    contain(where, error) {
-      if (reported.has(where)) return
-      reported.add(where)
-      logger.error('dsh-brake: %s failed and was skipped; the agent is unaffected (later failures here are not logged): %s',
-        where, error instanceof Error ? error.stack ?? error.message : String(error))
-    },
+    contain,
   }
 }

@@ -1,14 +1,13 @@
 /**
  * `tools/post-execute`: every executed call is counted here, after the fact, because every attempt passes through
  * this waterfall: successes, failures, and calls refused by a guard or by pre-execute policy alike. Notices are
- * folded onto the downstream decision's `additionalContexts`, ahead of everything downstream added. In stop mode a
- * call that settles a stop marks its agent's turn to end at the next step; a parent's failed delegation carries the
- * reasons its stopped subagents were stopped for.
+ * folded onto the downstream decision's `additionalContexts`, ahead of everything downstream added. In stop mode
+ * each counted call is also handed to stop mode, as any of them may settle a stop (see `stop-mode.ts`); a parent's
+ * failed delegation carries the reasons its stopped subagents were stopped for.
  * @module dsh-brake/dsh/post-execute
  */
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { stopCause } from '../core/stops.js'
 import type { Brake } from './brake.js'
 import { callNoticeText, notice } from './notices.js'
 import { observeCall } from './observe.js'
@@ -48,10 +47,7 @@ function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExec
   const state = brake.stateOf(exec.agent!)
   const observation = observeCall(exec, identity, result, refused)
   const findings = state.observeCall(observation)
-  if (brake.stop) {
-    const cause = stopCause(observation, findings, refused ? state.callCount(identity.key) : 0)
-    if (cause !== undefined) brake.stops.due(exec.agent!, cause)
-  }
+  brake.stopMode?.callCounted(exec.agent!, observation, findings, refused ? state.callCount(identity.key) : 0)
   if (findings === undefined) return undefined
   const denyCount = brake.deny ? brake.config.callDenyCount : undefined
   let notices: UserMessage[] | undefined

@@ -2,14 +2,14 @@
  * `agent/pre-step`: the messages an agent claims for its next step. A person's message (or a delegating parent's,
  * which DSH also sends as `user`) resets the agent; every other claimed text goes to the duplicate-text detector, and
  * its notice is appended to the step's messages. In stop mode, the step after a call that settled a stop enters with
- * the stop notice, and is the turn's last (see `stop-marks.ts`).
+ * the stop notice, and is the turn's last (see `stop-mode.ts`).
  * @module dsh-brake/dsh/pre-step
  */
 import type { Events } from '@deepseek-ai/cordis'
 import type { Agent, PreStepDecision } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { TextMessage } from '../core/detectors/duplicate-text.js'
-import { duplicateTextNotice, sourceLabel, stopNotice } from '../messages.js'
+import { duplicateTextNotice, sourceLabel } from '../messages.js'
 import type { Brake } from './brake.js'
 import { notice } from './notices.js'
 
@@ -18,21 +18,19 @@ type Payload = Parameters<Events['agent/pre-step']>[0]
 /** The listener. It never throws: a failure is contained and the downstream decision passes through unchanged. */
 export async function onPreStep(brake: Brake, payload: Payload, next: () => Promise<PreStepDecision>): Promise<PreStepDecision> {
   const { agent } = payload
+  const { stopMode } = brake
   let notices: UserMessage[] | undefined
-  let stopping = false
+  let lastStep = false
   try {
-    brake.stops.enterTurn(agent, payload.turn)
+    stopMode?.stepBegins(agent, payload.turn)
     // Read first: a person's message among the claimed ones calls a coming stop off with the rest of the state.
     notices = observeClaimed(brake, agent, payload.messages)
-    if (brake.stop && brake.stops.at(agent, 'refuse') !== undefined && !payload.signal.aborted) {
-      // The cancel did not take at the last request: this step asks the model nothing.
-      brake.stops.move(agent, undefined)
-      return { kind: 'reject' }
-    }
-    const cause = brake.stop ? brake.stops.at(agent, 'due') : undefined
-    if (cause !== undefined) {
-      (notices ??= []).push(notice(brake.name, stopNotice(cause)))
-      stopping = true
+    const start = stopMode?.stepStarting(agent, payload.signal.aborted)
+    // The cancel did not take at the last model request: this step asks the model nothing.
+    if (start?.kind === 'reject') return { kind: 'reject' }
+    if (start !== undefined) {
+      (notices ??= []).push(start.notice)
+      lastStep = true
     }
   } catch (error) {
     brake.contain('agent/pre-step', error)
@@ -41,13 +39,13 @@ export async function onPreStep(brake: Brake, payload: Payload, next: () => Prom
   if (notices === undefined) return decision
   try {
     if (decision.kind === 'reject' || payload.signal.aborted) {
-      // The turn ends here anyway, without a model request: the stop has nothing left to do.
-      if (stopping) brake.stops.move(agent, undefined)
+      // The turn ends here anyway, without a model request.
+      if (lastStep) stopMode?.turnEndedAnyway(agent)
       return decision
     }
     // A new array: the default decision's `messages` is the very array the loop claimed.
     const entered = { ...decision, messages: [...decision.messages, ...notices] }
-    if (stopping) brake.stops.move(agent, 'armed')
+    if (lastStep) stopMode?.noticeEntered(agent)
     return entered
   } catch (error) {
     brake.contain('agent/pre-step', error)
