@@ -6,11 +6,12 @@
  * @module dsh-brake
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { Config, resolveOptions } from './config.js'
+import { Config } from './config/schema.js'
+import { resolveOptions } from './config/resolve.js'
 import { mountBrake } from './dsh/mount.js'
 
 export { Config }
-export type { Mode } from './config.js'
+export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
 export type {
   DuplicateTextFinding, Finding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,
