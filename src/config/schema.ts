@@ -2,8 +2,10 @@
  * The config schema Cordis validates at load: it completes a partial config (or none) with the defaults, and carries
  * each key's description, in English and Chinese, for whoever shows the settings.
  *
- * It is made from the table of keys. The plugin's load goes through the checker first (see `~standard` below): it
- * words each problem for a person and lists them all.
+ * It is made from the table of keys, and states each key's rule as far as a schema can (ranges, integers, choices,
+ * non-empty patterns), so that the schema called on its own refuses what the plugin refuses, but for the one rule
+ * between keys. The plugin's load goes through the checker first all the same (see `~standard` below): it words each
+ * problem for a person and lists them all, where the schema stops at the first in its own words.
  * @module dsh-brake/config/schema
  */
 import Schema from '@deepseek-ai/schemastery'
@@ -16,21 +18,28 @@ export type Config = Values
 
 const CLASS = Schema.union(TOOL_CLASSES)
 
+/** Text with more than white space in it: what the checker calls non-empty. */
+const NON_EMPTY = Schema.string().pattern(/\S/)
+
 // Schemastery types unset optional fields as `T | undefined`, which `exactOptionalPropertyTypes` keeps apart from an
 // absent key; the runtime value is the same shape as `ToolPolicy` (unset lists and maps come back empty).
 const POLICIES = Schema.dict(Schema.object({
   class: CLASS.required(),
-  identity: Schema.array(Schema.string()),
+  identity: Schema.array(NON_EMPTY),
   byArgument: Schema.dict(Schema.dict(CLASS)),
-  shellCommand: Schema.string(),
-})) as unknown as Schema<Record<string, ToolPolicy>>
+  shellCommand: Schema.string().min(1),
+}), NON_EMPTY) as unknown as Schema<Record<string, ToolPolicy>>
 
 function schemaOf(rule: Rule): Schema {
   switch (rule.kind) {
     case 'choice': return Schema.union(rule.values)
-    case 'integer': return Schema.number()
+    case 'integer': {
+      // A step of 1 from `min`: an integer (NaN and Infinity are refused too).
+      const integer = Schema.number().step(1).min(rule.min)
+      return rule.max === undefined ? integer : integer.max(rule.max)
+    }
     case 'boolean': return Schema.boolean()
-    case 'patterns': return Schema.array(Schema.string())
+    case 'patterns': return Schema.array(NON_EMPTY)
     case 'policies': return POLICIES
   }
 }
