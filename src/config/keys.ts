@@ -2,9 +2,8 @@
  * The config keys, each written once: its default, the rule its values follow, and what it does, in English and in
  * Chinese.
  *
- * A key used to be written in six places (the type's comments, the defaults, the schema, the Chinese descriptions, the
- * checker's ranges, the README), which could drift apart unseen. Now the defaults, the type, the schema and the
- * checker's rules are made from this table, and a test checks the README's key table against it: a key is added or
+ * Once, so that a key's default, rule and descriptions cannot drift apart: the defaults, the type, the schema and the
+ * checker's rules are made from this table, and a test checks the READMEs' key tables against it. A key is added or
  * changed here alone.
  * @module dsh-brake/config/keys
  */
