@@ -6,7 +6,7 @@
  * @module dsh-brake
  */
 export { apply, Config, name } from './dsh/plugin.js'
-export type { Mode } from './config.js'
+export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
 export type {
   DuplicateTextFinding, Finding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,

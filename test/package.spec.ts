@@ -84,7 +84,7 @@ describe('layering', () => {
 
   it.each(core)('src/%s names no DSH tool and no DSH output convention', async (file) => {
     const { STOCK_TOOL_POLICIES } = await import('../src/dsh/stock-tools.ts')
-    const { TOOL_CLASSES } = await import('../src/config.ts')
+    const { TOOL_CLASSES } = await import('../src/config/keys.ts')
     // A class name such as `read` is the core's own word, even where a stock tool shares it.
     const tools = Object.keys(STOCK_TOOL_POLICIES).filter(tool => !(TOOL_CLASSES as readonly string[]).includes(tool))
     const source = read(`src/${file}`)
@@ -102,7 +102,7 @@ describe('layering', () => {
     ['analyze/'],
     ['replay/'],
     ['dsh/'],
-    ['config.ts', 'config-check.ts', 'messages.ts', 'dsh-files/'],
+    ['config/', 'messages.ts', 'dsh-files/'],
     ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts'],
   ]
   const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))

@@ -9,7 +9,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Config } from '../src/config.ts'
+import type { Config } from '../src/config/keys.ts'
 import {
   agent, bootDsh, call, human, idle, mountProfile, notices, prompt, repeat, results, say, tool, userMessages, type Turn,
 } from './support/dsh.ts'

@@ -13,7 +13,7 @@ import ToolRuntime from '@deepseek-ai/dsh-tools'
 import { Context as Root } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
 import * as Brake from '../src/index.ts'
-import type { Config } from '../src/config.ts'
+import type { Config } from '../src/config/keys.ts'
 import { agent, bootDsh, call, notices, prompt, repeat, results, say, tool } from './support/dsh.ts'
 
 const TEST = call('bash', { command: 'npm test', description: 'Run the tests' })

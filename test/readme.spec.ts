@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULTS } from '../src/config.ts'
+import { KEY_ENTRIES, type Rule } from '../src/config/keys.ts'
 import * as messages from '../src/messages.ts'
 import { recipeManifest } from '../scripts/dsh-recipe.ts'
 import { PACKAGE_ROOT } from './support/dsh.ts'
@@ -27,6 +27,61 @@ const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([na
     ? [[`${name}.${key}`, inner]]
     : Object.entries(inner as Record<string, string>).map(([leaf, text]) => [`${name}.${key}.${leaf}`, text]))
 })
+
+/** A default as the README writes it: `[]`, `{}`, `remind`, `4`. */
+const shown = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
+
+/** The words each README gives a rule in its key table. */
+interface Words {
+  readonly comma: string
+  readonly or: string
+  readonly integer: string
+  readonly range: (min: number, max: number) => string
+  readonly boolean: string
+  /** A list of patterns, by what one item is. */
+  readonly patterns: Readonly<Record<string, string>>
+  readonly pattern: string
+}
+
+const WORDS: Readonly<Record<'en' | 'zh', Words>> = {
+  en: {
+    comma: ', ', or: ' or ', integer: 'integer', range: (min, max) => `integer, ${min} to ${max}`, boolean: 'boolean',
+    patterns: { 'tool-name pattern': 'tool-name patterns, none empty', 'command pattern': 'command patterns, none empty' },
+    pattern: 'pattern',
+  },
+  zh: {
+    comma: '、', or: ' 或 ', integer: '整数', range: (min, max) => `整数，${min} 到 ${max}`, boolean: '布尔值',
+    patterns: { 'tool-name pattern': '工具名模式，非空', 'command pattern': '命令模式，非空' },
+    pattern: '模式',
+  },
+}
+
+const code = (text: string | undefined): string => `\`${text}\``
+
+/** What a key accepts, in a README's words, made from its rule. */
+function accepts(rule: Rule, words: Words): string {
+  switch (rule.kind) {
+    case 'choice': return `${rule.values.slice(0, -1).map(code).join(words.comma)}${words.or}${code(rule.values.at(-1))}`
+    case 'integer':
+      if (rule.above !== undefined) return `${words.integer} > ${code(rule.above)}`
+      return rule.max === undefined ? `${words.integer} ≥ ${rule.min}` : words.range(rule.min, rule.max)
+    case 'boolean': return words.boolean
+    case 'patterns': return words.patterns[rule.item] ?? rule.item
+    case 'policies': return `${words.pattern} → \`{ class, identity, byArgument, shellCommand }\``
+  }
+}
+
+/** The README's key table as the table of keys makes it: one row a key, in the table's order. */
+const keyRows = (language: 'en' | 'zh'): string[] =>
+  KEY_ENTRIES.map(([key, entry]) => `| ${code(key)} | ${code(shown(entry.default))} | ${accepts(entry.rule, WORDS[language])} |`)
+
+/** The rows of the README's key table: from the first key's row to the table's end. */
+function readmeKeyRows(text: string): string[] {
+  const lines = text.split('\n')
+  const first = lines.findIndex(line => line.startsWith(`| ${code(KEY_ENTRIES[0]?.[0])} |`))
+  const end = lines.findIndex((line, index) => index > first && !line.startsWith('|'))
+  return lines.slice(first, end === -1 ? undefined : end)
+}
 
 /** `git hash-object` of a file's bytes. */
 function blob(file: string): string {
@@ -62,14 +117,20 @@ describe('README.md', () => {
     for (const example of examples) expect(english).toContain(`\`\`\`text\n${example}\n\`\`\``)
   })
 
-  it('documents every config key with its default', () => {
+  it('gives every config key, its default and what it accepts in the key table, as the table of keys says', () => {
+    expect(readmeKeyRows(english)).toEqual(keyRows('en'))
+  })
+
+  it('sets every config key to its default in the example config', () => {
     const lines = english.split('\n')
-    for (const [key, value] of Object.entries(DEFAULTS)) {
-      const shown = typeof value === 'object' ? JSON.stringify(value) : String(value)
-      const row = lines.find(line => line.startsWith(`| \`${key}\` |`))
-      expect(row, key).toContain(` | \`${shown}\` | `)
-      expect(lines.some(line => line.startsWith(`    ${key}: ${shown} `)), key).toBe(true)
+    for (const [key, entry] of KEY_ENTRIES) {
+      expect(lines.some(line => line.startsWith(`    ${key}: ${shown(entry.default)} `)), key).toBe(true)
     }
+  })
+
+  it('would notice its key table drifting from the table of keys', () => {
+    expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | integer ≥ 2 |', '| `callWarnCount` | `4` | integer ≥ 3 |'))).not.toEqual(keyRows('en'))
+    expect(readmeKeyRows(english.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
   })
 })
 
@@ -84,6 +145,10 @@ describe('README.zh.md mirrors README.md', () => {
 
   it('has the same heading structure', () => {
     expect(headingLevels(chinese)).toEqual(headingLevels(english))
+  })
+
+  it('gives the same key table, in its own words', () => {
+    expect(readmeKeyRows(chinese)).toEqual(keyRows('zh'))
   })
 
   it('has the same table rows', () => {

@@ -11,7 +11,7 @@ import * as GoalRoundDriver from '@deepseek-ai/dsh-goal-round-driver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
-import type { Config } from '../src/config.ts'
+import type { Config } from '../src/config/keys.ts'
 import { stopReason } from '../src/messages.ts'
 import {
   agent, bootDsh, brakeLogs, call, idle, mountProfile, notices, prompt, repeat, results, say, tool, type Turn,

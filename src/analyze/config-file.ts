@@ -1,14 +1,14 @@
 /**
  * A config file for `--config` or `--compare`: YAML holding the keys of the plugin's `config` map (`callWarnCount: 6`),
  * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them (a patch without one: the defaults). It
- * is checked by the plugin's own rules and schema (src/config.ts), so a mistake reads as it would when the plugin
+ * is checked by the plugin's own rules and schema (src/config/), so a mistake reads as it would when the plugin
  * loads, with the file named first.
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
+import { configProblems, isMapping, listProblems } from '../config/check.js'
+import { Config } from '../config/schema.js'
 import { effectiveRow, readPatchFile, type PatchFile } from '../dsh-files/patch-file.js'
-import { isMapping } from '../config-check.js'
-import { Config, configProblems, listProblems } from '../config.js'
 import { cannotBeRead } from '../file-errors.js'
 import { UsageError } from '../usage-error.js'
 

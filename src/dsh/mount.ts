@@ -4,7 +4,7 @@
  * @module dsh-brake/dsh/mount
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { ResolvedConfig } from '../config.js'
+import type { ResolvedConfig } from '../config/resolve.js'
 import { createBrake } from './brake.js'
 import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'

@@ -4,7 +4,8 @@
  * @module dsh-brake/dsh/plugin
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { Config, resolveOptions } from '../config.js'
+import { resolveOptions } from '../config/resolve.js'
+import { Config } from '../config/schema.js'
 import { mountBrake } from './mount.js'
 
 export { Config }

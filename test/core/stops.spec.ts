@@ -3,7 +3,8 @@
  * after its notice settles a stop (a second notice on the same loop, or a refusal), and nothing else does.
  */
 import { describe, expect, it } from 'vitest'
-import { DEFAULTS, resolveOptions } from '../../src/config.ts'
+import { DEFAULTS } from '../../src/config/keys.ts'
+import { resolveOptions } from '../../src/config/resolve.ts'
 import { createBrakeState } from '../../src/core/brake-state.ts'
 import { REFUSED } from '../../src/core/results.ts'
 import { loopCalls, stopCause, type StopCause } from '../../src/core/stops.ts'

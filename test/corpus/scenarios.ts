@@ -3,7 +3,7 @@
  * through the real DSH agent loop against tools with realistic outputs. Each scenario states exactly which notices
  * (by summary) and how many refusals the default configuration must produce.
  */
-import type { Config } from '../../src/config.ts'
+import type { Config } from '../../src/config/keys.ts'
 import { call, repeat, type Turn } from '../support/dsh.ts'
 import type { CompactionPoint } from './compaction.ts'
 

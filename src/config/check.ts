@@ -4,10 +4,12 @@
  *
  * It reads the raw config as written, before any schema fills defaults or coerces types, so a quoted number is told
  * apart from a wrong type ("must be a number, got the string "3": write it without quotes") instead of the schema's
- * bare "expected number but got 3". What the keys are and which values they accept comes in as a {@link ConfigSpec}
- * built from the schema in config.ts, so this file holds only the rules and their wording.
- * @module dsh-brake/config-check
+ * bare "expected number but got 3". Which keys there are and what each accepts comes from the table of keys, so this
+ * file holds only how the rules are checked and worded, and the one rule between keys (`above`), which no schema
+ * expresses.
+ * @module dsh-brake/config/check
  */
+import { DEFAULTS, KEY_ENTRIES, TOOL_CLASSES, type ConfigKey } from './keys.js'
 
 /** One thing wrong with a config. */
 export interface ConfigProblem {
@@ -17,26 +19,12 @@ export interface ConfigProblem {
   readonly message: string
 }
 
-/** What the checker needs to know of the config's shape. */
-export interface ConfigSpec {
-  /** Every key with its default; a default's type is the key's type. */
-  readonly defaults: Readonly<Record<string, unknown>>
-  /** The values `mode` accepts. */
-  readonly modes: readonly string[]
-  /** The classes a tool policy can name. */
-  readonly classes: readonly string[]
-  /** Integer keys and their ranges. */
-  readonly ranges: Readonly<Record<string, { readonly min: number; readonly max?: number }>>
-  /** List keys and what one item is, in words ("tool-name pattern"). */
-  readonly lists: Readonly<Record<string, string>>
-}
-
 type Path = readonly (string | number)[]
 
 const POLICY_KEYS = ['class', 'identity', 'byArgument', 'shellCommand']
 
-/** Every problem in `raw`, in the order the keys are listed in the spec (unknown keys first). */
-export function checkConfig(raw: unknown, spec: ConfigSpec): ConfigProblem[] {
+/** Every problem in a config as the user wrote it (a row's `config`), in the order of the keys (unknown keys first). */
+export function configProblems(raw: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = []
   const report = (path: Path, message: string): void => {
     problems.push({ path, message })
@@ -47,51 +35,65 @@ export function checkConfig(raw: unknown, spec: ConfigSpec): ConfigProblem[] {
     report([], `the config must be a mapping of keys to values, got ${show(raw)}`)
     return problems
   }
-  const keys = Object.keys(spec.defaults)
+  const keys: readonly string[] = Object.keys(DEFAULTS)
   for (const key of Object.keys(raw)) {
     if (!keys.includes(key)) report([key], `unknown config key \`${key}\` (valid keys: ${keys.join(', ')})`)
   }
-  for (const key of keys) {
+  for (const [key, { rule }] of KEY_ENTRIES) {
     // A key with no value (`callWarnCount:` in YAML) takes its default, as the schema treats it.
     if (raw[key] === undefined || raw[key] === null) continue
     const value = raw[key]
-    const range = spec.ranges[key]
-    const item = spec.lists[key]
-    if (key === 'mode') checkChoice(report, [key], value, spec.modes)
-    else if (range !== undefined) checkInteger(report, key, value, range)
-    else if (item !== undefined) checkList(report, [key], value, item)
-    else if (key === 'toolPolicies') checkPolicies(report, value, spec.classes)
-    else if (typeof spec.defaults[key] === 'boolean') checkBoolean(report, key, value)
-    // A number key without a range yet is still checked for being a number.
-    else if (typeof spec.defaults[key] === 'number') checkInteger(report, key, value, undefined)
+    switch (rule.kind) {
+      case 'choice': checkChoice(report, [key], value, rule.values); break
+      case 'integer': checkInteger(report, key, value, rule); break
+      case 'boolean': checkBoolean(report, key, value); break
+      case 'patterns': checkList(report, [key], value, rule.item); break
+      case 'policies': checkPolicies(report, value, TOOL_CLASSES); break
+    }
   }
-  checkDenyAboveWarn(report, raw, spec)
+  for (const [key, { rule }] of KEY_ENTRIES) {
+    if (rule.kind === 'integer' && rule.above !== undefined) checkAbove(report, raw, key, rule.above as ConfigKey)
+  }
   return problems
+}
+
+/** One message for all of a config's problems, in the plugin's error style. */
+export function describeProblems(problems: readonly ConfigProblem[]): string {
+  return `dsh-brake: ${listProblems(problems)}`
+}
+
+/**
+ * A config's problems in words, for a message that says first whose they are: the one problem, or how many with
+ * each on a line of its own.
+ */
+export function listProblems(problems: readonly ConfigProblem[]): string {
+  if (problems.length === 1) return problems[0]?.message ?? ''
+  return `${problems.length} problems in the config:\n${problems.map(problem => `  - ${problem.message}`).join('\n')}`
 }
 
 type Report = (path: Path, message: string) => void
 
-/** `callDenyCount` must leave room for the notices before the refusals; judged only when both counts are valid. */
-function checkDenyAboveWarn(report: Report, raw: Record<string, unknown>, spec: ConfigSpec): void {
-  const warn = raw['callWarnCount'] ?? spec.defaults['callWarnCount']
-  const deny = raw['callDenyCount'] ?? spec.defaults['callDenyCount']
-  if (!Number.isSafeInteger(warn) || !Number.isSafeInteger(deny)) return
-  if ((deny as number) <= (warn as number)) {
-    report(['callDenyCount' in raw ? 'callDenyCount' : 'callWarnCount'],
-      `\`callDenyCount\` must be greater than \`callWarnCount\` (${String(warn)}), got ${String(deny)}`)
-  }
+/**
+ * `key` must be greater than `other` (`callDenyCount` must leave room for the notices before the refusals); judged
+ * only when both are valid integers, written or defaulted.
+ */
+function checkAbove(report: Report, raw: Record<string, unknown>, key: ConfigKey, other: ConfigKey): void {
+  const low = raw[other] ?? DEFAULTS[other]
+  const high = raw[key] ?? DEFAULTS[key]
+  if (!isInteger(low) || !isInteger(high)) return
+  if (high <= low) report([key in raw ? key : other], `\`${key}\` must be greater than \`${other}\` (${low}), got ${high}`)
 }
 
-/** An integer in `range`; without a range, any finite number. */
-function checkInteger(report: Report, key: string, value: unknown, range: { min: number; max?: number } | undefined): void {
-  const rule = range === undefined ? 'a number' : range.max === undefined ? `an integer >= ${range.min}` : `an integer from ${range.min} to ${range.max}`
+const isInteger = (value: unknown): value is number => Number.isSafeInteger(value)
+
+/** An integer from `min` (to `max`). */
+function checkInteger(report: Report, key: string, value: unknown, range: { readonly min: number; readonly max?: number }): void {
+  const rule = range.max === undefined ? `an integer >= ${range.min}` : `an integer from ${range.min} to ${range.max}`
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
     report([key], `\`${key}\` must be a number, got the string ${show(value)}: write it without quotes`)
     return
   }
-  const ok = typeof value === 'number' && (range === undefined
-    ? Number.isFinite(value)
-    : Number.isSafeInteger(value) && value >= range.min && value <= (range.max ?? Infinity))
+  const ok = isInteger(value) && value >= range.min && value <= (range.max ?? Infinity)
   if (!ok) report([key], `\`${key}\` must be ${rule}, got ${show(value)}`)
 }
 

@@ -1,0 +1,190 @@
+/**
+ * The config keys, each written once: its default, the rule its values follow, and what it does, in English and in
+ * Chinese.
+ *
+ * Once, so that a key's default, rule and descriptions cannot drift apart: the defaults, the type, the schema and the
+ * checker's rules are made from this table, and a test checks the READMEs' key tables against it. A key is added or
+ * changed here alone.
+ * @module dsh-brake/config/keys
+ */
+import type { ToolPolicy } from '../core/policies.js'
+import type { ToolClass } from '../core/types.js'
+
+/** The classes a tool policy can name. */
+export const TOOL_CLASSES: readonly ToolClass[] = ['default', 'read', 'poller', 'mutating', 'bookkeeping']
+
+/** What a key accepts. */
+export type Rule =
+  /** One of `values`. */
+  | { readonly kind: 'choice'; readonly values: readonly string[] }
+  /** An integer from `min` (to `max`); with `above`, also greater than that key's value. */
+  | { readonly kind: 'integer'; readonly min: number; readonly max?: number; readonly above?: string }
+  | { readonly kind: 'boolean' }
+  /** A list of patterns (`*` wildcard), none empty; `item` names one in words ("tool-name pattern"). */
+  | { readonly kind: 'patterns'; readonly item: string }
+  /** Tool-name pattern → {@link ToolPolicy}. */
+  | { readonly kind: 'policies' }
+
+/** One key: what it is set to when the user leaves it out, what it accepts, and what it does. */
+export interface KeyEntry {
+  readonly default: unknown
+  readonly rule: Rule
+  /** The schema's description. */
+  readonly en: string
+  /** The same in Chinese (zh-CN). */
+  readonly zh: string
+}
+
+/** Every key, in the order the user is told of them (the schema, the list of valid keys, the README). */
+export const KEYS = {
+  mode: {
+    default: 'remind',
+    rule: { kind: 'choice', values: ['remind', 'deny', 'stop'] },
+    en: '`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times; `stop` also ends the turn when a loop goes on without progress after its notice.',
+    zh: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用；`stop` 在 `deny` 之外，当循环在提醒之后仍无进展地继续时结束本轮。',
+  },
+  callWarnCount: {
+    default: 4,
+    rule: { kind: 'integer', min: 2 },
+    en: 'The identical call (first one included) whose result carries the first notice.',
+    zh: '第几次相同调用（含第一次）的结果附带第一条提醒。',
+  },
+  pollWarnCount: {
+    default: 6,
+    rule: { kind: 'integer', min: 2 },
+    en: 'The same for a poller, whose unchanged status is waiting for a while before it is a loop.',
+    zh: '轮询类工具（`job_output`、`list_agents` 等）的相同调用在第几次时提醒：状态未变的轮询在一段时间内只是等待。',
+  },
+  callDenyCount: {
+    default: 10,
+    rule: { kind: 'integer', min: 1, above: 'callWarnCount' },
+    en: 'In `deny` and `stop` modes, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.',
+    zh: '`deny` 与 `stop` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。',
+  },
+  callReWarnEvery: {
+    default: 5,
+    rule: { kind: 'integer', min: 1 },
+    en: 'After the first notice, another one every this many further repeats (calls, or laps of a sequence).',
+    zh: '第一条提醒之后，每再重复这么多次（调用次数，或序列的圈数）再提醒一次。',
+  },
+  sequenceLength: {
+    default: 4,
+    // The sequence detector keeps, per agent, a few numbers for every cycle length up to this bound.
+    rule: { kind: 'integer', min: 2, max: 32 },
+    en: 'The longest call cycle looked for (cycles of 2 up to this many calls).',
+    zh: '检测的最长调用循环（从 2 个调用到此数）。',
+  },
+  sequenceCount: {
+    default: 3,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Back-to-back laps of a cycle that make a loop.',
+    zh: '一个循环连续重复多少圈算作循环。',
+  },
+  revisitCount: {
+    default: 10,
+    rule: { kind: 'integer', min: 3 },
+    en: 'Consecutive calls that each repeat an earlier call with an unchanged result, since the last progress, that make a loop of any period.',
+    zh: '连续多少个调用都在重复之前做过的调用（结果未变，且自上次进展以来）时算作循环，不论周期长短。',
+  },
+  duplicateTextThreshold: {
+    default: 3,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Occurrences of the same text block within the window that give a notice.',
+    zh: '同一文本块在时间窗口内出现多少次时提醒。',
+  },
+  duplicateTextWindowMs: {
+    default: 120_000,
+    rule: { kind: 'integer', min: 1 },
+    en: 'The window text occurrences are counted in, in milliseconds.',
+    zh: '统计文本出现次数的时间窗口（毫秒）。',
+  },
+  duplicateTextCooldownMs: {
+    default: 30_000,
+    rule: { kind: 'integer', min: 0 },
+    en: 'How long a repeated block stays quiet after its notice, in milliseconds.',
+    zh: '重复文本块提醒后保持安静的时长（毫秒）。',
+  },
+  minimumDuplicateChars: {
+    default: 80,
+    rule: { kind: 'integer', min: 1 },
+    en: 'Text blocks shorter than this many characters are ignored.',
+    zh: '短于此字符数的文本块不计。',
+  },
+  include: {
+    default: [],
+    rule: { kind: 'patterns', item: 'tool-name pattern' },
+    en: 'Tool-name patterns (`*` wildcard) to track; empty tracks every tool.',
+    zh: '要跟踪的工具名模式（支持 `*` 通配符）；为空时跟踪所有工具。',
+  },
+  exclude: {
+    default: [],
+    rule: { kind: 'patterns', item: 'tool-name pattern' },
+    en: 'Tool-name patterns (`*` wildcard) that are transparent: they neither count nor break a sequence.',
+    zh: '透明的工具名模式（支持 `*`）：既不计数，也不打断序列。',
+  },
+  progressAware: {
+    default: true,
+    rule: { kind: 'boolean' },
+    en: 'Count only repeats without progress (same result, no new successful change since the chain began); false counts every repeat.',
+    zh: '为 true（默认）时只计“没有进展”的重复：结果相同，且自调用链开始以来没有新的成功修改。为 false 时每次重复都计数。',
+  },
+  errorRepeatCount: {
+    default: 3,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Failures of one tool with the same error, across different arguments, that give a notice.',
+    zh: '同一工具以相同错误失败（参数各不相同）多少次时提醒。',
+  },
+  inputErrorRepeatCount: {
+    default: 5,
+    rule: { kind: 'integer', min: 2 },
+    en: 'The same, for errors that reject the model\'s input (a model trying another fix each time is working).',
+    zh: '同上，但针对工具拒绝模型输入的错误（每次尝试不同修正的模型是在工作）。',
+  },
+  toolPolicies: {
+    default: {},
+    rule: { kind: 'policies' },
+    en: 'Tool-name pattern → policy (`class`: default, read, poller, mutating, bookkeeping; optional `identity` argument fields, `byArgument` and `shellCommand`), consulted before the built-in defaults.',
+    zh: '工具名模式 → 策略（`class`：default、read、poller、mutating、bookkeeping；可选 `identity` 参数字段、`byArgument` 与 `shellCommand`），先于内置默认值查找。',
+  },
+  fileChangingCommands: {
+    default: [],
+    rule: { kind: 'patterns', item: 'command pattern' },
+    en: 'More shell command patterns (`*` wildcard) that change files, beside the built-in ones.',
+    zh: '除内置列表外，另行视为会修改文件的 shell 命令模式（支持 `*` 通配符）。',
+  },
+} as const satisfies Record<string, KeyEntry>
+
+/** A config key's name. */
+export type ConfigKey = keyof typeof KEYS
+
+/** The table's rows, in its order. */
+export const KEY_ENTRIES = Object.entries(KEYS) as readonly (readonly [ConfigKey, KeyEntry])[]
+
+/** The value a rule accepts, as `apply` receives it. */
+type ValueOf<R extends Rule> =
+  R extends { readonly kind: 'choice'; readonly values: readonly (infer V)[] } ? V
+    : R extends { readonly kind: 'integer' } ? number
+      : R extends { readonly kind: 'boolean' } ? boolean
+        : R extends { readonly kind: 'patterns' } ? string[]
+          : Record<string, ToolPolicy>
+
+/** dsh-brake's configuration, as `apply` receives it (every key present: the schema fills the defaults). */
+export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof KEYS)[K]['rule']> }
+
+/**
+ * How far the brake goes: only tell the model (`remind`), also refuse exact repeats (`deny`), or also end the turn of a
+ * loop that goes on after it was told (`stop`).
+ */
+export type Mode = Config['mode']
+
+/** The defaults: what the schema fills in for a key left out. */
+export const DEFAULTS = Object.freeze(Object.fromEntries(KEY_ENTRIES.map(([key, entry]) => [key, entry.default]))) as Readonly<Config>
+
+// What the compiler can check of the table beyond its shape: each default is a value its rule accepts, and a key that
+// must be above another names a key that exists. An error here names the key at fault.
+type Misfit = {
+  [K in ConfigKey]: (typeof KEYS)[K]['default'] extends Readonly<Config[K]>
+    ? (typeof KEYS)[K]['rule'] extends { readonly above: infer Other } ? Other extends ConfigKey ? never : K : never
+    : K
+}[ConfigKey]
+const _tableFits: [Misfit] extends [never] ? true : `a default its rule refuses, or an unknown key to be above, at ${Misfit}` = true

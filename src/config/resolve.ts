@@ -1,0 +1,74 @@
+/**
+ * From the config to what the detectors are given: the config checked against every rule once more (a host that calls
+ * the bare schema, or a test, reaches `apply` without the checker), its keys turned into each detector's options, and
+ * the bounds that are not configuration.
+ * @module dsh-brake/config/resolve
+ */
+import type { BrakeOptions } from '../core/brake-state.js'
+import { configProblems, describeProblems } from './check.js'
+import type { Config } from './keys.js'
+
+/** Bounds that are not configuration: they keep per-agent memory flat however long a session runs. */
+export const LIMITS = Object.freeze({
+  /** Distinct call identities remembered per agent. */
+  trackedCalls: 1024,
+  /** Distinct text blocks remembered per agent. */
+  trackedBlocks: 1024,
+  /** Tools whose failure chains are remembered per agent. */
+  trackedTools: 256,
+  /** Claimed message ids remembered per agent, to ignore replays. */
+  messageIds: 1024,
+  /** Characters of a block's beginning kept for a notice's preview. */
+  blockHeadChars: 200,
+})
+
+/** What `apply` works with: the validated config plus the detector options derived from it. */
+export interface ResolvedConfig {
+  readonly config: Readonly<Config>
+  readonly detectors: BrakeOptions
+}
+
+/**
+ * Check every rule and derive the detector options. Throws (and so stops the plugin from loading) with one message
+ * naming every problem: the key, the rule and the value received.
+ */
+export function resolveOptions(config: Config): ResolvedConfig {
+  const problems = configProblems(config)
+  if (problems.length > 0) throw new TypeError(describeProblems(problems))
+  return {
+    config,
+    detectors: {
+      trackedCalls: LIMITS.trackedCalls,
+      // Deny and stop modes: a repeat's notice also warns of the refusal to come, and each loop's notices count.
+      oneVoice: config.mode === 'remind',
+      calls: {
+        schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
+        pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },
+        progressAware: config.progressAware,
+      },
+      sequences: {
+        maxLength: config.sequenceLength,
+        schedule: { first: config.sequenceCount, every: config.callReWarnEvery },
+        progressAware: config.progressAware,
+      },
+      revisits: {
+        schedule: { first: config.revisitCount, every: config.callReWarnEvery },
+        ownedPeriod: config.sequenceLength,
+      },
+      errors: {
+        schedule: { first: config.errorRepeatCount, every: config.callReWarnEvery },
+        inputSchedule: { first: config.inputErrorRepeatCount, every: config.callReWarnEvery },
+        maxTracked: LIMITS.trackedTools,
+      },
+      text: {
+        threshold: config.duplicateTextThreshold,
+        windowMs: config.duplicateTextWindowMs,
+        cooldownMs: config.duplicateTextCooldownMs,
+        minChars: config.minimumDuplicateChars,
+        maxTracked: LIMITS.trackedBlocks,
+        maxMessageIds: LIMITS.messageIds,
+        headChars: LIMITS.blockHeadChars,
+      },
+    },
+  }
+}
