@@ -1,7 +1,7 @@
 /**
  * `npm run demo [-- <scenario>]`: dsh-brake inside a real DSH agent loop, with a scripted looping model.
  *
- * Each scenario boots the published DSH services (test/support/dsh.ts), mounts the built plugin through the real
+ * Each scenario boots the published DSH services (scripts/dsh-loop.ts), mounts the built plugin through the real
  * Loader from a profile patch row, plays a model script against fake tools, and then prints the agent's session log
  * as a transcript. The transcript is read from the log after the run, not from live hooks, so it shows exactly what
  * the model was given and in which order. No API key, no network.
@@ -13,7 +13,7 @@
  */
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { withoutStopLines } from '../../src/replay/replay.ts'
-import { agent, bootDsh, mountProfile, prompt, tool } from '../../test/support/dsh.ts'
+import { agent, bootDsh, mountProfile, prompt, tool } from '../dsh-loop.ts'
 import { FAKE_TOOLS, SCENARIOS, type Scenario } from './scenarios.ts'
 import { printFooter, printHeader, printSummary, printTranscript, type Tally } from './transcript.ts'
 

@@ -8,7 +8,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
-import { call, say, type Turn } from '../../test/support/dsh.ts'
+import { call, say, type Turn } from '../dsh-loop.ts'
 
 export interface Scenario {
   readonly name: string

@@ -5,7 +5,7 @@
  * identity is computed for every tool call. The value is written into a buffer as tagged, length-prefixed parts, with
  * object keys in sorted order and JSON's own rules (one zero, non-finite numbers as null, `undefined` and functions
  * left out of objects and written as null in arrays), so two values get the same bytes exactly when they serialize
- * to the same key-sorted JSON (test/core/canonical.spec.ts holds the property). Each fingerprinter owns its buffer,
+ * to the same key-sorted JSON (test/unit/core/canonical.spec.ts holds the property). Each fingerprinter owns its buffer,
  * cursor and remembered keys; it hands back numbers only.
  * @module dsh-brake/core/value-encoding
  */

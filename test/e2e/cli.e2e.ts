@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT, repeat } from '../support/dsh.ts'
+import { PACKAGE_ROOT, repeat } from '../../scripts/dsh-loop.ts'
 import { analyze, cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 

@@ -1,0 +1,120 @@
+/**
+ * Fault containment at every site: each detector, and the building of each kind of notice, made to throw in turn
+ * inside a real DSH loop. The host must see every tool result and every other plugin's context unchanged, the turn
+ * must complete, the failure must be logged once, and once the fault is gone the brake must work again.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
+import { describe, expect, it, vi } from 'vitest'
+import * as Brake from '../../src/index.ts'
+import { agent, bootDsh, brakeLogs, call, notices, prompt, results, say, tool, userMessages, type Turn } from '../../scripts/dsh-loop.ts'
+
+type Site = 'identical-calls' | 'sequences' | 'error-repeats' | 'duplicate-text' | 'call notice' | 'text notice'
+const fault = vi.hoisted(() => ({ site: undefined as string | undefined }))
+
+/** Wrap a detector factory so that its `observe` throws while `fault.site` names it. */
+function faulty<F extends (...args: never[]) => { observe: (...a: never[]) => unknown }>(site: string, factory: F): F {
+  return ((...args: Parameters<F>) => {
+    const detector = factory(...args)
+    return {
+      ...detector,
+      observe: (...a: never[]) => {
+        if (fault.site === site) throw new Error(`injected fault in ${site}`)
+        return detector.observe(...a)
+      },
+    }
+  }) as F
+}
+
+vi.mock('../../src/core/detectors/identical-calls.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/identical-calls.ts')>()
+  return { ...real, createIdenticalCallDetector: faulty('identical-calls', real.createIdenticalCallDetector) }
+})
+vi.mock('../../src/core/detectors/sequences.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/sequences.ts')>()
+  return { ...real, createSequenceDetector: faulty('sequences', real.createSequenceDetector) }
+})
+vi.mock('../../src/core/detectors/error-repeats.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/error-repeats.ts')>()
+  return { ...real, createErrorRepeatDetector: faulty('error-repeats', real.createErrorRepeatDetector) }
+})
+vi.mock('../../src/core/detectors/duplicate-text.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/duplicate-text.ts')>()
+  return { ...real, createDuplicateTextDetector: faulty('duplicate-text', real.createDuplicateTextDetector) }
+})
+vi.mock('../../src/messages.ts', async (load) => {
+  const real = await load<typeof import('../../src/messages.ts')>()
+  const broken = <A extends unknown[], R>(site: string, build: (...args: A) => R) => (...args: A): R => {
+    if (fault.site === site) throw new Error(`injected fault building a ${site}`)
+    return build(...args)
+  }
+  return {
+    ...real,
+    repeatedCallNotice: broken('call notice', real.repeatedCallNotice),
+    sequenceNotice: broken('call notice', real.sequenceNotice),
+    repeatedErrorNotice: broken('call notice', real.repeatedErrorNotice),
+    duplicateTextNotice: broken('text notice', real.duplicateTextNotice),
+  }
+})
+
+const HOOK = 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.'
+
+/** A turn that trips every detector: identical reads, an A-B cycle, one error across two paths, a repeated hook text. */
+const tripAll: Turn[] = [
+  call('read', { file_path: 'a' }), call('bash', { command: 'make' }),
+  call('read', { file_path: 'a' }), call('bash', { command: 'make' }),
+  call('grep', { pattern: 'missing-1' }), call('grep', { pattern: 'missing-2' }),
+]
+
+async function host(): Promise<Context> {
+  const ctx = await bootDsh()
+  await ctx.plugin(Brake, { callWarnCount: 2, sequenceCount: 2, errorRepeatCount: 2, duplicateTextThreshold: 2 })
+  tool(ctx, 'read', () => 'contents')
+  tool(ctx, 'bash', () => 'built')
+  tool(ctx, 'grep', (args) => {
+    throw new Error(`cannot search "${(args as { pattern: string }).pattern}": not found`)
+  })
+  let n = 0
+  ctx.on('tools/post-execute', async (_exec, _result, next) => {
+    const decision = await next()
+    const theirs = { content: [{ type: 'text', text: HOOK }], source: { kind: 'plugin', plugin: 'hooks-test' }, role: 'user', id: `hook-${++n}` } as UserMessage
+    return { ...decision, additionalContexts: [...decision.additionalContexts ?? [], theirs] }
+  })
+  return ctx
+}
+
+/** The listener each logged failure names (`dsh-brake: <where> failed …`). */
+function failedSites(ctx: Context): string[] {
+  return brakeLogs(ctx).map(line => line.slice('dsh-brake: '.length, line.indexOf(' failed')))
+}
+
+describe('a fault at any site is contained', () => {
+  it.each<[Site, string]>([
+    ['identical-calls', 'tools/post-execute'],
+    ['sequences', 'tools/post-execute'],
+    ['error-repeats', 'tools/post-execute'],
+    ['duplicate-text', 'agent/pre-step'],
+    ['call notice', 'tools/post-execute'],
+    ['text notice', 'agent/pre-step'],
+  ])('%s', async (site, where) => {
+    const ctx = await host()
+    const { agent: target, model } = agent(ctx, [...tripAll, say('first'), ...tripAll, say('second')])
+    fault.site = site
+    await prompt(ctx, target)
+    const faulted = results(target).length
+    // The host saw every call's real result and every hook context, and the turn completed.
+    expect(results(target).map(r => r.text)).toEqual(['contents', 'built', 'contents', 'built',
+      'Error: cannot search "missing-1": not found', 'Error: cannot search "missing-2": not found'])
+    expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'hooks-test')).toHaveLength(6)
+    expect(model.requests).toHaveLength(7)
+    expect(failedSites(ctx)).toEqual([where])
+    // Fault gone: the next turn (a person spoke, so counts start over) draws every kind of notice again.
+    fault.site = undefined
+    const before = notices(target).length
+    await prompt(ctx, target, 'again')
+    expect(results(target)).toHaveLength(faulted * 2)
+    const fresh = notices(target).slice(before).map(n => n.summary.split(' ')[0])
+    expect(new Set(fresh)).toEqual(new Set(['read', 'bash', 'cycle', 'grep', 'repeated']))
+    expect(failedSites(ctx)).toHaveLength(1)
+  })
+})

@@ -1,0 +1,134 @@
+/**
+ * The package as it ships: the built module's shape, the bundle declaration, and the layering rules the code relies
+ * on (pure core, one adapter that knows DSH, one module for model-facing text).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+
+const read = (path: string): string => readFileSync(join(PACKAGE_ROOT, path), 'utf8')
+const manifest = JSON.parse(read('package.json')) as {
+  exports: Record<string, Record<string, string>>
+  files: string[]
+  dsh: { bundle: { patch: string } }
+  bin: Record<string, string>
+  dependencies: Record<string, string>
+  peerDependencies: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
+}
+
+describe('the built module', () => {
+  it('is a namespace plugin: name, Config and apply, and no default export', async () => {
+    expect(existsSync(join(PACKAGE_ROOT, 'dist/index.js')), 'run `npm run build` first').toBe(true)
+    const mod = await import(join(PACKAGE_ROOT, 'dist/index.js')) as Record<string, unknown>
+    expect('default' in mod).toBe(false)
+    expect(mod.name).toBe('dsh-brake')
+    expect(typeof mod.apply).toBe('function')
+    expect(typeof (mod.Config as { '~standard'?: unknown })['~standard']).toBe('object')
+    expect(Object.keys(mod).sort()).toEqual(['Config', 'apply', 'name'])
+  })
+
+  it('imports nothing from DSH or Cordis at run time', () => {
+    const imports = [...read('dist/index.js').matchAll(/^import .* from ["']([^"']+)["']/gm)].map(m => m[1])
+    expect(imports.sort()).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify'])
+  })
+
+  it('ships declarations that mention only Cordis, schemastery and (for the events\' agent) DSH\'s agent, a peer', () => {
+    const specifiers = [...read('dist/index.d.ts').matchAll(/from ['"]([^'"]+)['"]/g)].map(m => m[1])
+    expect([...new Set(specifiers)].sort()).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent', '@deepseek-ai/schemastery'])
+    expect(manifest.peerDependenciesMeta).toEqual({ '@deepseek-ai/dsh-agent': { optional: true } })
+  })
+})
+
+describe('the built command', () => {
+  it('is the package\'s `dsh-brake` bin, an executable script that Node runs', () => {
+    expect(manifest.bin).toEqual({ 'dsh-brake': './dist/cli/main.js' })
+    expect(read('dist/cli/main.js').split('\n')[0]).toBe('#!/usr/bin/env node')
+    expect(statSync(join(PACKAGE_ROOT, 'dist/cli/main.js')).mode & 0o111).not.toBe(0)
+  })
+})
+
+describe('the manifest', () => {
+  it('declares the DSH bundle with a patch that ships and inserts the dsh-brake row without config', () => {
+    expect(manifest.dsh.bundle.patch).toBe('./cordis.patch.yml')
+    expect(manifest.files).toContain('cordis.patch.yml')
+    const patch = read('cordis.patch.yml')
+    expect(patch).toMatch(/- insert:\n\s+- id: dsh-brake\n\s+name: dsh-brake\s*$/)
+  })
+
+  it('lists types first in exports, Cordis (and, for types only, DSH\'s agent) as peers and the runtime dependencies the build keeps external', () => {
+    expect(Object.keys(manifest.exports['.']!)).toEqual(['types', 'default'])
+    expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent'])
+    // yaml is the command's, for reading patch files with their line numbers; the plugin never imports it.
+    expect(Object.keys(manifest.dependencies)).toEqual(['@deepseek-ai/schemastery', 'fast-json-stable-stringify', 'yaml'])
+  })
+})
+
+describe('layering', () => {
+  /** Every TypeScript file under `folder` of src/, as a path relative to src/. */
+  const sources = (folder = ''): string[] => readdirSync(join(PACKAGE_ROOT, 'src', folder), { recursive: true, encoding: 'utf8' })
+    .filter(file => file.endsWith('.ts')).map(file => join(folder, file))
+  const core = sources('core')
+  const specifiersOf = (source: string): string[] => [...source.matchAll(/from ['"]([^'"]+)['"]/g)].map(m => m[1]!)
+
+  it.each(core)('src/%s is pure: no DSH, no clock, no I/O', (file) => {
+    const source = read(`src/${file}`)
+    for (const specifier of specifiersOf(source)) {
+      // Relative imports must stay inside the core; the one library it uses is pure.
+      const inside = specifier.startsWith('.') && !relative('core', join(file, '..', specifier)).startsWith('..')
+      expect(inside || specifier === 'fast-json-stable-stringify', `${file} imports ${specifier}`).toBe(true)
+    }
+    expect(source).not.toMatch(/Date\.now|new Date|performance\.|setTimeout|setInterval|process\.|console\./)
+  })
+
+  it.each(core)('src/%s names no DSH tool and no DSH output convention', async (file) => {
+    const { STOCK_TOOL_POLICIES } = await import('../../src/dsh/stock-tools.ts')
+    const { TOOL_CLASSES } = await import('../../src/config/keys.ts')
+    // A class name such as `read` is the core's own word, even where a stock tool shares it.
+    const tools = Object.keys(STOCK_TOOL_POLICIES).filter(tool => !(TOOL_CLASSES as readonly string[]).includes(tool))
+    const source = read(`src/${file}`)
+    for (const tool of tools) expect(source, `${file} names ${tool}`).not.toMatch(new RegExp(`['"\`]${tool}['"\`]`))
+    expect(source).not.toMatch(/exit code:/)
+  })
+
+  /**
+   * src/ from the top down: the face and the command line, analyze, the replay, the live plugin, what the plugin is
+   * configured and speaks with, and the pure core with the leaves everything shares. A file imports from its own layer
+   * and the layers below it, never from one above.
+   */
+  const LAYERS: readonly (readonly string[])[] = [
+    ['index.ts', 'cli/'],
+    ['analyze/'],
+    ['replay/'],
+    ['dsh/'],
+    ['config/', 'messages.ts', 'dsh-files/'],
+    ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts'],
+  ]
+  const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))
+
+  it.each(sources())('src/%s has a place among the layers', (file) => {
+    expect(layerOf(file), `${file} belongs to no layer: add its folder to LAYERS`).not.toBe(-1)
+  })
+
+  it.each(sources())('src/%s imports only from its own layer and those below', (file) => {
+    for (const specifier of specifiersOf(read(`src/${file}`)).filter(s => s.startsWith('.'))) {
+      const target = relative('.', join(file, '..', specifier)).replace(/\.js$/, '.ts')
+      expect(layerOf(target), `${file} imports ${specifier}, which is above it`).toBeGreaterThanOrEqual(layerOf(file))
+    }
+  })
+
+  it('only the live plugin (src/dsh/) and the replay of DSH\'s session logs (src/replay/, for types) import DSH', () => {
+    for (const file of sources().filter(file => !file.startsWith('dsh/'))) {
+      const imports = [...read(`src/${file}`).matchAll(/^import (type )?.*from ['"](@deepseek-ai\/dsh[^'"]*)['"]/gm)]
+      const allowed = file.startsWith('replay/') ? imports.filter(match => match[1] === undefined) : imports
+      expect(allowed.map(match => match[2]), file).toEqual([])
+    }
+  })
+
+  it('keeps model-facing text out of the adapter and the core', () => {
+    for (const file of sources().filter(file => file !== 'messages.ts')) {
+      expect(read(`src/${file}`), file).not.toMatch(/\[dsh-brake\]|refused this call|tell the user/)
+    }
+  })
+})

@@ -1,0 +1,193 @@
+/**
+ * The READMEs say what the code does: every model-facing template is quoted verbatim, the config table matches the
+ * defaults, and the Chinese file mirrors the English one (DSH's bilingual convention: same structure, byte-identical
+ * code fences, a README.i18n.yaml recording the git blob hash of each side as last confirmed equivalent).
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
+import * as messages from '../../src/messages.ts'
+import { recipeManifest } from '../../scripts/dsh-recipe.ts'
+import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+
+const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
+const english = read('README.md')
+const chinese = read('README.zh.md')
+
+const fences = (text: string): string[] => [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].map(m => m[0])
+const headingLevels = (text: string): number[] =>
+  text.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter(line => /^#{1,6} /.test(line)).map(line => line.indexOf(' '))
+/** Every model-facing string messages.ts exports, tables of them included (`CALL_ADVICE.poll`, …). */
+const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([name, value]): [string, string][] => {
+  if (typeof value === 'string') return [[name, value]]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([key, inner]): [string, string][] => typeof inner === 'string'
+    ? [[`${name}.${key}`, inner]]
+    : Object.entries(inner as Record<string, string>).map(([leaf, text]) => [`${name}.${key}.${leaf}`, text]))
+})
+
+/** A default as the README writes it: `[]`, `{}`, `remind`, `4`. */
+const shown = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
+
+/** The words each README gives a rule in its key table. */
+interface Words {
+  readonly comma: string
+  readonly or: string
+  readonly integer: string
+  readonly range: (min: number, max: number) => string
+  readonly boolean: string
+  /** A list of patterns, by what one item is. */
+  readonly patterns: Readonly<Record<string, string>>
+  readonly pattern: string
+}
+
+const WORDS: Readonly<Record<'en' | 'zh', Words>> = {
+  en: {
+    comma: ', ', or: ' or ', integer: 'integer', range: (min, max) => `integer, ${min} to ${max}`, boolean: 'boolean',
+    patterns: { 'tool-name pattern': 'tool-name patterns, none empty', 'command pattern': 'command patterns, none empty' },
+    pattern: 'pattern',
+  },
+  zh: {
+    comma: '、', or: ' 或 ', integer: '整数', range: (min, max) => `整数，${min} 到 ${max}`, boolean: '布尔值',
+    patterns: { 'tool-name pattern': '工具名模式，非空', 'command pattern': '命令模式，非空' },
+    pattern: '模式',
+  },
+}
+
+const code = (text: string | undefined): string => `\`${text}\``
+
+/** What a key accepts, in a README's words, made from its rule. */
+function accepts(rule: Rule, words: Words): string {
+  switch (rule.kind) {
+    case 'choice': return `${rule.values.slice(0, -1).map(code).join(words.comma)}${words.or}${code(rule.values.at(-1))}`
+    case 'integer':
+      if (rule.above !== undefined) return `${words.integer} > ${code(rule.above)}`
+      return rule.max === undefined ? `${words.integer} ≥ ${rule.min}` : words.range(rule.min, rule.max)
+    case 'boolean': return words.boolean
+    case 'patterns': return words.patterns[rule.item] ?? rule.item
+    case 'policies': return `${words.pattern} → \`{ class, identity, byArgument, shellCommand }\``
+  }
+}
+
+/** The README's key table as the table of keys makes it: one row a key, in the table's order. */
+const keyRows = (language: 'en' | 'zh'): string[] =>
+  KEY_ENTRIES.map(([key, entry]) => `| ${code(key)} | ${code(shown(entry.default))} | ${accepts(entry.rule, WORDS[language])} |`)
+
+/** The rows of the README's key table: from the first key's row to the table's end. */
+function readmeKeyRows(text: string): string[] {
+  const lines = text.split('\n')
+  const first = lines.findIndex(line => line.startsWith(`| ${code(KEY_ENTRIES[0]?.[0])} |`))
+  const end = lines.findIndex((line, index) => index > first && !line.startsWith('|'))
+  return lines.slice(first, end === -1 ? undefined : end)
+}
+
+/** `git hash-object` of a file's bytes. */
+function blob(file: string): string {
+  const bytes = readFileSync(join(PACKAGE_ROOT, file))
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+}
+
+describe('README.md', () => {
+  it('opens with the two commands a newcomer runs: the demo and the tests', () => {
+    const opening = english.split('\n').slice(0, 8).join('\n')
+    expect(opening).toMatch(/^npm install && npm run demo/m)
+    expect(opening).toMatch(/^npm test/m)
+  })
+
+  it.each(templates)('quotes the model-facing template %s verbatim', (_, template) => {
+    // Multi-line texts stand whole in a code fence; one-line templates (summaries) may stand as inline code.
+    const quoted = fences(english).some(fence => fence.includes(`\n${template}\n`)) || english.includes(`\`${template}\``)
+    expect(quoted).toBe(true)
+  })
+
+  it('quotes rendered examples exactly as the plugin renders them', () => {
+    const examples = [
+      messages.repeatedCallNotice({ kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
+      messages.sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.repeatedErrorNotice({
+        kind: 'repeated-error', noticedBefore: false, tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
+      }).text,
+      messages.duplicateTextNotice({
+        kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
+        blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
+      }).text,
+    ]
+    for (const example of examples) expect(english).toContain(`\`\`\`text\n${example}\n\`\`\``)
+  })
+
+  it('gives every config key, its default and what it accepts in the key table, as the table of keys says', () => {
+    expect(readmeKeyRows(english)).toEqual(keyRows('en'))
+  })
+
+  it('sets every config key to its default in the example config', () => {
+    const lines = english.split('\n')
+    for (const [key, entry] of KEY_ENTRIES) {
+      expect(lines.some(line => line.startsWith(`    ${key}: ${shown(entry.default)} `)), key).toBe(true)
+    }
+  })
+
+  it('would notice its key table drifting from the table of keys', () => {
+    expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | integer ≥ 2 |', '| `callWarnCount` | `4` | integer ≥ 3 |'))).not.toEqual(keyRows('en'))
+    expect(readmeKeyRows(english.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
+  })
+})
+
+describe('README.zh.md mirrors README.md', () => {
+  it('links back to the English file', () => {
+    expect(chinese.split('\n').slice(0, 3)).toEqual(['# dsh-brake', '', '[English](README.md) | 中文'])
+  })
+
+  it('has byte-identical code fences, in the same order', () => {
+    expect(fences(chinese)).toEqual(fences(english))
+  })
+
+  it('has the same heading structure', () => {
+    expect(headingLevels(chinese)).toEqual(headingLevels(english))
+  })
+
+  it('gives the same key table, in its own words', () => {
+    expect(readmeKeyRows(chinese)).toEqual(keyRows('zh'))
+  })
+
+  it('has the same table rows', () => {
+    const rows = (text: string): number => text.split('\n').filter(line => line.startsWith('|')).length
+    expect(rows(chinese)).toBe(rows(english))
+  })
+
+  it('was confirmed equivalent for exactly these two versions (update with `npm run readme:record`)', () => {
+    const record = read('README.i18n.yaml')
+    expect(record).toContain(`README.md: ${blob('README.md')}`)
+    expect(record).toContain(`README.zh.md: ${blob('README.zh.md')}`)
+  })
+})
+
+describe('the README\'s "Get dsh" recipe', () => {
+  const fixture = read('test/e2e/cli/package.json')
+  const project = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> }
+
+  it('is, byte for byte, the package.json the end-to-end tests install the dsh CLI from', () => {
+    expect(recipeManifest(english)).toBe(fixture)
+  })
+
+  it('would notice the two drifting apart', () => {
+    expect(recipeManifest(english.replace('"@deepseek-ai/cordis": "4.0.1"', '"@deepseek-ai/cordis": "4.0.4"'))).not.toBe(fixture)
+    expect(recipeManifest(english.replace('\n## Get dsh\n', '\n## Getting it\n'))).toBeUndefined()
+  })
+
+  it('pins the release the project builds against, and the framework packages it was published with', () => {
+    const recipe = JSON.parse(fixture) as { dependencies: Record<string, string>; pnpm: { overrides: Record<string, string> } }
+    expect(recipe.dependencies['@deepseek-ai/dsh']).toBe(project.devDependencies['@deepseek-ai/dsh-agent'])
+    expect(Object.keys(recipe.pnpm.overrides)).toHaveLength(8)
+    for (const name of ['@deepseek-ai/cordis', '@deepseek-ai/cordis-plugin-include', '@deepseek-ai/cordis-plugin-loader', '@deepseek-ai/cosmokit', '@deepseek-ai/schemastery']) {
+      expect(recipe.pnpm.overrides[name], name).toBe(project.devDependencies[name])
+    }
+  })
+
+  it('installs with pnpm install, as the end-to-end setup does, and names the version it gets', () => {
+    const commands = fences(english).find(fence => fence.includes('\npnpm install '))
+    expect(commands).toContain('dsh --version                              # 0.1.0-rc.8')
+    expect(read('scripts/e2e-setup.ts')).toContain("execFileSync(pnpm, ['install', '--frozen-lockfile'")
+  })
+})

@@ -1,0 +1,177 @@
+/**
+ * `dsh-brake analyze` as a user runs it: the built command (`dist/cli/main.js`, built by `npm test`) in a child
+ * process, on crafted session logs in a temporary DSH home. A truncated log is named on stderr while the others are
+ * still reported; bad input is one line and exit code 2.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+import { brakeNotice, header, SessionScript, writeLog } from '../../support/session-logs.ts'
+
+const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js')
+const home = mkdtempSync(join(tmpdir(), 'dsh-brake-analyze-'))
+
+afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+/** Run the command; resolves to its exit code and output. */
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: home }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr })
+    })
+  })
+}
+
+const read = { name: 'read', args: { file_path: 'notes.txt' }, result: 'the answer is 42' }
+
+/** Six identical reads, one per step, with the brake's notice after the fourth, as the live brake gave it. */
+function loopingSession(id: string): SessionScript {
+  const script = new SessionScript(header(id)).prompt('Fix it.')
+  for (let call = 1; call <= 6; call++) {
+    if (call > 1) script.openStep(call === 5 ? [brakeNotice('read × 4, same result')] : [])
+    script.respond([call === 4 ? { ...read, notice: brakeNotice('read × 4, same result') } : read])
+  }
+  return script.end()
+}
+
+const good = writeLog(home, 'session-good', loopingSession('session-good').bytes())
+const truncatedBytes = loopingSession('session-cut').bytes()
+const truncated = writeLog(home, 'session-cut', truncatedBytes.subarray(0, truncatedBytes.length - 7))
+
+interface Report {
+  configs: string[]
+  loops: {
+    session: string
+    agent: string
+    kind: string
+    firstCall: number
+    calls: number
+    firstAction: Record<string, { call: number } | null>
+  }[]
+  agents: { brake: Record<string, { kind: string; call: number; text: string }[]>; said: { kind: string; call: number; text: string }[] }[]
+  errors: { file: string; message: string }[]
+}
+
+describe('a DSH home with a good log and a truncated one', () => {
+  it('reports the good one, names the truncated one on stderr, and exits 1', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--json', home)
+    expect(code).toBe(1)
+    expect(stderr.startsWith(`dsh-brake: ${truncated}: `)).toBe(true)
+    expect(stderr).toMatch(/: is truncated or corrupt: the last zstd frame \(byte \d+\) ends in the middle of a line\n$/)
+    const report = JSON.parse(stdout) as Report
+    expect(report.errors.map(error => error.file)).toEqual([truncated])
+    expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', kind: 'repeated-call', firstCall: 1, calls: 6 })])
+    expect(report.agents[0]!.brake['defaults']).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
+    expect(report.agents[0]!.said).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
+  })
+
+  it('prints a text report with the loop, its cost and the notice, beside what was said', async () => {
+    const { stdout } = await run('analyze', good)
+    expect(stdout).toContain('loop 1: repeated-call, calls 1–6 (6 calls, period 1, a loop from call 2), rules I; cost 6120 tokens')
+    expect(stdout).toMatch(/^ {5}4 {2}notice: read × 4, same result {2}notice: read × 4, same result$/m)
+  })
+
+  it('replays under two configs side by side with --compare', async () => {
+    writeFileSync(join(home, 'early.yml'), 'callWarnCount: 2\n')
+    const { code, stdout } = await run('analyze', '--json', '--compare', 'early.yml', good)
+    expect(code).toBe(0)
+    const report = JSON.parse(stdout) as Report
+    expect(report.configs).toEqual(['defaults', 'early.yml'])
+    const first = report.loops[0]!.firstAction
+    expect([first['defaults']?.call, first['early.yml']?.call]).toEqual([4, 2])
+  })
+
+  it('takes a profile patch as a config file, by its dsh-brake row', async () => {
+    writeFileSync(join(home, 'patch.yml'), '- id: repeat-tool-reminder\n  disabled: true\n- id: dsh-brake\n  config:\n    callWarnCount: 3\n')
+    const report = JSON.parse((await run('analyze', '--json', '--config', 'patch.yml', good)).stdout) as Report
+    expect(report.agents[0]!.brake['patch.yml']!.map(action => action.call)).toEqual([3])
+  })
+
+  it('takes the last dsh-brake row\'s config, as DSH applies patch rows in order', async () => {
+    writeFileSync(join(home, 'rows.yml'), '- id: dsh-brake\n  config:\n    callWarnCount: 3\n- id: dsh-brake\n  config:\n    callWarnCount: 5\n')
+    const { stderr, stdout } = await run('analyze', '--json', '--config', 'rows.yml', good)
+    expect((JSON.parse(stdout) as Report).agents[0]!.brake['rows.yml']!.map(action => action.call)).toEqual([5])
+    expect(stderr).toBe('')
+  })
+
+  it('says, in one line, that the row turns the brake off and which !!js keys it set aside', async () => {
+    writeFileSync(join(home, 'off.yml'), '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 1 + 2\n    mode: deny\n')
+    const { code, stderr } = await run('analyze', '--json', '--config', 'off.yml', good)
+    expect(code).toBe(0)
+    expect(stderr).toBe('dsh-brake: `--config` file off.yml: the dsh-brake row on line 1 turns the brake off (disabled: true); replayed as if it were on; '
+      + '`callWarnCount` (line 4) is a !!js expression, which DSH computes at load: set aside, so its default is replayed\n')
+  })
+})
+
+describe('bad input: one line naming what was wrong, exit code 2', () => {
+  it.each([
+    [['analyze', '--jsn', 'x'], 'dsh-brake: unknown option `--jsn`'],
+    [['analyze', '--config'], 'dsh-brake: `--config` needs a value'],
+    [['analyze', 'nowhere'], 'dsh-brake: `nowhere`: no such file or folder'],
+    [['analyze'], 'dsh-brake: analyze needs a session log, a folder of them, or a DSH home'],
+    [['analyse', 'x'], 'dsh-brake: unknown command `analyse` (commands: analyze, doctor; see --help)'],
+    [['analyze', '--config', 'missing.yml', 'x'], 'dsh-brake: `--config` file missing.yml: cannot be read (ENOENT)'],
+  ])('%j', async (args, message) => {
+    const { code, stdout, stderr } = await run(...args)
+    expect([code, stdout, stderr]).toEqual([2, '', `${message}\n`])
+  })
+
+  it.each([
+    ['callWarnCount: 1\n', '`callWarnCount` must be an integer >= 2, got 1'],
+    ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
+    ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
+    ['mode: loud\n', '`mode` must be one of `remind`, `deny`, `stop`, got "loud"'],
+    ['callWarnCount: "3"\n', '`callWarnCount` must be a number, got the string "3": write it without quotes'],
+    ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
+  ])('a config the plugin refuses, in its own words: %j', async (yaml, rule) => {
+    writeFileSync(join(home, 'bad.yml'), yaml)
+    const { code, stderr } = await run('analyze', '--config', 'bad.yml', good)
+    expect(code).toBe(2)
+    expect(stderr).toContain(`dsh-brake: \`--config\` file bad.yml: ${rule}`)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('a config with several problems lists each, as the plugin does at load', async () => {
+    writeFileSync(join(home, 'bad.yml'), 'callWarnCount: "3"\nmode: loud\n')
+    const { code, stderr } = await run('analyze', '--config', 'bad.yml', good)
+    expect(code).toBe(2)
+    expect(stderr).toBe([
+      'dsh-brake: `--config` file bad.yml: 2 problems in the config:',
+      '  - `mode` must be one of `remind`, `deny`, `stop`, got "loud"',
+      '  - `callWarnCount` must be a number, got the string "3": write it without quotes',
+      '',
+    ].join('\n'))
+  })
+
+  it('--help prints the usage and exits 0', async () => {
+    const { code, stdout } = await run('analyze', '--help')
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^usage: dsh-brake analyze \[--config file\.yml\]/)
+  })
+})
+
+describe('the page', () => {
+  it('--html writes one self-contained page and says so on stderr, leaving stdout to the report', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', 'report.html', good)
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toHaveProperty('loops')
+    expect(stderr).toBe('dsh-brake: HTML report written to report.html\n')
+    const page = readFileSync(join(home, 'report.html'), 'utf8')
+    expect(page).toMatch(/^<!doctype html>/)
+    expect(page).not.toMatch(/<script|<link|src="http/)
+  })
+
+  it('a page that cannot be written is one line on stderr, the unreadable logs are still named, and the exit is 1', async () => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', join(home, 'no-such-folder', 'x.html'), home)
+    expect(code).toBe(1)
+    expect(JSON.parse(stdout)).toHaveProperty('loops')
+    expect(stderr.split('\n')).toEqual([
+      `dsh-brake: cannot write the HTML report ${join(home, 'no-such-folder', 'x.html')} (ENOENT)`,
+      expect.stringMatching(/^dsh-brake: .*session-cut.*: is truncated or corrupt/) as string,
+      '',
+    ])
+  })
+})

@@ -1,0 +1,265 @@
+/**
+ * `dsh-brake doctor` on real profile layouts built on disk, the way `dsh plugin --profile NAME add <dir>` leaves them:
+ * `$DSH_HOME/profiles/NAME/package.json` listing the bundles, `node_modules/dsh-brake` linking to the package, and the
+ * user's `cordis.patch.yml`. A good install must be reported good, and each broken one with its cause, file and line.
+ */
+import { execFile } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runDoctor } from '../../../src/cli/doctor.ts'
+import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+
+const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-doctor-'))
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }))
+
+const STOCK = ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless']
+
+interface Layout {
+  /** The profile's bundles; dsh-brake is added by `dsh plugin add`. */
+  readonly bundles?: readonly string[]
+  /** What node_modules/dsh-brake links to; null: nothing installed. */
+  readonly target?: string | null
+  /** The profile's cordis.patch.yml, if any. */
+  readonly patch?: string
+  readonly name?: string
+}
+
+/** A DSH home with one profile laid out as `dsh plugin add` leaves it. */
+function home(layout: Layout = {}): { home: string; patchFile: string } {
+  const dir = mkdtempSync(join(ROOT, 'home-'))
+  const profile = join(dir, 'profiles', layout.name ?? 'headless')
+  mkdirSync(join(profile, 'node_modules'), { recursive: true })
+  const target = layout.target === undefined ? PACKAGE_ROOT : layout.target
+  writeFileSync(join(profile, 'package.json'), JSON.stringify({
+    name: 'dsh-profile-headless',
+    private: true,
+    dependencies: target === null ? {} : { 'dsh-brake': `link:${target}` },
+    dsh: { profile: { bundles: layout.bundles ?? [...STOCK, 'dsh-brake'] } },
+  }))
+  if (target !== null) symlinkSync(target, join(profile, 'node_modules', 'dsh-brake'), 'junction')
+  const patchFile = join(profile, 'cordis.patch.yml')
+  if (layout.patch !== undefined) writeFileSync(patchFile, layout.patch)
+  return { home: dir, patchFile }
+}
+
+/** Run the doctor against `dshHome`; what it printed, and its exit code. */
+async function doctor(dshHome: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  const out: string[] = []
+  const code = await runDoctor(argv, { out: line => out.push(line), env: { DSH_HOME: dshHome }, home: ROOT })
+  return { code, out: out.join('\n') }
+}
+
+/** Run the built command (`dist/cli/main.js`, built by `npm test`): how a bad command line reaches the user. */
+function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), ...args], { env: { ...process.env, DSH_HOME: ROOT } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr })
+    })
+  })
+}
+
+const row = (config: string): string => `# my settings\n- id: dsh-brake\n  config:\n${config}`
+
+describe('dsh-brake doctor on a good install', () => {
+  it('reports it good: bundle, package, load, rows, and exits 0', async () => {
+    const { home: dir } = home()
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain("ok       dsh-brake is one of the profile's bundles")
+    expect(out).toContain(`ok       the package resolves from the profile: ${PACKAGE_ROOT.replace(/\/$/, '')} (version 0.1.0)`)
+    expect(out).toContain('ok       it loads: its entry exports name, Config and apply')
+    expect(out).toContain('ok       no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+    expect(out).not.toContain('  problem  ')
+    expect(out.split('\n').at(-1)).toBe('No problems: dsh-brake loads in 1 profile checked.')
+    expect(code).toBe(0)
+  })
+
+  it('passes a row whose config keeps every rule', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    mode: deny\n    callWarnCount: 6\n    exclude: [todo_write]\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`ok       ${patchFile}:2: its config passes every rule`)
+    expect(code).toBe(0)
+  })
+
+  it('finds the profiles that have dsh-brake when none is named', async () => {
+    const { home: dir } = home()
+    mkdirSync(join(dir, 'profiles', 'web'))
+    writeFileSync(join(dir, 'profiles', 'web', 'package.json'), JSON.stringify({ dsh: { profile: { bundles: STOCK } } }))
+    const { code, out } = await doctor(dir)
+    expect(out).toContain(`profile "headless" in ${join(dir, 'profiles', 'headless')} (the DSH home: DSH_HOME)`)
+    expect(out).not.toContain('profile "web"')
+    expect(code).toBe(0)
+  })
+
+  it('looks in ~/.dsh when DSH_HOME is not set', async () => {
+    const out: string[] = []
+    const code = await runDoctor([], { out: line => out.push(line), env: {}, home: join(ROOT, 'nobody') })
+    expect(out[0]).toBe(`dsh-brake doctor: no profile under ${join(ROOT, 'nobody', '.dsh', 'profiles')} (the DSH home: the default, as DSH_HOME is not set) has dsh-brake.`)
+    expect(code).toBe(1)
+  })
+})
+
+describe('dsh-brake doctor on a broken install names the cause', () => {
+  it('dist missing: the package is not built', async () => {
+    const unbuilt = mkdtempSync(join(ROOT, 'unbuilt-'))
+    copyFileSync(join(PACKAGE_ROOT, 'package.json'), join(unbuilt, 'package.json'))
+    copyFileSync(join(PACKAGE_ROOT, 'cordis.patch.yml'), join(unbuilt, 'cordis.patch.yml'))
+    const { home: dir } = home({ target: unbuilt })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${join(unbuilt, 'dist/index.js')} is missing: the package is not built. Build it with \`npm install && npm run build\` in ${unbuilt}`)
+    expect(out).not.toContain('it loads')
+    expect(code).toBe(1)
+  })
+
+  it('a bad row: the key, the rule, the value, the file and the line', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    mode: deny\n    callWarnCount: 1\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:5: \`callWarnCount\` must be an integer >= 2, got 1`)
+    expect(out.split('\n').at(-1)).toBe('1 problem found: fix it and run `dsh-brake doctor` again.')
+    expect(code).toBe(1)
+  })
+
+  it('an unknown key', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    callWarnCnt: 6\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:4: unknown config key \`callWarnCnt\` (valid keys: mode, callWarnCount,`)
+    expect(code).toBe(1)
+  })
+
+  it('two problems at once, each on its own line', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    callWarnCount: "6"\n    callDenyCount: 3\n    toolPolicies:\n      deploy_status: { class: pollr }\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:4: \`callWarnCount\` must be a number, got the string "6": write it without quotes`)
+    expect(out).toContain(`problem  ${patchFile}:7: \`toolPolicies.deploy_status.class\` must be one of \`default\`, \`read\`, \`poller\`, \`mutating\`, \`bookkeeping\`, got "pollr"`)
+    expect(out).toContain('2 problems found: fix them')
+    expect(code).toBe(1)
+  })
+
+  it('a row inside an insert list, and one in the home\'s own patch file', async () => {
+    const { home: dir, patchFile } = home({ patch: '- insert:\n    - id: dsh-brake\n      name: dsh-brake\n      config: { sequenceLength: 40 }\n' })
+    writeFileSync(join(dir, 'cordis.patch.yml'), row('    revisitCount: 2\n'))
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:4: \`sequenceLength\` must be an integer from 2 to 32, got 40`)
+    expect(out).toContain(`problem  ${join(dir, 'cordis.patch.yml')}:4: \`revisitCount\` must be an integer >= 3, got 2`)
+    expect(code).toBe(1)
+  })
+
+  it('a patch file that is not valid YAML', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  config:\n    include: [read\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toMatch(new RegExp(`problem  ${patchFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not valid YAML, so DSH cannot boot the profile`))
+    expect(code).toBe(1)
+  })
+
+  it('not one of the profile\'s bundles', async () => {
+    const { home: dir } = home({ bundles: STOCK })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain("problem  dsh-brake is not one of the profile's bundles")
+    expect(code).toBe(1)
+  })
+
+  it('rows left behind by a removal', async () => {
+    const { home: dir, patchFile } = home({ bundles: STOCK, target: null, patch: row('    mode: deny\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:2: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
+    expect(code).toBe(1)
+  })
+
+  it('not installed in the profile', async () => {
+    const { home: dir } = home({ target: null })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  dsh-brake does not resolve from ${join(dir, 'profiles', 'headless')}: it is not installed there`)
+    expect(code).toBe(1)
+  })
+
+  it('a package whose package.json is broken is not called "not installed"', async () => {
+    const broken = mkdtempSync(join(ROOT, 'broken-'))
+    writeFileSync(join(broken, 'package.json'), '{ "name": "dsh-brake", ')
+    const { code, out } = await doctor(home({ target: broken }).home, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toMatch(/problem {2}.*(invalid package config|is not valid JSON).*package\.json/i)
+    expect(out).not.toContain('not installed')
+  })
+
+  it('a patch file that cannot be read is a problem line, not a crash', async () => {
+    const { home: dir, patchFile } = home()
+    mkdirSync(patchFile)
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(code).toBe(1)
+    expect(out).toContain(`problem  ${patchFile} cannot be read (EISDIR), so DSH cannot boot the profile`)
+  })
+
+  it('a link to a checkout that moved', async () => {
+    const gone = join(ROOT, 'moved-away')
+    const { home: dir } = home({ target: gone })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`links to ${gone}, which does not exist (moved or deleted?)`)
+    expect(code).toBe(1)
+  })
+
+  it('a profile that does not exist', async () => {
+    const { home: dir } = home()
+    const { code, out } = await doctor(dir, '--profile', 'web')
+    expect(out).toContain('problem  no such profile:')
+    expect(code).toBe(1)
+  })
+})
+
+describe('dsh-brake doctor on repeat-tool-reminder', () => {
+  it('says it runs beside dsh-brake in a stock profile, and when each speaks', async () => {
+    const { home: dir } = home({ patch: row('    callWarnCount: 6\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('note     repeat-tool-reminder runs beside it (@deepseek-ai/dsh-base mounts it): on a repeated call the model hears from both, '
+      + 'from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the 6th, 11th, 16th and so on.')
+  })
+
+  it('counts from the last dsh-brake row that writes a config, as DSH applies the rows in order', async () => {
+    const { home: dir } = home({ patch: `${row('    callWarnCount: 5\n')}- id: dsh-brake\n  config:\n    callWarnCount: 6\n- id: dsh-brake\n  disabled: false\n` })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('from dsh-brake at the 6th, 11th, 16th and so on.')
+  })
+
+  it('is not turned off by a row a later one turns back on', async () => {
+    const { home: dir } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n- id: repeat-tool-reminder\n  disabled: false\n' })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('note     repeat-tool-reminder runs beside it')
+  })
+
+  it('says when the user turned it off', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: repeat-tool-reminder\n  disabled: true\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`note     repeat-tool-reminder is turned off (${patchFile}:1): only dsh-brake tells the model about repeats`)
+    expect(code).toBe(0)
+  })
+
+  it('notes a disabled dsh-brake row and a !!js value, without calling them problems', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 2 + 3\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    expect(out).toContain(`note     ${patchFile}:4: \`callWarnCount\` is a !!js expression: DSH computes it at load, so it is not checked here`)
+    expect(code).toBe(0)
+  })
+})
+
+describe('dsh-brake doctor on a bad command line: one line naming what was wrong, exit code 2, as analyze', () => {
+  it.each([
+    [['--profle', 'x'], 'dsh-brake: unknown option `--profle`'],
+    [['--profile'], 'dsh-brake: `--profile` needs a value'],
+    [['--profile', '-x'], 'dsh-brake: `--profile` needs a value'],
+    [['--profile', '../x'], 'dsh-brake: `--profile`: not a profile name: "../x"'],
+    [['headless'], 'dsh-brake: doctor takes no arguments, got "headless" (a profile is named with --profile)'],
+  ])('%j', async (argv, message) => {
+    const { code, stdout, stderr } = await command('doctor', ...argv)
+    expect([code, stdout, stderr]).toEqual([2, '', `${message}\n`])
+  })
+
+  it('--help shows the usage and exits 0', async () => {
+    const { code, out } = await doctor(ROOT, '--help')
+    expect(out).toMatch(/^usage: dsh-brake doctor \[--profile NAME\]/)
+    expect(code).toBe(0)
+    const built = await command('doctor', '-h')
+    expect([built.code, built.stderr]).toEqual([0, ''])
+    expect(built.stdout).toMatch(/^usage: dsh-brake doctor \[--profile NAME\]/)
+  })
+})

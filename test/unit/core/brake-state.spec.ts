@@ -1,0 +1,164 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createBrakeState } from '../../../src/core/brake-state.ts'
+import type { CallObservation } from '../../../src/core/types.ts'
+import { callOf, type Override } from '../../support/observations.ts'
+
+const options = {
+  trackedCalls: 64,
+  oneVoice: true,
+  calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
+  sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
+  revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
+  errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
+  text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
+}
+
+const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
+const edit = (content: string, over: Override = {}): CallObservation => callOf('write', { file_path: 'a.ts', content }, { kind: 'mutating', ...over })
+const poll = (result: string): CallObservation => callOf('job_output', { job_id: 'bash-1' }, { kind: 'poller', result })
+
+/** Observe the calls in order and return the test call's chain length after the last one. */
+function testChain(calls: CallObservation[]): number {
+  const state = createBrakeState(options)
+  for (const call of calls) state.observeCall(call)
+  return state.callCount(test.key)
+}
+
+describe('progress', () => {
+  it.each<[string, CallObservation[], number]>([
+    ['no progress: the test chain grows', [test, test, test], 3],
+    ['a new successful change is progress', [test, test, edit('v1'), test], 1],
+    ['each new change is progress', [test, edit('v1'), test, edit('v2'), test], 1],
+    ['repeating the same change is not', [test, edit('v1'), test, edit('v1'), test, edit('v1'), test], 3],
+    ['a failed change is not', [test, test, edit('v1', { failed: true }), test], 3],
+    ['a poller reporting news is progress', [poll('running'), test, test, poll('done'), test], 1],
+    ['a poller reporting the same is not', [poll('running'), test, test, poll('running'), test], 3],
+    ['a refused change is not', [test, test, edit('v1', { refused: true }), test], 3],
+    ['a shell change before a failing command is', [test, test, edit('v1', { failed: true, changeStands: true }), test], 1],
+  ])('%s', (_, calls, expected) => {
+    expect(testChain(calls)).toBe(expected)
+  })
+
+  it('forgets progress and chains on reset', () => {
+    const state = createBrakeState(options)
+    state.observeCall(test)
+    state.observeCall(test)
+    state.reset()
+    state.observeCall(test)
+    expect(state.callCount(test.key)).toBe(1)
+  })
+
+  it('takes results as part of a lap when progress-aware: a cycle whose output moves is work', () => {
+    const feed = (progressAware: boolean): string[] => {
+      const state = createBrakeState({
+        ...options,
+        calls: { ...options.calls, schedule: { first: 99, every: 5 }, pollSchedule: { first: 99, every: 5 }, progressAware },
+        sequences: { ...options.sequences, progressAware },
+      })
+      const found: string[] = []
+      for (let lap = 0; lap < 3; lap++) {
+        for (const call of [callOf('grep', { q: 1 }, { result: `${lap * 10} matches` }), callOf('read', { file_path: 'log' })]) {
+          for (const finding of state.observeCall(call) ?? []) found.push(finding.kind)
+        }
+      }
+      return found
+    }
+    expect(feed(true)).toEqual([])
+    expect(feed(false)).toEqual(['sequence'])
+  })
+
+  it('reports every finding a call trips, in detector order', () => {
+    const six = { first: 6, every: 5 }
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: six, pollSchedule: six } })
+    const a = callOf('read', { f: 'a' })
+    const b = callOf('bash', { command: 'make' })
+    let found
+    for (let i = 0; i < 6; i++) found = state.observeCall(i % 2 === 0 ? a : b)
+    expect(found?.map(f => f.kind)).toEqual(['sequence'])
+  })
+})
+
+describe('one loop, one voice', () => {
+  it('holds back the repeat counts of the calls a noticed run of revisits keeps going back to', () => {
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+    const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
+    const found: string[] = []
+    // Four laps of six views: the run of revisits starts with lap two and trips at its eighth call (options: 8).
+    for (let lap = 0; lap < 4; lap++) {
+      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
+    }
+    expect(found).toEqual(['revisit', 'revisit', 'revisit'])
+    // A new call ends the run; repeat counts speak again after it: the first view's ninth call has its notice.
+    state.observeCall(callOf('grep', { pattern: 'new' }))
+    const after = [1, 2, 3, 4, 5].map(() => state.observeCall(views[0]!)?.map(f => f.kind))
+    expect(after).toEqual([undefined, undefined, undefined, undefined, ['repeated-call']])
+  })
+
+  it('keeps every repeat count in deny mode, whose notices warn of the refusal to come', () => {
+    const state = createBrakeState({ ...options, oneVoice: false, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+    const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
+    const found: string[] = []
+    for (let lap = 0; lap < 4; lap++) {
+      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
+    }
+    expect(found.filter(kind => kind === 'repeated-call')).toHaveLength(6)
+  })
+})
+
+const BOUND = 8
+/** Small bounds, so that every structure fills up and evicts. */
+const small = {
+  trackedCalls: BOUND,
+  oneVoice: true,
+  calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
+  sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
+  revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
+  errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
+  text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
+}
+
+const step = fc.oneof(
+  fc.record({
+    call: fc.record({
+      tool: fc.constantFrom('read', 'bash', 'write', 'job_output'),
+      arg: fc.nat(40),
+      result: fc.string({ maxLength: 2000 }),
+      failed: fc.boolean(),
+      kind: fc.constantFrom('default', 'read', 'poller', 'mutating'),
+    }),
+  }),
+  fc.record({ text: fc.array(fc.string({ minLength: 4, maxLength: 30 }), { maxLength: 12 }), id: fc.nat(30), at: fc.nat(5000) }),
+  fc.constant({ reset: true as const }),
+)
+
+describe('bounded state', () => {
+  // A property over random streams of calls and claimed texts: per-agent state stays within its bounds whatever the
+  // agent does.
+  it('never holds more than its bounds', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
+      const state = createBrakeState(small)
+      for (const s of steps) {
+        if ('call' in s) {
+          const { tool, arg, result, failed, kind } = s.call
+          state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
+        } else if ('text' in s) {
+          state.observeText({ at: s.at, messages: [{ id: `m${s.id}`, source: 'plugin x', texts: [s.text.join('\n\n')] }] })
+        } else {
+          state.reset()
+        }
+        const size = state.size()
+        expect(size['calls']).toBeLessThanOrEqual(BOUND)
+        expect(size['polls']).toBeLessThanOrEqual(BOUND)
+        expect(size['history']).toBeLessThanOrEqual(BOUND)
+        expect(size['runWindow']).toBeLessThanOrEqual(64)
+        expect(size['failingTools']).toBeLessThanOrEqual(BOUND)
+        expect(size['blocks']).toBeLessThanOrEqual(BOUND)
+        expect(size['messageIds']).toBeLessThanOrEqual(BOUND)
+        expect(size['window']).toBeLessThanOrEqual(small.sequences.maxLength + 1)
+        expect(size['recentResults']).toBeLessThanOrEqual(256)
+        expect(size['recentChars']).toBeLessThanOrEqual(65_536)
+      }
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
+  }, 600_000)
+})

@@ -1,0 +1,93 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { differsBeyondNormalizing, normalizeError, normalizeResult, VOLATILE } from '../../../src/core/normalize.ts'
+
+describe('normalizing results', () => {
+  it.each([
+    ['an ISO timestamp', 'built at 2026-11-30T06:45:29.123Z', 'built at 2026-12-01T17:02:11.900+01:00'],
+    ['a date', 'report for 2026-11-30', 'report for 2026-12-01'],
+    ['a written-out date', 'Last login: Mon Nov 30 06:45:29 2026', 'Last login: Tue Dec 1 17:02:11 2026'],
+    ['a clock time', '[06:45:29] compiled', '[17:02:11] compiled'],
+    ['a duration', 'Tests 12 passed (12)\nDuration 4.60s', 'Tests 12 passed (12)\nDuration 5.01s'],
+    ['a duration in ms', 'done in 120ms', 'done in 87 ms'],
+    ['a uuid', 'job 28960c95-e9da-434f-a0d1-23b48e4767d5 queued', 'job 5d3c7e0a-1b2c-4d5e-8f90-123456789abc queued'],
+    ['a commit hash', 'HEAD is now at 0b772361f3a5c1d', 'HEAD is now at dcc0fe5a77b2e44'],
+    ['a memory address', '<object at 0x7ffd3a2b1c40>', '<object at 0x7ffd3a2b9e08>'],
+    ['a process id', 'server started (pid 4121)', 'server started (pid 5530)'],
+    ['a temporary path', 'wrote /tmp/vitest-Xa81kq/out.json', 'wrote /tmp/vitest-Pq02mz/out.json'],
+    ['an epoch', 'ts=1764484000', 'ts=1764484123'],
+  ])('ignores %s', (_, a, b) => {
+    expect(normalizeResult(a)).toBe(normalizeResult(b))
+  })
+
+  it.each([
+    ['a count', 'Tests 3 passed', 'Tests 4 passed'],
+    ['a progress percentage', 'build 45% done', 'build 60% done'],
+    ['a status', 'job state: running', 'job state: finished'],
+    ['a line number', 'stopped at app.ts:41', 'stopped at app.ts:42'],
+    ['a short number in text', 'exit code 1', 'exit code 2'],
+    ['words of hex letters', 'added facade', 'added decade'],
+  ])('keeps %s', (_, a, b) => {
+    expect(normalizeResult(a)).not.toBe(normalizeResult(b))
+  })
+})
+
+describe('normalizing only the lines that may change', () => {
+  it('leaves lines without a digit, hyphen or temporary directory as they are, and replaces below and between them', () => {
+    const text = 'plain words\nDuration 4.05s\nmore plain words\nbuilt at 12:30:45\ntrailing words'
+    expect(normalizeResult(text)).toBe('plain words\nDuration ∅\nmore plain words\nbuilt at ∅\ntrailing words')
+  })
+
+  it('replaces nothing across a line break', () => {
+    expect(normalizeResult('done in 12\nms')).not.toBe(normalizeResult('done in 13\nms'))
+    expect(normalizeResult('pid\n4121')).not.toBe(normalizeResult('pid\n5530'))
+  })
+
+  it('agrees with the fragments pattern run over the whole text, on any text built of fragments and plain words', () => {
+    const piece = fc.constantFrom('12', '4.05s', ' ', '\n', '\n\n', '-', 'tmp', 'temp', '/tmp/x1', '/private/tmp/q',
+      'var/folders/ab', 'C:\\Users\\a\\AppData\\Local\\Temp\\x', 'pid 42', 'process: 7', '2026-11-30T06:45:29Z', 'Nov 30',
+      'Mon, 30 Nov 2026', '0x7ffd3a2b', 'deadbeefcafe1', 'abcdefab-abcd-abcd-abcd-abcdefabcdef', 'word', 'ms', 'h', ':',
+      '#', '\r', '\t', 'é', '∅', '12:30:45', '1/2/26', '1764484000', 'µs', '3 seconds')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 40, size: 'max' }).map(parts => parts.join('')), (text) => {
+      expect(normalizeResult(text)).toBe(text.replace(VOLATILE, '∅'))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+})
+
+describe('telling results apart without normalizing', () => {
+  it.each([
+    ['other words first', 'compiled 3 modules\nDuration 4.05s', 'failed to compile\nDuration 4.05s', true],
+    ['one more line', 'all good', 'all good\nand more', true],
+    ['only a duration', 'Tests 12 passed\nDuration 4.05s', 'Tests 12 passed\nDuration 5.01s', false],
+    ['a line with a number', 'Tests 12 passed', 'Tests 13 passed', false],
+    ['a placeholder in the line', 'took ∅', 'took 12ms', false],
+    ['the same text', 'same', 'same', false],
+    ['alike beyond the first 64 characters', `${'x'.repeat(64)} a`, `${'x'.repeat(64)} b`, false],
+  ])('%s → %s', (_, a, b, differs) => {
+    expect(differsBeyondNormalizing(a, b)).toBe(differs)
+  })
+
+  it('never says two texts differ when they normalize alike', () => {
+    const piece = fc.constantFrom('12', '4.05s', ' ', '\n', '\n\n', '-', 'tmp', '/tmp/x1', 'pid 42', 'Nov 30', '0x7ffd3a2b',
+      'word', 'other', 'ms', 'h', '∅', '12:30:45', 'é', '\r', 'a', 'b')
+    const text = fc.array(piece, { maxLength: 24, size: 'max' }).map(parts => parts.join(''))
+    fc.assert(fc.property(text, text, text, (common, x, y) => {
+      if (differsBeyondNormalizing(common + x, common + y)) expect(normalizeResult(common + x)).not.toBe(normalizeResult(common + y))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+})
+
+describe('normalizing errors', () => {
+  it.each([
+    ['paths', "Error: ENOENT: no such file or directory, open 'src/a.ts'", "Error: ENOENT: no such file or directory, open 'lib/deep/b.ts'"],
+    ['numbers', 'Error: request failed with status 503 after 3 retries', 'Error: request failed with status 502 after 5 retries'],
+    ['later lines', 'Error: old_string not found\n  at line 12', '\nError: old_string not found\n  at line 90'],
+    ['windows paths', 'Error: cannot open C:\\work\\a.txt', 'Error: cannot open D:\\other\\b.txt'],
+  ])('ignores %s', (_, a, b) => {
+    expect(normalizeError(a)).toBe(normalizeError(b))
+  })
+
+  it('keeps what the error says', () => {
+    expect(normalizeError('Error: command not found: foo')).not.toBe(normalizeError('Error: permission denied'))
+  })
+})

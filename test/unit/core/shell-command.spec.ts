@@ -1,0 +1,89 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { compilePatterns } from '../../../src/core/patterns.ts'
+import { changesFiles, commandWords, createShellChangeTest, simpleCommands } from '../../../src/core/shell-command.ts'
+
+const changing = compilePatterns(['sed -i*', 'git apply*', 'git checkout *', 'patch *', 'pip install *', 'npm install*'])
+
+describe('shell commands that change files', () => {
+  it.each([
+    // Redirects, tee and heredocs written into a file.
+    ['echo x > out.txt', true],
+    ['printf "%s" "$A" >> log.txt', true],
+    ['cat <<\'EOF\' > fix.py\nprint("hi > there")\nEOF\npython fix.py', true],
+    ['cd /repo && cat > src/a.py << EOF\nx = 1\nEOF', true],
+    ['make 2>&1 | tee build.log', true],
+    ['ls &> listing.txt', true],
+    // Commands from the list, after the usual prefixes.
+    ['cd /testbed && sed -i "s/a/b/" f.py', true],
+    ['timeout 30 git apply fix.patch', true],
+    ['sudo -E env PATH=$PATH pip install -e .', true],
+    ['A=1 B=2 npm install left-pad', true],
+    ['git status; git checkout -- src/a.py', true],
+    // Reading, testing, or writing nowhere.
+    ['cat src/a.py', false],
+    ['grep -rn ">" src', false],
+    ['python -c "print(1 > 0)"', false],
+    ['npm test 2>/dev/null', false],
+    ['make >/dev/null 2>&1', false],
+    ['echo done >&2', false],
+    ['cat <<EOF\nrm -rf / > x\nEOF', false],
+    ['pytest -x | tail -5', false],
+    ['tee --help', false],
+    ['# sed -i s/a/b/ f.py', false],
+    // Odd input ends, and is read as far as it goes.
+    ['echo x\r\nls', false],
+    ['ls \\', false],
+    ['echo "unclosed > quote', false],
+    ['cat <<EOF > f.py\nno end of heredoc', true],
+    // A here-string is input, not a heredoc; devices are not files; a heredoc may close on a `\r\n` line.
+    ['grep x <<< "$v"\nsed -i s/a/b/ f', true],
+    ['grep x <<< "$v" && ls', false],
+    ['echo oops > /dev/stderr', false],
+    ['cat <<EOF > f.py\r\nx = 1\r\nEOF\r\nls', true],
+    ['cat <<EOF\r\nsed -i s/a/b/ f\r\nEOF\r\nls', false],
+    // Arithmetic shifts are not heredocs.
+    ['echo $((1 << 2))\nsed -i s/a/b/ f', true],
+    ['x=$((1<<2)); echo "$x" > out.txt', true],
+    ['echo $HOME $((2<<1))', false],
+  ])('%j → %s', (command, expected) => {
+    expect(changesFiles(command, changing)).toBe(expected)
+  })
+
+  it('reads words and quotes as a shell splits them', () => {
+    expect(simpleCommands('cd "my dir" && sed -i \'s/a b/c/\' x.py | wc -l')).toEqual([
+      { words: ['cd', 'my dir'], writes: [] },
+      { words: ['sed', '-i', 's/a b/c/', 'x.py'], writes: [] },
+      { words: ['wc', '-l'], writes: [] },
+    ])
+    expect(commandWords(['timeout', '-s', 'KILL', '30', 'nohup', 'X=1', 'make'])).toEqual(['make'])
+  })
+
+  it('never throws, whatever the command', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (command) => {
+      expect(typeof changesFiles(command, changing)).toBe('boolean')
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 500) })
+  })
+})
+
+describe('the quick reading of the raw text', () => {
+  const patterns = ['sed -i*', 'sed * -i*', 'git apply*', 'rm *', 'npm install*', 'make install*', './apply.sh *', 'c++ *']
+  const full = compilePatterns(patterns)
+  const quick = createShellChangeTest(patterns)
+
+  it('answers exactly as reading every command word by word', () => {
+    const word = fc.constantFrom('sed', '-i', 's/a/b/', 'f.py', 'git', 'apply', 'x.patch', 'rm', 'format', 'npm', 'install',
+      './apply.sh', 'c++', 'main.cc', 'gitk', '--all',
+      'test', 'make', '>', '>>', '2>&1', '/dev/null', 'tee', 'out.txt', '&&', ';', '|', 'cd', '/repo', 'timeout', '30', '"', '\'', '\n')
+    fc.assert(fc.property(fc.array(word, { maxLength: 12 }).map(words => words.join(' ')), (command) => {
+      expect(quick(command) !== 'none').toBe(changesFiles(command, full))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2_000) })
+  })
+
+  it('reads every command word by word when a pattern has a wildcard in its first word', () => {
+    const loose = createShellChangeTest(['git*', '* --write*'])
+    expect(loose('gitk --all')).toBe('last')
+    expect(loose('prettier src --write')).toBe('last')
+    expect(loose('ls')).toBe('none')
+  })
+})

@@ -1,0 +1,82 @@
+/**
+ * Stop mode's rule, through one agent's real state under the default thresholds of stop mode: a loop that goes on
+ * after its notice settles a stop (a second notice on the same loop, or a refusal), and nothing else does.
+ */
+import { describe, expect, it } from 'vitest'
+import { DEFAULTS } from '../../../src/config/keys.ts'
+import { resolveOptions } from '../../../src/config/resolve.ts'
+import { createBrakeState } from '../../../src/core/brake-state.ts'
+import { REFUSED } from '../../../src/core/results.ts'
+import { loopCalls, stopCause, type StopCause } from '../../../src/core/stops.ts'
+import type { CallObservation } from '../../../src/core/types.ts'
+import { callOf } from '../../support/observations.ts'
+
+const { detectors } = resolveOptions({ ...DEFAULTS, mode: 'stop' })
+
+/** Observe the calls in order; the 1-based number of the first call that settles a stop, and its cause. */
+function firstStop(calls: readonly CallObservation[]): { at: number; cause: StopCause } | undefined {
+  const state = createBrakeState(detectors)
+  for (const [index, call] of calls.entries()) {
+    const cause = stopCause(call, state.observeCall(call), call.refused ? state.callCount(call.key) : 0)
+    if (cause !== undefined) return { at: index + 1, cause }
+  }
+  return undefined
+}
+
+const read = (file: string, result = `contents of ${file}`): CallObservation => callOf('read', { file_path: file }, { kind: 'read', result })
+const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i))
+
+describe('stop mode settles a stop', () => {
+  it('on the second notice of identical calls: the first notice at 4, the second at 9', () => {
+    const stop = firstStop(times(40, () => read('a.ts')))
+    expect(stop?.at).toBe(DEFAULTS.callWarnCount + DEFAULTS.callReWarnEvery)
+    expect(stop?.cause).toMatchObject({ refused: false, loop: { kind: 'repeated-call', tool: 'read', count: 9, noticedBefore: true } })
+  })
+
+  it('on the second notice of a cycle, and counts its calls', () => {
+    const cycle = ['a', 'b', 'c', 'd'].map(file => read(file))
+    const stop = firstStop(times(15, () => cycle).flat())
+    expect(stop?.cause.loop).toMatchObject({ kind: 'sequence', laps: DEFAULTS.sequenceCount + DEFAULTS.callReWarnEvery })
+    expect(stop?.at).toBe(loopCalls(stop!.cause.loop))
+    expect(stop?.at).toBeLessThanOrEqual(40)
+  })
+
+  it('on the second notice of the same error', () => {
+    const failing = (i: number): CallObservation => callOf('bash', { command: `make t${i}` }, {
+      failed: true, errorLine: 'make: *** No rule to make target', result: `make: *** No rule to make target t${i}`,
+    })
+    const stop = firstStop(times(20, failing))
+    expect(stop?.cause.loop).toMatchObject({ kind: 'repeated-error', count: DEFAULTS.errorRepeatCount + DEFAULTS.callReWarnEvery })
+  })
+
+  it('on a refused call, which the brake refuses only after a notice on its chain', () => {
+    const calls = [...times(3, () => read('a.ts')), { ...read('a.ts'), refused: true, result: REFUSED }]
+    const stop = firstStop(calls)
+    expect(stop).toMatchObject({ at: 4, cause: { refused: true, loop: { kind: 'repeated-call', tool: 'read', count: 4 } } })
+  })
+})
+
+describe('stop mode never stops', () => {
+  it('on a first notice', () => {
+    expect(firstStop(times(DEFAULTS.callWarnCount + DEFAULTS.callReWarnEvery - 1, () => read('a.ts')))).toBeUndefined()
+  })
+
+  it('on a poll whose output changes', () => {
+    expect(firstStop(times(12, i => callOf('job_output', { job_id: 'j' }, { kind: 'poller', result: `${i * 10}% done` })))).toBeUndefined()
+  })
+
+  it('on a poller waiting on an unchanged status, however long (deny mode never refuses one either)', () => {
+    expect(firstStop(times(40, () => callOf('job_output', { job_id: 'j' }, { kind: 'poller', result: 'running' })))).toBeUndefined()
+  })
+
+  it('on a refused poller', () => {
+    expect(firstStop([{ ...callOf('job_output', { job_id: 'j' }, { kind: 'poller' }), refused: true, result: REFUSED }])).toBeUndefined()
+  })
+
+  it('when progress comes between the notices: each loop starts afresh', () => {
+    const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
+    const edit = (i: number): CallObservation => callOf('write', { file_path: 'a.ts', content: `v${i}` }, { kind: 'mutating' })
+    // Four runs of the failing test (a notice each time), with a new edit between them.
+    expect(firstStop(times(6, i => [edit(i), test, test, test, test]).flat())).toBeUndefined()
+  })
+})

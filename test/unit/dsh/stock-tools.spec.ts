@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { createShellChangeTest } from '../../../src/core/shell-command.ts'
+import { classOf, shellChangeOf } from '../../../src/core/policies.ts'
+import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
+
+describe('shell commands that change files', () => {
+  const bash = STOCK_TOOL_POLICIES['bash']!
+  const changing = createShellChangeTest(FILE_CHANGING_SHELL_COMMANDS)
+  /** The class identify gives: `mutating` wherever the command changes files, else the policy's. */
+  const kindOf = (command: string, test = changing): string =>
+    shellChangeOf(bash, { command }, test) === 'none' ? classOf(bash, { command }) : 'mutating'
+
+  it.each([
+    ['git commit -m "fix"', 'mutating'],
+    ['  sed -i s/a/b/ file.ts', 'mutating'],
+    ['npm install left-pad', 'mutating'],
+    ['cd /testbed && timeout 60 git apply /tmp/fix.patch', 'mutating'],
+    ['cat <<\'EOF\' > reproduce.py\nimport sys\nEOF\npython reproduce.py', 'mutating'],
+    ['sed -n 10,20p file.ts', 'default'],
+    ['npm test', 'default'],
+    ['git status', 'default'],
+    ['cat file.ts', 'default'],
+    ['python reproduce.py 2>&1 | head -20', 'default'],
+  ])('%j is %s', (command, expected) => {
+    expect(kindOf(command)).toBe(expected)
+  })
+
+  it('takes the user\'s own commands beside the built-in ones', () => {
+    const mine = createShellChangeTest([...FILE_CHANGING_SHELL_COMMANDS, 'make install*'])
+    expect(kindOf('make install')).toBe('default')
+    expect(kindOf('cd build && make install PREFIX=/opt', mine)).toBe('mutating')
+  })
+
+  it('tells a change whose exit code is its own from one followed by another command', () => {
+    expect(shellChangeOf(bash, { command: 'git apply fix.patch' }, changing)).toBe('last')
+    expect(shellChangeOf(bash, { command: 'cd /repo && sed -i s/a/b/ f.py && pytest -x' }, changing)).toBe('earlier')
+    expect(shellChangeOf(bash, { command: 'pytest -x' }, changing)).toBe('none')
+  })
+})

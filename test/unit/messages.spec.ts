@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest'
+import type { DuplicateBlock, RepeatedCallFinding } from '../../src/core/types.ts'
+import {
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, repeatedCallNotice, repeatedErrorNotice, revisitNotice,
+  sequenceNotice, sourceLabel, stopReason,
+  SUMMARY_CHARS,
+} from '../../src/messages.ts'
+
+const wellFormed = (text: string): boolean => text.isWellFormed()
+
+describe('repeated-call notice', () => {
+  const call = (over: Partial<RepeatedCallFinding> = {}): RepeatedCallFinding => ({
+    kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
+  })
+
+  it('says what was seen and what to do instead', () => {
+    const { text, summary } = repeatedCallNotice(call())
+    expect(text).toBe([
+      '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:',
+      '{"file_path":"a.ts"}',
+      'Calling it again will not tell you anything new. Use the result you already have, change the arguments, or take a different approach. If something is blocking you, stop and tell the user what it is.',
+    ].join('\n'))
+    expect(summary).toBe('read × 6, same result')
+  })
+
+  it.each<[string, Partial<RepeatedCallFinding>, string, string]>([
+    ['a failing command', { tool: 'bash', toolClass: 'default', evidence: 'same-failure' }, 'and it failed the same way each time:', 'Calling it again will not tell you anything new.'],
+    ['a poll', { tool: 'job_output', toolClass: 'poller' }, 'and got the same result each time:', 'Polling more often will not make it finish sooner.'],
+    ['a change', { tool: 'write', toolClass: 'mutating' }, 'and got the same result each time:', 'Making the same change again will not change the outcome.'],
+    ['plain counting with changing results', { tool: 'bash', toolClass: 'default', evidence: 'changed' }, 'since the last user message, although the results changed along the way:', 'If each run is the progress you expect, carry on'],
+  ])('fits evidence and advice to %s', (_, over, evidence, advice) => {
+    const [first, , third] = repeatedCallNotice(call(over)).text.split('\n')
+    expect(first).toMatch(new RegExp(` 6 times ${evidence.replace(/[.,:]/g, '\\$&')}$`))
+    expect(third!.startsWith(advice)).toBe(true)
+  })
+
+  it('warns about refusals in deny mode, only while below the deny count, and never for pollers', () => {
+    expect(repeatedCallNotice(call(), 10).text).toMatch(/\nIdentical calls beyond 10 are refused until something changes or the user speaks again\.$/)
+    expect(repeatedCallNotice(call({ count: 11 }), 10).text).not.toContain('refused')
+    expect(repeatedCallNotice(call()).text).not.toContain('refused')
+    expect(repeatedCallNotice(call({ toolClass: 'poller' }), 10).text).not.toContain('refused')
+  })
+
+  it('inserts arguments as they are, never expanding placeholders inside them', () => {
+    const { text } = repeatedCallNotice(call({ tool: '{count}', args: '{"q":"{tool} {count}"}' }))
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      '[dsh-brake] You have called `{count}` with these exact arguments 6 times and got the same result each time:',
+      '{"q":"{tool} {count}"}',
+    ])
+  })
+
+  it('quotes a bounded preview of huge arguments and a bounded tool name', () => {
+    const args = JSON.stringify({ body: 'x'.repeat(10_000_000) })
+    const tool = 't'.repeat(5000)
+    const { text, summary } = repeatedCallNotice(call({ tool, args }))
+    expect(text.length).toBeLessThan(1000)
+    expect(text).toContain(`${args.slice(0, ARGS_PREVIEW_CHARS)}… (+${args.length - ARGS_PREVIEW_CHARS} more chars)`)
+    expect(summary.length).toBeLessThanOrEqual(SUMMARY_CHARS)
+  })
+})
+
+describe('sequence notice', () => {
+  it('names the cycle and the laps', () => {
+    const { text, summary } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
+    expect(text).toBe([
+      '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
+      'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('cycle × 3: grep → curl → read → bash')
+  })
+
+  it('keeps the summary within 120 characters for long cycles', () => {
+    const tools = Array.from({ length: 32 }, (_, i) => `tool_with_a_long_name_${i}`)
+    const { summary, text } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools, laps: 3, sameResults: false })
+    expect(text).toContain('each time with the same arguments: tool_with')
+    expect(summary.length).toBe(SUMMARY_CHARS)
+    expect(summary.endsWith('…')).toBe(true)
+  })
+})
+
+describe('duplicate-text notice', () => {
+  const block = (over: Partial<DuplicateBlock> = {}): DuplicateBlock => ({
+    count: 3, sources: ['plugin hooks-claude-code'], head: 'Remember to run\nthe linter.', length: 27, ...over,
+  })
+
+  it('lists the block with its count, window, sources and a one-line preview', () => {
+    const { text, summary } = duplicateTextNotice({ kind: 'duplicate-text', threshold: 3, windowMs: 120_000, blocks: [block()] })
+    expect(text).toBe([
+      '[dsh-brake] The same text keeps arriving in your context, unchanged:',
+      '- 3 times within 2 min, from plugin hooks-claude-code: "Remember to run the linter."',
+      'It repeats what you already have and is not a new instruction: do not redo work because of it. If it asks for something you cannot do, tell the user instead of trying again.',
+    ].join('\n'))
+    expect(summary).toBe('repeated text × 3 from plugin hooks-claude-code')
+  })
+
+  it('says how many of the occurrences fell in the window, and bounds the list and the preview', () => {
+    const long = block({ count: 5, sources: ['plugin a', 'subagent-report'], head: 'y'.repeat(200), length: 5000 })
+    const { text } = duplicateTextNotice({ kind: 'duplicate-text', threshold: 3, windowMs: 90_000, blocks: [long, block(), block(), block(), block()] })
+    expect(text).toContain(`- 5 times, 3 of them within 90 s, from plugin a, subagent-report: "${'y'.repeat(120)}…"`)
+    expect(text).toContain('- repeated blocks not shown: 2')
+    expect(text.split('\n')).toHaveLength(6)
+  })
+})
+
+describe('repeated-error notice', () => {
+  it('says the inputs are not the problem, quoting the error', () => {
+    const { text, summary } = repeatedErrorNotice({
+      kind: 'repeated-error', noticedBefore: false, tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
+    })
+    expect(text).toBe([
+      '[dsh-brake] `read` has failed 3 times with the same error, with 3 different sets of arguments:',
+      'Error: cannot read "a.ts": not found',
+      'The inputs are not the problem: something the tool depends on is wrong (a missing file or program, permissions, the environment). Find and fix that cause, use another tool, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('read failed × 3, same error')
+  })
+
+  it('says the input is the problem when the tool rejected it', () => {
+    const { text, summary } = repeatedErrorNotice({
+      kind: 'repeated-error', noticedBefore: false, tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
+    })
+    expect(text).toBe([
+      '[dsh-brake] `edit` has rejected your input 5 times with the same error, with 4 different sets of arguments:',
+      'Error: old_string was not found in "src/a.ts"',
+      'The error is about what you sent. Read it closely and fix that exactly (re-read the current text before you edit it, check the format the tool expects), or take another approach, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('edit rejected input × 5, same error')
+  })
+})
+
+describe('revisit notice', () => {
+  it('says how long the run is and names the calls it keeps going back to, bounded', () => {
+    const { text, summary } = revisitNotice({
+      kind: 'revisit', noticedBefore: false, count: 9,
+      calls: [
+        { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
+        { tool: 'grep', args: `{"pattern":"${'x'.repeat(300)}"}`, count: 2 },
+      ],
+    })
+    expect(text.split('\n')).toEqual([
+      '[dsh-brake] Your last 9 calls each repeated a call you had already made and got the same result as before, with nothing changed in between. The calls you keep going back to:',
+      '- `str_replace_editor` {"command":"view","path":"/repo/sets.py","view_range":[1000,1050]} (2 times)',
+      `- \`grep\` {"pattern":"${'x'.repeat(88)}… (+214 more chars) (2 times)`,
+      'You are going over the same ground. Use what those results already told you, take a step you have not taken yet, or stop and tell the user what is blocking you.',
+    ])
+    expect(summary).toBe('9 calls in a row repeat earlier ones')
+  })
+})
+
+describe('denial reason', () => {
+  it('says what happened and how to get unstuck, bounded', () => {
+    expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
+    expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments since the last user message; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
+    expect(denialReason('x'.repeat(100_000), 10).length).toBeLessThan(600)
+  })
+})
+
+describe('stop reason', () => {
+  it('is told by its wording: the brake\'s own stop, not another reason that mentions the brake', () => {
+    const reason = stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result', noticedBefore: true } })
+    expect(isStopReason(reason)).toBe(true)
+    expect(isStopReason('budget-guard stopped the turn after dsh-brake warned')).toBe(false)
+    expect(isStopReason(`Error: ${reason}`)).toBe(false)
+  })
+})
+
+describe('bounded, well-formed text', () => {
+  it('never splits a surrogate pair when clipping', () => {
+    const emoji = '😀'.repeat(100)
+    for (let max = 1; max < 20; max++) expect(wellFormed(clip(emoji, max))).toBe(true)
+    const { summary } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
+    expect(wellFormed(summary)).toBe(true)
+  })
+
+  it('names sources by kind, and plugin where present', () => {
+    expect(sourceLabel({ kind: 'plugin', plugin: 'hooks-codex' })).toBe('plugin hooks-codex')
+    expect(sourceLabel({ kind: 'subagent-report' })).toBe('subagent-report')
+    expect(sourceLabel({ kind: 'plugin', plugin: 'p'.repeat(500) }).length).toBeLessThan(100)
+  })
+})
