@@ -149,3 +149,18 @@ export function writeLog(home: string, id: string, bytes: Buffer): string {
   writeFileSync(file, bytes)
   return file
 }
+
+/** A read of a.txt with its result. */
+export const read = (result: string): ScriptedCall => ({ name: 'read', args: { file_path: 'a.txt' }, result })
+
+/** A session with three identical reads, a notice attached to the third, and a fourth read in the next step. */
+export function readsWithNotice(): SessionScript {
+  return new SessionScript(header('session-1'))
+    .prompt('Fix it.', [message('Current runtime context.', { kind: 'runtime-context' } as never)])
+    .respond([read('one'), read('one')])
+    .openStep()
+    .respond([{ ...read('one'), notice: brakeNotice('read × 3, same result') }])
+    .openStep([brakeNotice('read × 3, same result')])
+    .respond([read('one')], { inputTokens: 500, outputTokens: 10 })
+    .end()
+}

@@ -5,21 +5,7 @@
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decodeSessionLog, SessionLogError } from '../../../src/replay/session-log.ts'
-import { brakeNotice, header, message, SessionScript } from '../../support/session-logs.ts'
-
-const read = (result: string): { name: string; args: unknown; result: string } => ({ name: 'read', args: { file_path: 'a.txt' }, result })
-
-/** A session with three identical reads, a notice attached to the third, and a fourth read in the next step. */
-function script(): SessionScript {
-  return new SessionScript(header('session-1'))
-    .prompt('Fix it.', [message('Current runtime context.', { kind: 'runtime-context' } as never)])
-    .respond([read('one'), read('one')])
-    .openStep()
-    .respond([{ ...read('one'), notice: brakeNotice('read × 3, same result') }])
-    .openStep([brakeNotice('read × 3, same result')])
-    .respond([read('one')], { inputTokens: 500, outputTokens: 10 })
-    .end()
-}
+import { readsWithNotice } from '../../support/session-logs.ts'
 
 function decodeError(bytes: Buffer): string {
   try {
@@ -33,7 +19,7 @@ function decodeError(bytes: Buffer): string {
 
 describe('decoding', () => {
   it('reads every frame: the header, then each event in order', () => {
-    const written = script()
+    const written = readsWithNotice()
     const log = decodeSessionLog('/logs/s.jsonl.zstd', written.bytes(2))
     expect(log.header.id).toBe('session-1')
     expect(log.events.map(event => event.type)).toEqual(written.events.map(event => event.type))
@@ -41,7 +27,7 @@ describe('decoding', () => {
   })
 
   it('names the file and says the log is truncated when its last frame is cut short', () => {
-    const bytes = script().bytes(2)
+    const bytes = readsWithNotice().bytes(2)
     expect(decodeError(bytes.subarray(0, bytes.length - 5))).toMatch(/^\/logs\/s\.jsonl\.zstd: is truncated or corrupt: the last zstd frame \(byte \d+\) ends in the middle of a line$/)
   })
 

@@ -5,25 +5,11 @@
 import { describe, expect, it } from 'vitest'
 import { decodeSessionLog } from '../../../src/replay/session-log.ts'
 import { recordingOf } from '../../../src/replay/session-recording.ts'
-import { brakeNotice, header, message, SessionScript, skippedCall } from '../../support/session-logs.ts'
-
-const read = (result: string): { name: string; args: unknown; result: string } => ({ name: 'read', args: { file_path: 'a.txt' }, result })
-
-/** A session with three identical reads, a notice attached to the third, and a fourth read in the next step. */
-function script(): SessionScript {
-  return new SessionScript(header('session-1'))
-    .prompt('Fix it.', [message('Current runtime context.', { kind: 'runtime-context' } as never)])
-    .respond([read('one'), read('one')])
-    .openStep()
-    .respond([{ ...read('one'), notice: brakeNotice('read × 3, same result') }])
-    .openStep([brakeNotice('read × 3, same result')])
-    .respond([read('one')], { inputTokens: 500, outputTokens: 10 })
-    .end()
-}
+import { header, read, readsWithNotice, SessionScript, skippedCall } from '../../support/session-logs.ts'
 
 describe('what the analyzer rebuilds', () => {
   it('the calls in result order, the steps with what they claimed, and the person\'s message as a turn', () => {
-    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    const recording = recordingOf(decodeSessionLog('s', readsWithNotice().bytes()), 'dsh-brake')
     expect(recording.calls.map(call => [call.index, call.tool, call.text, call.step])).toEqual([
       [0, 'read', 'one', '1/1'], [1, 'read', 'one', '1/1'], [2, 'read', 'one', '1/2'], [3, 'read', 'one', '1/3'],
     ])
@@ -35,18 +21,18 @@ describe('what the analyzer rebuilds', () => {
   })
 
   it('what the brake said, after the call its notice was attached to (not the step that showed it)', () => {
-    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    const recording = recordingOf(decodeSessionLog('s', readsWithNotice().bytes()), 'dsh-brake')
     expect(recording.said.map(action => [action.kind, action.call, action.text])).toEqual([['notice', 2, 'read × 3, same result']])
   })
 
   it('the usage of each step, to share among its calls', () => {
-    const recording = recordingOf(decodeSessionLog('s', script().bytes()), 'dsh-brake')
+    const recording = recordingOf(decodeSessionLog('s', readsWithNotice().bytes()), 'dsh-brake')
     expect([...recording.usage]).toEqual([['1/1', { inputTokens: 1000, outputTokens: 20 }], ['1/2', { inputTokens: 1000, outputTokens: 20 }], ['1/3', { inputTokens: 500, outputTokens: 10 }]])
     expect(recording.callsPerStep.get('1/1')).toBe(2)
   })
 
   it('skips event types it does not know, and events of a known type with data of another shape', () => {
-    const written = script()
+    const written = readsWithNotice()
     const plain = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
     written.raw({ type: 'future/insight', data: { anything: [1, 2] } }).raw({ type: 'tool/result', data: { message: 'not a message' } })
     const recording = recordingOf(decodeSessionLog('s', written.bytes()), 'dsh-brake')
