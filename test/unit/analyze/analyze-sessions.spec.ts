@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { analyzeSessions } from '../../../src/analyze/analyze-sessions.ts'
 import { createProgressLine } from '../../../src/analyze/progress-line.ts'
-import { header, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
+import { brakeNotice, header, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
 
 const home = mkdtempSync(join(tmpdir(), 'dsh-brake-sessions-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
@@ -40,6 +40,32 @@ describe('sessions and subagents', () => {
     const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
     // Each call: 400 characters of result (100 tokens in) and 25 of arguments (7 tokens out, rounded up).
     expect(agent!.loops[0]!.tokens).toEqual({ input: 400, output: 28, total: 428, estimated: true })
+  })
+})
+
+describe('which action acts on a loop', () => {
+  /** Four identical reads (calls 1 to 4, a loop), then `others` other reads; the brake said `notice` after call `at`. */
+  function noticedLate(at: number, others: number): SessionScript {
+    const script = reads(new SessionScript(header(`session-late-${at}`)).prompt('go'), 4, null)
+    const notice = brakeNotice('read × 4, same result')
+    for (let call = 5; call < 5 + others; call++) {
+      // The step after the notice's call claims it, as DSH's loop does.
+      script.openStep(call === at + 1 ? [notice] : [])
+        .respond([{ name: 'read', args: { file_path: `other-${call}.txt` }, result: `other ${call}`, ...call === at ? { notice } : {} }], null)
+    }
+    return script
+  }
+
+  it('credits a loop with an action up to two calls after its last, as the evaluation scores it', async () => {
+    const file = writeLog(home, 'session-late-6', noticedLate(6, 4).bytes())
+    const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
+    expect(agent!.loops.map(loop => [loop.firstCall, loop.lastCall, loop.firstSaid])).toEqual([[1, 4, { kind: 'notice', call: 6, text: 'read × 4, same result' }]])
+  })
+
+  it('does not credit it with an action further on', async () => {
+    const file = writeLog(home, 'session-late-7', noticedLate(7, 4).bytes())
+    const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
+    expect(agent!.loops.map(loop => [loop.firstCall, loop.lastCall, loop.firstSaid])).toEqual([[1, 4, null]])
   })
 })
 

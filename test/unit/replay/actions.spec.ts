@@ -1,0 +1,12 @@
+/** What plugins did, in one order for every report: by call, and at one call notices, then refusals, then stops. */
+import { describe, expect, it } from 'vitest'
+import { byCall, type Action } from '../../../src/replay/actions.ts'
+
+const at = (call: number, kind: Action['kind'], text = kind): Action => ({ kind, agent: 'a', call, text })
+
+describe('byCall', () => {
+  it('orders by call, then notices before refusals before stops, keeping the order within a kind', () => {
+    const taken = [at(3, 'stop'), at(3, 'refusal'), at(1, 'notice', 'second'), at(3, 'notice'), at(1, 'notice', 'first')]
+    expect(byCall(taken).map(action => `${action.call} ${action.text}`)).toEqual(['1 second', '1 first', '3 notice', '3 refusal', '3 stop'])
+  })
+})

@@ -1,0 +1,30 @@
+/** The one rule for "a plugin acted on this loop", which the evaluation and `dsh-brake analyze` both apply. */
+import { describe, expect, it } from 'vitest'
+import type { Action } from '../../../src/replay/actions.ts'
+import type { Episode } from '../../../src/replay/label/rules.ts'
+import { actsOn, CATCH_SLACK, firstOn } from '../../../src/replay/score.ts'
+
+const episode: Episode = { agent: 'a', start: 10, begins: 11, end: 20, labelledAt: 13, rules: ['I'], period: 1 }
+const at = (call: number, kind: Action['kind'] = 'notice', agent = 'a'): Action => ({ kind, agent, call, text: `${kind} at ${call}` })
+
+describe('actsOn', () => {
+  it.each([
+    [9, false], [10, true], [20, true], [20 + CATCH_SLACK, true], [21 + CATCH_SLACK, false],
+  ])('an action after call %i: %s', (call, acts) => {
+    expect(actsOn(episode, at(call))).toBe(acts)
+  })
+
+  it('never credits another agent\'s action', () => {
+    expect(actsOn(episode, at(12, 'notice', 'b'))).toBe(false)
+  })
+})
+
+describe('firstOn', () => {
+  it('takes the first action that acts on the loop, of any kind or of the kind asked for', () => {
+    const actions = [at(5), at(12, 'refusal'), at(15), at(18, 'stop')]
+    expect(firstOn(episode, actions)).toEqual(at(12, 'refusal'))
+    expect(firstOn(episode, actions, 'notice')).toEqual(at(15))
+    expect(firstOn(episode, actions, 'stop')).toEqual(at(18, 'stop'))
+    expect(firstOn(episode, [at(5), at(30)])).toBeUndefined()
+  })
+})
