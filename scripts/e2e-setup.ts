@@ -1,7 +1,7 @@
 /**
  * `npm run test:e2e` runs this first: install the real dsh CLI the end-to-end tests drive into test/e2e/cli, the way
- * the README's "Get dsh" tells a user to (its package.json, then `pnpm install`), with test/e2e/cli/pnpm-lock.yaml
- * holding every version still, unless that install is already there and current. It stops first if the README's
+ * docs/install.md's "Get dsh" tells a user to (its package.json, then `pnpm install`), with test/e2e/cli/pnpm-lock.yaml
+ * holding every version still, unless that install is already there and current. It stops first if that page's
  * recipe and test/e2e/cli/package.json have drifted apart. pnpm comes from this
  * project's dev dependencies; the tests also put it on the CLI's PATH, because `dsh plugin add` runs pnpm.
  */
@@ -16,9 +16,9 @@ const pnpm = fileURLToPath(new URL('../node_modules/.bin/pnpm', import.meta.url)
 const stamp = `${dir}node_modules/.dsh-brake-stamp`
 const want = createHash('sha1').update(readFileSync(`${dir}pnpm-lock.yaml`)).update(readFileSync(`${dir}package.json`)).digest('hex')
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
-if (recipeManifest(readme) !== readFileSync(`${dir}package.json`, 'utf8')) {
-  console.error('e2e: the README\'s "Get dsh" package.json and test/e2e/cli/package.json differ: make them the same file')
+const page = readFileSync(new URL('../docs/install.md', import.meta.url), 'utf8')
+if (recipeManifest(page) !== readFileSync(`${dir}package.json`, 'utf8')) {
+  console.error('e2e: the "Get dsh" package.json of docs/install.md and test/e2e/cli/package.json differ: make them the same file')
   process.exit(1)
 }
 

@@ -40,8 +40,8 @@ export const KEYS = {
   mode: {
     default: 'remind',
     rule: { kind: 'choice', values: ['remind', 'deny', 'stop'] },
-    en: '`remind` (default) only tells the model; `deny` also refuses an exact call repeated `callDenyCount` times; `stop` also ends the turn when a loop goes on without progress after its notice.',
-    zh: '`remind`（默认）只发提醒；`deny` 还会拒绝已重复 `callDenyCount` 次的完全相同调用；`stop` 在 `deny` 之外，当循环在提醒之后仍无进展地继续时结束本轮。',
+    en: 'How far the brake goes: tell the model (`remind`), also refuse exact repeats (`deny`), also end the turn of a loop that went on after its notice (`stop`).',
+    zh: '刹车做到哪一步：只提醒模型（`remind`），另外拒绝完全相同的重复（`deny`），另外结束提醒后仍在继续的循环所在的一轮（`stop`）。',
   },
   callWarnCount: {
     default: 4,
@@ -58,8 +58,8 @@ export const KEYS = {
   callDenyCount: {
     default: 10,
     rule: { kind: 'integer', min: 1, above: 'callWarnCount' },
-    en: 'In `deny` and `stop` modes, identical attempts after this many identical calls are refused. Must be greater than `callWarnCount`.',
-    zh: '`deny` 与 `stop` 模式下，相同调用达到此次数后，再次尝试将被拒绝。必须大于 `callWarnCount`。',
+    en: 'In `deny` and `stop` modes, identical attempts after this many identical calls are refused.',
+    zh: '`deny` 与 `stop` 模式下，相同调用达到此次数后，再次尝试将被拒绝。',
   },
   callReWarnEvery: {
     default: 5,
@@ -83,8 +83,8 @@ export const KEYS = {
   revisitCount: {
     default: 10,
     rule: { kind: 'integer', min: 3 },
-    en: 'Consecutive calls that each repeat an earlier call with an unchanged result, since the last progress, that make a loop of any period.',
-    zh: '连续多少个调用都在重复之前做过的调用（结果未变，且自上次进展以来）时算作循环，不论周期长短。',
+    en: 'Calls in a row, each repeating an earlier one with its result unchanged, that make a loop of any period.',
+    zh: '连续多少个调用都在重复之前的调用且结果未变时算作循环，不论周期长短。',
   },
   duplicateTextThreshold: {
     default: 3,
@@ -125,8 +125,8 @@ export const KEYS = {
   progressAware: {
     default: true,
     rule: { kind: 'boolean' },
-    en: 'Count only repeats without progress (same result, no new successful change since the chain began); false counts every repeat.',
-    zh: '为 true（默认）时只计“没有进展”的重复：结果相同，且自调用链开始以来没有新的成功修改。为 false 时每次重复都计数。',
+    en: 'Count only repeats without progress (same result, no successful change since); false counts every repeat.',
+    zh: '只计没有进展的重复（结果相同，其间没有成功的修改）；为 false 时每次重复都计数。',
   },
   errorRepeatCount: {
     default: 3,
@@ -143,8 +143,8 @@ export const KEYS = {
   toolPolicies: {
     default: {},
     rule: { kind: 'policies' },
-    en: 'Tool-name pattern → policy (`class`: default, read, poller, mutating, bookkeeping; optional `identity` argument fields, `byArgument` and `shellCommand`), consulted before the built-in defaults.',
-    zh: '工具名模式 → 策略（`class`：default、read、poller、mutating、bookkeeping；可选 `identity` 参数字段、`byArgument` 与 `shellCommand`），先于内置默认值查找。',
+    en: 'A tool\'s class (default, read, poller, mutating, bookkeeping) and identity fields, before the built-in defaults.',
+    zh: '工具的类别（default、read、poller、mutating、bookkeeping）与身份字段，先于内置默认值。',
   },
   fileChangingCommands: {
     default: [],

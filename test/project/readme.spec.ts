@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import yaml from 'js-yaml'
+import { configProblems } from '../../src/config/check.ts'
 import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
 import * as messages from '../../src/messages.ts'
 import { recipeManifest } from '../../scripts/dsh-recipe.ts'
@@ -71,9 +73,9 @@ function accepts(rule: Rule, words: Words): string {
   }
 }
 
-/** The README's key table as the table of keys makes it: one row a key, in the table's order. */
+/** The README's key table as the table of keys makes it: one row a key, in the table's order, with what it does. */
 const keyRows = (language: 'en' | 'zh'): string[] =>
-  KEY_ENTRIES.map(([key, entry]) => `| ${code(key)} | ${code(shown(entry.default))} | ${accepts(entry.rule, WORDS[language])} |`)
+  KEY_ENTRIES.map(([key, entry]) => `| ${code(key)} | ${code(shown(entry.default))} | ${accepts(entry.rule, WORDS[language])} | ${entry[language]} |`)
 
 /** The rows of the README's key table: from the first key's row to the table's end. */
 function readmeKeyRows(text: string): string[] {
@@ -102,7 +104,9 @@ describe('README.md', () => {
     expect(quoted).toBe(true)
   })
 
-  it('quotes rendered examples exactly as the plugin renders them', () => {
+  it('points to the rendered examples, which docs/notices.md quotes exactly as the plugin renders them', () => {
+    expect(english).toContain('[docs/notices.md](docs/notices.md)')
+    const page = read('docs/notices.md')
     const examples = [
       messages.repeatedCallNotice({ kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
       messages.sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
@@ -114,23 +118,29 @@ describe('README.md', () => {
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
     ]
-    for (const example of examples) expect(english).toContain(`\`\`\`text\n${example}\n\`\`\``)
+    for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
   })
 
-  it('gives every config key, its default and what it accepts in the key table, as the table of keys says', () => {
+  it('gives every config key, its default, what it accepts and what it does in the key table, as the table of keys says', () => {
     expect(readmeKeyRows(english)).toEqual(keyRows('en'))
   })
 
-  it('sets every config key to its default in the example config', () => {
-    const lines = english.split('\n')
-    for (const [key, entry] of KEY_ENTRIES) {
-      expect(lines.some(line => line.startsWith(`    ${key}: ${shown(entry.default)} `)), key).toBe(true)
-    }
+  it('shows a config row the plugin accepts', () => {
+    const row = fences(english).find(fence => fence.startsWith('```yaml\n- id: dsh-brake\n'))
+    const [entry] = yaml.load(row!.replace(/^```yaml\n|```$/g, '')) as [{ config: unknown }]
+    expect(configProblems(entry.config)).toEqual([])
   })
 
   it('would notice its key table drifting from the table of keys', () => {
     expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | integer ≥ 2 |', '| `callWarnCount` | `4` | integer ≥ 3 |'))).not.toEqual(keyRows('en'))
     expect(readmeKeyRows(english.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
+  })
+})
+
+describe('the READMEs\' size', () => {
+  // The README is the contract a user reads through; deeper material belongs in docs/.
+  it.each(['README.md', 'README.zh.md'])('%s is at most 20 KB', (file) => {
+    expect(readFileSync(join(PACKAGE_ROOT, file)).length).toBeLessThanOrEqual(20_000)
   })
 })
 
@@ -163,17 +173,19 @@ describe('README.zh.md mirrors README.md', () => {
   })
 })
 
-describe('the README\'s "Get dsh" recipe', () => {
+describe('the "Get dsh" recipe of docs/install.md', () => {
+  const page = read('docs/install.md')
+
   const fixture = read('test/e2e/cli/package.json')
   const project = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> }
 
   it('is, byte for byte, the package.json the end-to-end tests install the dsh CLI from', () => {
-    expect(recipeManifest(english)).toBe(fixture)
+    expect(recipeManifest(page)).toBe(fixture)
   })
 
   it('would notice the two drifting apart', () => {
-    expect(recipeManifest(english.replace('"@deepseek-ai/cordis": "4.0.1"', '"@deepseek-ai/cordis": "4.0.4"'))).not.toBe(fixture)
-    expect(recipeManifest(english.replace('\n## Get dsh\n', '\n## Getting it\n'))).toBeUndefined()
+    expect(recipeManifest(page.replace('"@deepseek-ai/cordis": "4.0.1"', '"@deepseek-ai/cordis": "4.0.4"'))).not.toBe(fixture)
+    expect(recipeManifest(page.replace('\n## Get dsh\n', '\n## Getting it\n'))).toBeUndefined()
   })
 
   it('pins the release the project builds against, and the framework packages it was published with', () => {
@@ -186,7 +198,7 @@ describe('the README\'s "Get dsh" recipe', () => {
   })
 
   it('installs with pnpm install, as the end-to-end setup does, and names the version it gets', () => {
-    const commands = fences(english).find(fence => fence.includes('\npnpm install '))
+    const commands = fences(page).find(fence => fence.includes('\npnpm install '))
     expect(commands).toContain('dsh --version                              # 0.1.0-rc.8')
     expect(read('scripts/e2e-setup.ts')).toContain("execFileSync(pnpm, ['install', '--frozen-lockfile'")
   })

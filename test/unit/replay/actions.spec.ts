@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { byCall, type Action } from '../../../src/replay/actions.ts'
 
-const at = (call: number, kind: Action['kind'], text = kind): Action => ({ kind, agent: 'a', call, text })
+const at = (call: number, kind: Action['kind'], text: string = kind): Action => ({ kind, agent: 'a', call, text })
 
 describe('byCall', () => {
   it('orders by call, then notices before refusals before stops, keeping the order within a kind', () => {
