@@ -92,12 +92,12 @@ export class ScriptedModel extends LlmAdapter {
     return Promise.resolve({ provider, id: model, name: model })
   }
 
-  async * stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
+  stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
     this.requests.push(options)
     let entry = this.script.shift()
     if (entry === undefined) throw new Error('ScriptedModel: script exhausted')
     while (typeof entry === 'function') entry = entry(options)
-    for (const chunk of chunks(entry)) yield chunk
+    return toAsync(chunks(entry))
   }
 }
 
@@ -159,6 +159,13 @@ export async function mountProfile(ctx: Context, userPatch: readonly PatchOption
   await ctx.loader.await()
 }
 
+/** The chunks of a scripted response, as a provider streams them. */
+// A scripted model has nothing to wait for; the adapter's contract is an async iterable all the same.
+// oxlint-disable-next-line typescript/require-await
+async function* toAsync(chunks: readonly StreamChunk[]): AsyncIterable<StreamChunk> {
+  yield* chunks
+}
+
 /** Register a content tool whose text result comes from `body` (default: `ok`). Returns a run counter. */
 export function tool(ctx: Context, name: string, body: ToolBody = () => 'ok', concurrent = false): { runs: number } {
   const counter = { runs: 0 }
@@ -167,9 +174,9 @@ export function tool(ctx: Context, name: string, body: ToolBody = () => 'ok', co
       name,
       description: name,
       parameters: {},
-      async execute(args: unknown) {
+      execute(args: unknown) {
         counter.runs++
-        return [{ type: 'text', text: body(args, counter.runs) }]
+        return Promise.resolve([{ type: 'text', text: body(args, counter.runs) }])
       },
     }),
     ...concurrent ? { isConcurrencySafe: () => true } : {},
