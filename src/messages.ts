@@ -7,8 +7,11 @@
  * @module dsh-brake/messages
  */
 import { loopCalls, type StopCause } from './core/stops.js'
+import type {
+  CallFinding, DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,
+} from './core/types.js'
+import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
-import type { DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding } from './core/types.js'
 
 /** Characters of canonical arguments quoted in a notice. */
 export const ARGS_PREVIEW_CHARS = 200
@@ -52,8 +55,14 @@ export const CALL_ADVICE = {
   changed: 'If each run is the progress you expect, carry on; otherwise take a different approach, or tell the user what is blocking you.',
 } as const
 
-/** The line added to a repeated-call notice in deny mode while the call is still below the deny count. */
+/**
+ * The last line of a notice in deny mode about calls that repeat exactly (not a poller's, and below the deny count
+ * for a repeated call): the refusals to come.
+ */
 export const DENY_WARNING = 'Identical calls beyond {denyCount} are refused until something changes or the user speaks again.'
+
+/** The line after a notice's strongest evidence, naming what else the same loop shows (each one of {@link LOOP}). */
+export const ALSO_LINE = 'The same loop also shows: {loops}.'
 
 /** The collapsed-row summary of a repeated-call notice. */
 export const REPEATED_CALL_SUMMARY = '{tool} × {count}, {short}'
@@ -139,12 +148,12 @@ export const DENIAL_TERMS = {
 
 /**
  * Stop mode's reason for ending a turn: what the person reads (on the terminal, in the session log's `turn/end`, on a
- * blocked goal) and what a stopped subagent's parent reads. `{loop}` is one of {@link STOP_LOOP}.
+ * blocked goal) and what a stopped subagent's parent reads. `{loop}` is one of {@link LOOP}.
  */
 export const STOP_REASON = 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. {loop}. Send a message to go on; the brake counts afresh.'
 
-/** The loop a stop names, by kind: what repeated and how many calls it took. */
-export const STOP_LOOP = {
+/** A loop in a phrase, by kind: what repeated and how many calls it took (a stop names its loop so, and a notice the rest of its loop). */
+export const LOOP = {
   'repeated-call': '`{tool}` was called {count} times with the same arguments ({short}): {arguments}',
   'refused': '`{tool}` was called {count} times with the same arguments, the last of them refused: {arguments}',
   'sequence': 'The same {length} calls went round {laps} times ({calls} calls): {cycle}',
@@ -152,8 +161,8 @@ export const STOP_LOOP = {
   'repeated-error': '`{tool}` failed {count} times with the same error: {error}',
 } as const
 
-/** One call a revisit stop names, with how often it came up. */
-export const STOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
+/** One call a revisit run's phrase names, with how often it came up. */
+export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
 
 /** The notice that closes a stopped turn: the person sees it in the transcript, the model with its next message. */
 export const STOP_NOTICE = `[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing. {loop}.
@@ -164,6 +173,38 @@ export const STOP_SUMMARY = 'turn stopped: {loop}'
 
 /** The line a stopped subagent's reason adds to its parent's failed delegation result. */
 export const SUBAGENT_STOPPED_LINE = 'The subagent did not fail at the task: it was stopped in a loop. {reason} Do not hand out the same task again unchanged: narrow it, give it what it was missing, or take it on yourself.'
+
+/**
+ * The one notice about a loop at one call: its strongest evidence, then what else the same loop shows, then, in deny
+ * mode (`denyCount` given), the refusals to come for calls that repeat exactly.
+ */
+export function loopNotice(told: Told, denyCount?: number): NoticeText {
+  const { finding, also } = told
+  const lead = leadNotice(finding)
+  let text = lead.text
+  if (also.length > 0) text += `\n${fill(ALSO_LINE, { loops: also.map(other => loopPhrase(other, false)).join('; ') })}`
+  if (denyCount !== undefined && warnsOfRefusals(finding, denyCount)) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
+  return { text, summary: lead.summary }
+}
+
+/** The notice for one finding alone. */
+function leadNotice(finding: CallFinding): NoticeText {
+  switch (finding.kind) {
+    case 'repeated-call': return repeatedCallNotice(finding)
+    case 'sequence': return sequenceNotice(finding)
+    case 'revisit': return revisitNotice(finding)
+    case 'repeated-error': return repeatedErrorNotice(finding)
+  }
+}
+
+/**
+ * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly (a repeat, a cycle, a run), and
+ * a repeated call is still below the deny count; a poller is never refused, nor one error across arguments.
+ */
+function warnsOfRefusals(finding: CallFinding, denyCount: number): boolean {
+  if (finding.kind === 'repeated-error') return false
+  return finding.kind !== 'repeated-call' || (finding.toolClass !== 'poller' && finding.count < denyCount)
+}
 
 /**
  * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
@@ -179,9 +220,7 @@ export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: numbe
   let text = fill(REPEATED_CALL_NOTICE, {
     tool, count, evidence: CALL_EVIDENCE[found.evidence], arguments: clip(found.args, ARGS_PREVIEW_CHARS), advice,
   })
-  if (denyCount !== undefined && found.count < denyCount && found.toolClass !== 'poller') {
-    text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
-  }
+  if (denyCount !== undefined && warnsOfRefusals(found, denyCount)) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
   return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count, short: SUMMARY_EVIDENCE[found.evidence] })) }
 }
 
@@ -246,12 +285,12 @@ export function denialReason(tool: string, count: number, progressAware = true):
 
 /** The reason a stop gives the person (and the session log, a blocked goal, a parent). */
 export function stopReason(cause: StopCause): string {
-  return fill(STOP_REASON, { loop: stopLoop(cause) })
+  return fill(STOP_REASON, { loop: loopPhrase(cause.loop, cause.refused) })
 }
 
 /** The notice that waits for the model's next turn after a stop. */
 export function stopNotice(cause: StopCause): NoticeText {
-  const loop = stopLoop(cause)
+  const loop = loopPhrase(cause.loop, cause.refused)
   return { text: fill(STOP_NOTICE, { loop }), summary: summary(fill(STOP_SUMMARY, { loop })) }
 }
 
@@ -260,28 +299,28 @@ export function subagentStoppedLine(reason: string): string {
   return fill(SUBAGENT_STOPPED_LINE, { reason })
 }
 
-/** What looped, for a stop: the loop's kind, what repeated, and how many calls it took. */
-function stopLoop({ loop, refused }: StopCause): string {
+/** A loop in a phrase: its kind, what repeated, and how many calls it took; `refused` when its last call was refused. */
+function loopPhrase(loop: CallFinding, refused: boolean): string {
   switch (loop.kind) {
     case 'repeated-call':
-      return fill(refused ? STOP_LOOP.refused : STOP_LOOP['repeated-call'], {
+      return fill(refused ? LOOP.refused : LOOP['repeated-call'], {
         tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), short: SUMMARY_EVIDENCE[loop.evidence],
         arguments: clip(loop.args, ARGS_PREVIEW_CHARS),
       })
     case 'sequence':
-      return fill(STOP_LOOP.sequence, {
+      return fill(LOOP.sequence, {
         length: String(loop.tools.length), laps: String(loop.laps), calls: String(loopCalls(loop)),
         cycle: loop.tools.map(tool => clip(tool, NAME_CHARS)).join(' → '),
       })
     case 'revisit':
-      return fill(STOP_LOOP.revisit, {
+      return fill(LOOP.revisit, {
         count: String(loop.count),
-        calls: loop.calls.map(call => fill(STOP_REVISIT_CALL, {
+        calls: loop.calls.map(call => fill(LOOP_REVISIT_CALL, {
           tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
         })).join(', '),
       })
     case 'repeated-error':
-      return fill(STOP_LOOP['repeated-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
+      return fill(LOOP['repeated-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
   }
 }
 

@@ -75,11 +75,11 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'sequence',
-    about: 'The model loops grep → curl → read → bash with the same arguments; lap 3 ends with a notice.',
+    about: 'The model loops grep → curl → read → bash with the same arguments; lap 3 ends with a notice, and lap 4, each call\'s 4th, adds none: one loop, one voice.',
     config: {},
     prompts: ['The health check returns 503. Fix it.'],
     script: [
-      ...times(3, [
+      ...times(4, [
         call('grep', { pattern: 'upstream unavailable', path: 'src' }),
         call('curl', { url: 'http://localhost:8080/health' }),
         call('read', { file_path: 'src/server.ts' }),
@@ -124,7 +124,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'stop',
-    about: 'Stop mode: the model ignores the notices at the 4th and 9th identical runs, so the turn ends there, with a reason; the person\'s next message goes on afresh.',
+    about: 'Stop mode: the model ignores the notice at the 4th identical run, so the turn ends at the 9th, with a reason in place of a second notice; the person\'s next message goes on afresh.',
     config: { mode: 'stop' },
     prompts: ['The server test is flaky. Get it green.', 'I started the database. Run the test once more and tell me what it says.'],
     script: [

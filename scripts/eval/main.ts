@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { readConfigFile } from '../../src/analyze/config-file.ts'
 import type { Action } from '../../src/replay/actions.ts'
+import type { AgentEvent } from '../../src/replay/agent-events.ts'
 import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, LONG_PERIOD_MAX, LONG_PERIOD_MIN } from '../../src/replay/label/rules.ts'
 import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
       notPlayed[setup.name] = result.notPlayed
     }
     const calls = run.events.filter(event => event.kind === 'call').length
-    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed })
+    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events) })
   }
   const seconds = (performance.now() - started) / 1000
   const summaries = setups.map(setup => summarize(setup.name, runs))
@@ -137,6 +138,17 @@ async function loadBuilt(specifier: string): Promise<object> {
   } catch (error) {
     throw new InputError(`cannot load the built ${specifier.replace('../../', '')} (run \`npm run build\` first): ${(error as Error).message}`)
   }
+}
+
+/** Per agent, how many of its calls came before each person's message. */
+function turnStarts(events: readonly AgentEvent[]): Record<string, number[]> {
+  const starts: Record<string, number[]> = {}
+  const calls: Record<string, number> = {}
+  for (const event of events) {
+    if (event.kind === 'call') calls[event.agent] = (calls[event.agent] ?? 0) + 1
+    else if (event.kind === 'user') (starts[event.agent] ??= []).push(calls[event.agent] ?? 0)
+  }
+  return starts
 }
 
 function count(text: string, option: string): number {

@@ -14,6 +14,7 @@ import type { CallFacts } from '../../src/replay/label/facts.ts'
 import type { AgentLabels, Episode } from '../../src/replay/label/rules.ts'
 import { actsOn, CATCH_SLACK, firstOn } from '../../src/replay/score.ts'
 import { fit } from '../../src/text.ts'
+import { addHearings, hearRun, SOON, SPAN, type Hearing } from './hearing.ts'
 
 /** One run, labelled and replayed under every configuration. */
 export interface RunResult {
@@ -25,6 +26,8 @@ export interface RunResult {
   readonly actions: Readonly<Record<string, readonly Action[]>>
   /** Recorded calls a stop kept from being played, by configuration name. */
   readonly notPlayed: Readonly<Record<string, number>>
+  /** Per agent, the calls made before each person's message: a turn starts there, and a stop before it ends there. */
+  readonly turnStarts: Readonly<Record<string, readonly number[]>>
 }
 
 /** How one configuration did on one episode. */
@@ -54,6 +57,8 @@ export interface ConfigSummary {
   readonly loopFreeRuns: number
   readonly falseAlarms: readonly { readonly run: string; readonly notices: readonly Action[] }[]
   readonly episodes: number
+  /** Episodes a stop kept from being played: they begin after it, in the same turn. */
+  readonly unreached: number
   readonly caught: number
   readonly delay: Spread
   /** The same delays counted from the call at which the labelling rule is first satisfied (negative: earlier). */
@@ -72,6 +77,8 @@ export interface ConfigSummary {
   readonly noticeToStop: Spread
   /** Recorded calls a stop kept from being made, in all runs. */
   readonly callsStopped: number
+  /** How the model hears loops: the brake's notices against each other and the other plugin's. */
+  readonly hearing: Hearing
   readonly scores: readonly EpisodeScore[]
 }
 
@@ -85,6 +92,8 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   const falseAlarms: { run: string; notices: readonly Action[] }[] = []
   const falseStops: { run: string; stops: readonly Action[] }[] = []
   const scores: EpisodeScore[] = []
+  const hearings: Hearing[] = []
+  let unreached = 0
   for (const run of runs) {
     const actions = run.actions[name] ?? []
     const given = actions.filter(action => action.kind === 'notice')
@@ -92,8 +101,13 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
     calls += run.calls
     notices += given.length
     callsStopped += run.notPlayed[name] ?? 0
-    const episodes = run.labels.flatMap(labels => labels.episodes)
-    if (episodes.length === 0) {
+    const all = run.labels.flatMap(labels => labels.episodes)
+    // An episode a stop kept from being played is neither caught nor missed: the runaway ended before it.
+    const episodes = all.filter(episode => !stops.some(stop => stop.agent === episode.agent && stop.call < episode.start
+      && !(run.turnStarts[episode.agent] ?? []).some(start => start > stop.call && start <= episode.start)))
+    unreached += all.length - episodes.length
+    hearings.push(hearRun(actions, episodes))
+    if (all.length === 0) {
       loopFreeRuns++
       if (given.length > 0) falseAlarms.push({ run: run.id, notices: given })
       if (stops.length > 0) falseStops.push({ run: run.id, stops })
@@ -111,7 +125,8 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   const fromFirstCall = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.start])
   const noticeToStop = scores.flatMap(({ stop, notice }) => stop === undefined || notice === undefined ? [] : [stop.call - notice.call])
   return {
-    name, runs: runs.length, calls, loopFreeRuns, falseAlarms, falseStops, callsStopped,
+    name, runs: runs.length, calls, loopFreeRuns, falseAlarms, falseStops, callsStopped, unreached,
+    hearing: addHearings(hearings),
     stopped: scores.filter(score => score.stop !== undefined).length,
     noticeToStop: spread(noticeToStop),
     episodes: scores.length,
@@ -157,6 +172,7 @@ export function figuresTable(summaries: readonly ConfigSummary[]): string {
   row('false alarms (loop-free runs with a notice)', s => `${s.falseAlarms.length} (${pct(s.falseAlarms.length, s.loopFreeRuns)})`)
   row('loop episodes', s => String(s.episodes))
   row(`episodes caught (notice in [start, end + ${CATCH_SLACK}])`, s => `${s.caught} (${pct(s.caught, s.episodes)})`)
+  row('  not reached: a stop ended the run before them', s => String(s.unreached))
   row('calls from loop start (first repeat) to first notice: median', s => show(s.delay.median))
   row('  p75', s => show(s.delay.p75))
   row('  max', s => show(s.delay.max))
@@ -172,6 +188,13 @@ export function figuresTable(summaries: readonly ConfigSummary[]): string {
   row('calls from the first notice to the stop: median', s => show(s.noticeToStop.median))
   row('  max', s => show(s.noticeToStop.max))
   row('recorded calls not made after a stop', s => String(s.callsStopped))
+  row('how the model hears loops (brake notices):', () => '')
+  row('  on a loop episode, per episode: mean', s => s.hearing.episodes === 0 ? '–' : (s.hearing.episodeNotices / s.hearing.episodes).toFixed(2))
+  row('    most on one episode', s => String(s.hearing.mostOnEpisode))
+  row('  calls carrying two or more', s => String(s.hearing.crowdedCalls))
+  row(`  most in any ${SPAN} consecutive calls of an agent`, s => String(s.hearing.mostInSpan))
+  row(`  within ${SOON} calls after an earlier notice of either plugin`, s => String(s.hearing.soonAfterAny))
+  row('    of them, after one on the same loop episode', s => String(s.hearing.soonAfterSameLoop))
   return table(rows)
 }
 

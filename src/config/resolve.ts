@@ -39,8 +39,12 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
-      // Deny and stop modes: a repeat's notice also warns of the refusal to come, and each loop's notices count.
-      oneVoice: config.mode === 'remind',
+      trackedTools: LIMITS.trackedTools,
+      voice: {
+        every: config.callReWarnEvery,
+        // Deny and stop modes: a repeat's notice also warns of the refusals to come, which no other plugin says.
+        denyCount: config.mode === 'remind' ? undefined : config.callDenyCount,
+      },
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },

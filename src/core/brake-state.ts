@@ -1,7 +1,8 @@
 /**
- * Everything dsh-brake remembers about one agent: its progress, the history of its calls, and one instance of each
- * detector. Each call is judged in one pass: progress and history make its step, then every call detector reads the
- * same step and answers by return.
+ * Everything dsh-brake remembers about one agent: its progress, the history of its calls, one instance of each
+ * detector, and its voice. Each call is judged in one pass: progress and history make its step, every call detector
+ * reads the same step and answers by return, and the voice makes of their findings at most one notice about the loop
+ * they are about, when that loop is due one (voice.ts).
  * @module dsh-brake/core/brake-state
  */
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
@@ -12,17 +13,17 @@ import { createSequenceDetector, type SequenceOptions } from './detectors/sequen
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import type { CallObservation, DuplicateTextFinding, Finding } from './types.js'
+import { touch } from './bounded-map.js'
+import type { CallObservation, DuplicateTextFinding, Evidence } from './types.js'
+import { createVoice, type Told, type VoiceOptions } from './voice.js'
 
 /** Options of all detectors, and the bound of the call history. */
 export interface BrakeOptions {
-  /** Distinct call identities remembered: the call history, and the identical-call chains kept by its numbers. */
+  /** Distinct call identities remembered: the call history, the identical-call chains kept by its numbers, the voice. */
   readonly trackedCalls: number
-  /**
-   * Whether a run of revisits, once noticed, holds back the repeat counts of the calls it goes over (one loop, one
-   * voice). Off in deny mode, where a repeat's notice also warns that the call is about to be refused.
-   */
-  readonly oneVoice: boolean
+  /** Tools whose latest call is remembered, for another plugin's notice naming the tool. */
+  readonly trackedTools: number
+  readonly voice: Omit<VoiceOptions, 'maxCalls'>
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
   readonly revisits: RevisitOptions
@@ -33,10 +34,13 @@ export interface BrakeOptions {
 /** One agent's detectors. */
 export interface BrakeState {
   /**
-   * Observe one executed or refused call; returns every finding it tripped (usually none). A refused call's `result`
-   * is expected to be `REFUSED`.
+   * Observe one executed or refused call; returns what to tell the model about the loop it is part of, when that is
+   * due (usually nothing). A refused call's `result` is expected to be `REFUSED`: the refusal told the model of its
+   * repeats already, so only other evidence is told.
    */
-  observeCall(call: CallObservation): Finding[] | undefined
+  observeCall(call: CallObservation): Told | undefined
+  /** Another plugin told the model about the agent's latest call of `tool` (as repeat-tool-reminder names it). */
+  heardAbout(tool: string): void
   /** Observe the messages claimed for one step. */
   observeText(observation: TextObservation): DuplicateTextFinding | undefined
   /** The length of the call identity `key`'s current chain (0 when progress broke it). */
@@ -67,8 +71,14 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const progress = createProgress(options.trackedCalls)
   const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
-  // Whether the current run of revisits has had its notice.
-  let goingOver = false
+  const voice = createVoice({ ...options.voice, maxCalls: options.trackedCalls })
+  // The latest call of each tool, by number and key, for a notice another plugin gave about it.
+  const latest = new Map<string, { at: number; key: number }>()
+  // Calls observed since the last reset: the voice counts repeats in them.
+  let observed = 0
+  // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
+  let run = 0
+  let revisiting = false
 
   function forgetCalls(): void {
     calls.reset()
@@ -78,33 +88,45 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     progress.reset()
     history.clear()
     recent.clear()
-    goingOver = false
+    voice.reset()
+    latest.clear()
+    revisiting = false
   }
 
   return {
     observeCall(call) {
+      const at = ++observed
       if (!call.refused) recent.remember(call.result)
+      const last = touch(latest, call.tool, options.trackedTools, () => ({ at, key: call.key }))
+      last.at = at
+      last.key = call.key
       const step = history.step(call, progress.observe(call))
+      if (!step.revisit || !revisiting) run = at
+      revisiting = step.revisit
       const repeated = calls.observe(step)
       const failing = errors.observe(step)
       const lap = sequences.observe(step)
       const again = revisits.observe(step)
-      // One loop, one voice: once a run of revisits has its notice, which names the calls it keeps going back to,
-      // each call of the run reaching its own repeat count on the way round adds nothing but noise.
-      goingOver = options.oneVoice && step.revisit && (goingOver || again !== undefined)
-      const alone = goingOver ? undefined : repeated
-      if (alone === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
-      return [alone, failing, lap, again].filter(found => found !== undefined)
+      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
+      // A refused call's repeats were told by its refusal.
+      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again].filter(found => found !== undefined)
+      return voice.speak(at, call.key, step.epoch, run, evidence)
+    },
+    heardAbout(tool) {
+      const call = latest.get(tool)
+      if (call !== undefined) voice.heard(call.at, call.key, progress.epoch)
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(history.find(key), progress.epoch),
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
-      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars,
+      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
+      latestCalls: latest.size,
     }),
     reset() {
       forgetCalls()
       text.reset()
+      observed = 0
     },
     forgetCalls,
   }

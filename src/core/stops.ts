@@ -1,18 +1,19 @@
 /**
  * Stop mode's rule: when a loop has gone on without progress after the brake spoke about it, the turn ends.
  *
- * "Spoke about it" is one of two things: a notice on the same loop came before this one (each detector knows whether
- * the loop it reports had a notice already: the same chain of identical calls, the same cycle, the same run of
- * revisits, the same error), or the call was refused, which in deny and stop modes only happens to a call whose
- * identical repeats already drew a notice (the refusal count lies above the notice count). Progress starts every loop
- * afresh, so a loop that moved is never a second notice, and never a stop.
+ * "Spoke about it" is one of two things: the brake is about to give the loop its second notice (the voice knows the
+ * loop across detectors: a cycle whose calls then also repeat is the same loop), or the call was refused, which in deny
+ * and stop modes only happens to a call whose identical repeats already drew a notice (the refusal count lies above
+ * the notice count). Progress starts every loop afresh, so a loop that moved is never a second notice, and never a
+ * stop.
  *
  * Two kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny mode,
  * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model).
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
-import type { CallFinding, CallObservation, Finding } from './types.js'
+import type { CallFinding, CallObservation } from './types.js'
+import type { Told } from './voice.js'
 
 /** Why a turn ends: the loop that went on, and whether its last call was refused. */
 export interface StopCause {
@@ -22,21 +23,18 @@ export interface StopCause {
 }
 
 /**
- * The stop cause, if this call settles one. `chain` is the length of the call's chain of identical calls, the call
- * included (what a refused call's cause reports, as the refusal itself does).
+ * The stop cause, if this call settles one. `told` is what the brake tells of the call's loop now, if anything;
+ * `chain` is the length of the call's chain of identical calls, the call included (what a refused call's cause
+ * reports, as the refusal itself does).
  */
-export function stopCause(call: CallObservation, findings: readonly Finding[] | undefined, chain: number): StopCause | undefined {
-  for (const found of findings ?? []) {
-    if (found.kind === 'duplicate-text' || !found.noticedBefore) continue
-    if (found.kind === 'repeated-call' && found.toolClass === 'poller') continue
-    return { loop: found, refused: call.refused }
+export function stopCause(call: CallObservation, told: Told | undefined, chain: number): StopCause | undefined {
+  const loop = told?.finding
+  if (told?.again === true && !(loop?.kind === 'repeated-call' && loop.toolClass === 'poller')) {
+    return { loop: told.finding, refused: call.refused }
   }
   if (!call.refused || call.kind === 'poller') return undefined
   return {
-    loop: {
-      kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain,
-      evidence: 'same-result', noticedBefore: true,
-    },
+    loop: { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain, evidence: 'same-result' },
     refused: true,
   }
 }

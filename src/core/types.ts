@@ -79,8 +79,6 @@ export interface RepeatedCallFinding {
   readonly count: number
   /** What the results showed: all the same, all the same failure, or changing (plain counting only). */
   readonly evidence: 'same-result' | 'same-failure' | 'changed'
-  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
-  readonly noticedBefore: boolean
 }
 
 /** The same tool failing with the same error, whatever the arguments. */
@@ -95,8 +93,6 @@ export interface RepeatedErrorFinding {
   readonly error: string
   /** `input`: the tool rejected what was sent; `environment`: something the tool depends on is wrong. */
   readonly cause: 'input' | 'environment'
-  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
-  readonly noticedBefore: boolean
 }
 
 /** A cycle of pairwise-distinct call identities repeated back to back. */
@@ -108,8 +104,6 @@ export interface SequenceFinding {
   readonly laps: number
   /** Whether the results were part of what repeated (progress-aware counting). */
   readonly sameResults: boolean
-  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
-  readonly noticedBefore: boolean
 }
 
 /** A run of consecutive calls that each repeat an earlier call, unchanged, with no progress since. */
@@ -119,8 +113,6 @@ export interface RevisitFinding {
   readonly count: number
   /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
   readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
-  /** Whether the brake had already given a notice on this same loop, which went on after it: the escalation mark. */
-  readonly noticedBefore: boolean
 }
 
 /** One text block that crossed the duplicate threshold. */
@@ -148,6 +140,16 @@ export interface DuplicateTextFinding {
 
 /** What a call detector can report: a loop in the agent's own calls. */
 export type CallFinding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding
+
+/**
+ * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
+ * findings of several detectors about the same calls can be told as one loop (voice.ts).
+ */
+export interface Evidence<F extends CallFinding = CallFinding> {
+  readonly finding: F
+  /** The keys of the calls the loop is made of: the repeated call, a cycle's lap, a run's calls, the failing calls. */
+  readonly calls: readonly number[]
+}
 
 /** Anything a detector can report. */
 export type Finding = CallFinding | DuplicateTextFinding

@@ -20,8 +20,12 @@ export interface BrakeNoticeEvent {
   readonly agent: Agent
   /** The call whose result the notice rides; absent for a duplicate-text notice, which rides a step's messages. */
   readonly call?: BrakeCall
-  /** What the detector found. */
+  /** The loop's strongest evidence: what the notice leads with. */
   readonly finding: Finding
+  /** What else the same loop showed at that call, which the notice names in a line (usually nothing). */
+  readonly also: readonly Finding[]
+  /** Whether the brake had told the model about this loop before: it went on after its notice. */
+  readonly again: boolean
   /** The notice as the model reads it, and its one-line summary. */
   readonly text: string
   readonly summary: string

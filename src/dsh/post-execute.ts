@@ -9,7 +9,8 @@
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import type { Brake } from './brake.js'
-import { callNoticeText, notice } from './notices.js'
+import { loopNotice } from '../messages.js'
+import { notice } from './notices.js'
 import { observeCall } from './observe.js'
 
 /** The listener. It never throws: a failure is contained and the downstream decision passes through unchanged. */
@@ -39,23 +40,22 @@ export function onPostExecute(
   })
 }
 
-/** The notices one call brings, if any; in stop mode, also whether it ends the turn. */
+/**
+ * The notice one call brings, if any: one about the loop the call is part of, when that loop is due one. In stop mode
+ * a call that settles a stop brings none: the stop notice that closes the turn names the loop.
+ */
 function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExecutionResult>): UserMessage[] | undefined {
   const identity = brake.identify(exec)
   if (identity === undefined) return undefined
   const refused = brake.deny && brake.refused.has(exec)
   const state = brake.stateOf(exec.agent!)
   const observation = observeCall(exec, identity, result, refused)
-  const findings = state.observeCall(observation)
-  brake.stopMode?.callCounted(exec.agent!, observation, findings, refused ? state.callCount(identity.key) : 0)
-  if (findings === undefined) return undefined
-  const denyCount = brake.deny ? brake.config.callDenyCount : undefined
-  let notices: UserMessage[] | undefined
-  for (const found of findings) {
-    const text = callNoticeText(found, refused, denyCount)
-    if (text === undefined) continue
-    (notices ??= []).push(notice(brake.name, text))
-    brake.emit('dsh-brake/notice', { agent: exec.agent!, call: { name: exec.name, callId: exec.callId }, finding: found, ...text })
-  }
-  return notices
+  const told = state.observeCall(observation)
+  const stopping = brake.stopMode?.callCounted(exec.agent!, observation, told, refused ? state.callCount(identity.key) : 0) === true
+  if (told === undefined || stopping) return undefined
+  const text = loopNotice(told, brake.deny ? brake.config.callDenyCount : undefined)
+  brake.emit('dsh-brake/notice', {
+    agent: exec.agent!, call: { name: exec.name, callId: exec.callId }, finding: told.finding, also: told.also, again: told.again, ...text,
+  })
+  return [notice(brake.name, text)]
 }

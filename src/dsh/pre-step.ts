@@ -12,6 +12,7 @@ import type { TextMessage } from '../core/detectors/duplicate-text.js'
 import { duplicateTextNotice, sourceLabel } from '../messages.js'
 import type { Brake } from './brake.js'
 import { notice } from './notices.js'
+import { reminderCall } from './stock-tools.js'
 
 type Payload = Parameters<Events['agent/pre-step']>[0]
 
@@ -53,14 +54,23 @@ export async function onPreStep(brake: Brake, payload: Payload, next: () => Prom
   }
 }
 
-/** Reset on a person's message; feed every other claimed text to the detector. */
+/**
+ * Reset on a person's message; hear repeat-tool-reminder's notices as a voice on the calls they name; feed every other
+ * claimed text to the duplicate-text detector.
+ */
 function observeClaimed(brake: Brake, agent: Agent, claimed: readonly UserMessage[]): UserMessage[] | undefined {
   if (claimed.some(message => message.source.kind === 'user')) brake.forget(agent)
   const texts: TextMessage[] = []
   for (const message of claimed) {
-    const source = message.source as { readonly kind: string; readonly plugin?: unknown }
+    const source = message.source as { readonly kind: string; readonly plugin?: unknown; readonly summary?: unknown }
     // A person's own words are not injected context; our own notices are never evidence of anything.
     if (source.kind === 'user' || (source.kind === 'plugin' && source.plugin === brake.name)) continue
+    // The reminder told the model about a repeated call: the brake does not say it again (its text is no hook's).
+    const reminded = reminderCall(source)
+    if (reminded !== undefined) {
+      brake.stateOf(agent).heardAbout(reminded)
+      continue
+    }
     const parts: string[] = []
     for (const block of message.content) if (block.type === 'text') parts.push(block.text)
     if (parts.length > 0) texts.push({ id: message.id, source: sourceLabel(source), texts: parts })
@@ -69,6 +79,6 @@ function observeClaimed(brake: Brake, agent: Agent, claimed: readonly UserMessag
   const found = brake.stateOf(agent).observeText({ at: Date.now(), messages: texts })
   if (found === undefined) return undefined
   const text = duplicateTextNotice(found)
-  brake.emit('dsh-brake/notice', { agent, finding: found, ...text })
+  brake.emit('dsh-brake/notice', { agent, finding: found, also: [], again: false, ...text })
   return [notice(brake.name, text)]
 }

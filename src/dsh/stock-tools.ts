@@ -68,3 +68,16 @@ export const STOCK_TOOL_POLICIES: ToolPolicies = Object.freeze({
  * where the stop's reason reaches the parent.
  */
 export const SUBAGENT_TOOLS: readonly string[] = Object.freeze(['subagent', 'subagent_fork'])
+
+/** The stock plugin that reminds the model of identical calls in a row (every stock profile mounts it). */
+export const REMINDER = 'repeat-tool-reminder'
+
+/**
+ * The tool a repeat-tool-reminder notice is about, from its source (summary `{tool} × {count}`), or undefined for any
+ * other message. Its notice follows the result of the call that made the run of identical calls, the latest call of
+ * that tool when the next step claims it.
+ */
+export function reminderCall(source: { readonly kind: string; readonly plugin?: unknown; readonly summary?: unknown }): string | undefined {
+  if (source.kind !== 'plugin' || source.plugin !== REMINDER || typeof source.summary !== 'string') return undefined
+  return /^(.+) × \d+$/.exec(source.summary)?.[1]
+}

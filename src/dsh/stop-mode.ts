@@ -24,7 +24,8 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { LlmCallConfig, UserMessage } from '@deepseek-ai/dsh-llm'
 import { stopCause, type StopCause } from '../core/stops.js'
-import type { CallObservation, Finding } from '../core/types.js'
+import type { CallObservation } from '../core/types.js'
+import type { Told } from '../core/voice.js'
 import { stopNotice, stopReason } from '../messages.js'
 import type { Brake } from './brake.js'
 import { notice } from './notices.js'
@@ -43,10 +44,11 @@ export interface StopMode {
   /** A step of the agent's turn `turn` begins: a stop settled in an earlier turn lapses. */
   stepBegins(agent: Agent, turn: number): void
   /**
-   * A call was counted: when it settles a stop, the agent's next step is its turn's last (a stop already coming stays
-   * as it is). `chain` is the length of a refused call's chain of identical calls, which its cause reports.
+   * A call was counted, and `told` is what the brake tells of its loop now: when that settles a stop, the agent's next
+   * step is its turn's last (a stop already coming stays as it is). `chain` is the length of a refused call's chain
+   * of identical calls, which its cause reports. Returns whether this call settled the stop.
    */
-  callCounted(agent: Agent, call: CallObservation, findings: readonly Finding[] | undefined, chain: number): void
+  callCounted(agent: Agent, call: CallObservation, told: Told | undefined, chain: number): boolean
   /**
    * The step's claimed messages are read: what it must do, if anything. A step to reject takes the stop with it, unless
    * the turn is `aborted` already (it ends without the reject).
@@ -110,9 +112,11 @@ export function createStopMode(host: StopModeHost): StopMode {
 
   return {
     stepBegins: (agent, turn) => void turns.set(agent, turn),
-    callCounted(agent, call, findings, chain) {
-      const cause = stopCause(call, findings, chain)
-      if (cause !== undefined && !coming.has(agent)) coming.set(agent, { cause, turn: turns.get(agent) ?? 0, next: 'notice' })
+    callCounted(agent, call, told, chain) {
+      const cause = stopCause(call, told, chain)
+      if (cause === undefined || coming.has(agent)) return false
+      coming.set(agent, { cause, turn: turns.get(agent) ?? 0, next: 'notice' })
+      return true
     },
     stepStarting(agent, aborted) {
       if (pending(agent, 'reject') !== undefined && !aborted) {

@@ -50,25 +50,26 @@ vi.mock('../../src/messages.ts', async (load) => {
   }
   return {
     ...real,
-    repeatedCallNotice: broken('call notice', real.repeatedCallNotice),
-    sequenceNotice: broken('call notice', real.sequenceNotice),
-    repeatedErrorNotice: broken('call notice', real.repeatedErrorNotice),
+    loopNotice: broken('call notice', real.loopNotice),
     duplicateTextNotice: broken('text notice', real.duplicateTextNotice),
   }
 })
 
 const HOOK = 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.'
 
-/** A turn that trips every detector: identical reads, an A-B cycle, one error across two paths, a repeated hook text. */
+/**
+ * A turn that trips every detector, each on a loop of its own (one loop gets one notice): identical reads, an A-B cycle
+ * of other calls, one error across two paths, a repeated hook text.
+ */
 const tripAll: Turn[] = [
-  call('read', { file_path: 'a' }), call('bash', { command: 'make' }),
-  call('read', { file_path: 'a' }), call('bash', { command: 'make' }),
+  call('read', { file_path: 'a' }), call('read', { file_path: 'a' }), call('read', { file_path: 'a' }),
+  call('bash', { command: 'make' }), call('bash', { command: 'test' }), call('bash', { command: 'make' }), call('bash', { command: 'test' }),
   call('grep', { pattern: 'missing-1' }), call('grep', { pattern: 'missing-2' }),
 ]
 
 async function host(): Promise<Context> {
   const ctx = await bootDsh()
-  await ctx.plugin(Brake, { callWarnCount: 2, sequenceCount: 2, errorRepeatCount: 2, duplicateTextThreshold: 2 })
+  await ctx.plugin(Brake, { callWarnCount: 3, sequenceCount: 2, errorRepeatCount: 2, duplicateTextThreshold: 2 })
   tool(ctx, 'read', () => 'contents')
   tool(ctx, 'bash', () => 'built')
   tool(ctx, 'grep', (args) => {
@@ -103,10 +104,10 @@ describe('a fault at any site is contained', () => {
     await prompt(ctx, target)
     const faulted = results(target).length
     // The host saw every call's real result and every hook context, and the turn completed.
-    expect(results(target).map(r => r.text)).toEqual(['contents', 'built', 'contents', 'built',
+    expect(results(target).map(r => r.text)).toEqual(['contents', 'contents', 'contents', 'built', 'built', 'built', 'built',
       'Error: cannot search "missing-1": not found', 'Error: cannot search "missing-2": not found'])
-    expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'hooks-test')).toHaveLength(6)
-    expect(model.requests).toHaveLength(7)
+    expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'hooks-test')).toHaveLength(9)
+    expect(model.requests).toHaveLength(10)
     expect(failedSites(ctx)).toEqual([where])
     // Fault gone: the next turn (a person spoke, so counts start over) draws every kind of notice again.
     fault.site = undefined
@@ -114,7 +115,7 @@ describe('a fault at any site is contained', () => {
     await prompt(ctx, target, 'again')
     expect(results(target)).toHaveLength(faulted * 2)
     const fresh = notices(target).slice(before).map(n => n.summary.split(' ')[0])
-    expect(new Set(fresh)).toEqual(new Set(['read', 'bash', 'cycle', 'grep', 'repeated']))
+    expect(new Set(fresh)).toEqual(new Set(['read', 'cycle', 'grep', 'repeated']))
     expect(failedSites(ctx)).toHaveLength(1)
   })
 })

@@ -163,19 +163,36 @@ describe('concurrency and lifecycle on the real loop', () => {
 })
 
 describe('beside the stock repeat-tool-reminder', () => {
-  it('both remind, each on its own schedule, neither changes what the other counts', async () => {
+  /** The plugin notices of an agent's session, as `plugin: summary`. */
+  const heard = (target: Parameters<typeof userMessages>[0]): string[] => userMessages(target)
+    .filter(m => m.source.kind === 'plugin').map(m => m.source as { plugin: string; summary?: string }).map(s => `${s.plugin}: ${s.summary}`)
+
+  it('one voice: the brake does not repeat what the reminder just said, and speaks at its own next notice', async () => {
     const ctx = await bootDsh()
     await ctx.plugin(Reminder, {})
     await ctx.plugin(Brake, {})
     tool(ctx, 'read', () => 'same')
-    const { agent: target } = agent(ctx, [...repeat(8, call('read', { file_path: 'a.ts' })), say('done')])
+    const { agent: target } = agent(ctx, [...repeat(14, call('read', { file_path: 'a.ts' })), say('done')])
     await prompt(ctx, target)
-    const contexts = userMessages(target).filter(m => m.source.kind === 'plugin').map(m => (m.source as { plugin: string; summary?: string }))
-    expect(contexts.map(s => `${s.plugin}: ${s.summary}`)).toEqual([
+    expect(heard(target)).toEqual([
+      'repeat-tool-reminder: read × 3',
+      'repeat-tool-reminder: read × 5',
+      'repeat-tool-reminder: read × 8',
+      'dsh-brake: read × 14, same result',
+    ])
+  })
+
+  it('speaks beside the reminder when it says more: deny mode\'s refusals to come', async () => {
+    const ctx = await bootDsh()
+    await ctx.plugin(Reminder, {})
+    await ctx.plugin(Brake, { mode: 'deny' })
+    tool(ctx, 'read', () => 'same')
+    const { agent: target } = agent(ctx, [...repeat(5, call('read', { file_path: 'a.ts' })), say('done')])
+    await prompt(ctx, target)
+    expect(heard(target)).toEqual([
       'repeat-tool-reminder: read × 3',
       'dsh-brake: read × 4, same result',
       'repeat-tool-reminder: read × 5',
-      'repeat-tool-reminder: read × 8',
     ])
   })
 })

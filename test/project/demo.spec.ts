@@ -15,14 +15,15 @@ describe('npm run demo', () => {
   it.each([
     ['identical', '→ 5 calls made (5 ran), 1 notice, 0 refusals, 0 stops', 'read × 4, same result'],
     ['revisit', '→ 18 calls made (18 ran), 1 notice, 0 refusals, 0 stops', '10 calls in a row repeat earlier ones'],
-    ['sequence', '→ 12 calls made (12 ran), 1 notice, 0 refusals, 0 stops', 'cycle × 3: grep → curl → read → bash'],
+    // Lap 4 repeats each call a fourth time: the same loop, told once.
+    ['sequence', '→ 16 calls made (16 ran), 1 notice, 0 refusals, 0 stops', 'cycle × 3: grep → curl → read → bash'],
     ['text', '→ 4 calls made (4 ran), 1 notice, 0 refusals, 0 stops', 'repeated text × 3 from plugin hooks-demo'],
     ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals, 0 stops', 'Error: dsh-brake refused this call'],
     // The line the model then quotes is on screen, not cut away.
     ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals, 0 stops', 'Error: connect ECONNREFUSED 127.0.0.1:8080'],
-    ['stop', '→ 10 calls made (10 ran), 3 notices, 0 refusals, 1 stop', 'ended by a hook: dsh-brake stopped the turn: a loop went on after its notice'],
+    ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'ended by a hook: dsh-brake stopped the turn: a loop went on after its notice'],
     // The person's next message goes on: the model answers it.
-    ['stop', '→ 10 calls made (10 ran), 3 notices, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
+    ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
     ['progress', '→ 22 calls made (22 ran), 0 notices, 0 refusals, 0 stops', 'compiled 84 of 96 modules'],
     ['reset', '→ 6 calls made (6 ran), 0 notices, 0 refusals, 0 stops', 'person'],
   ])('%s', (scenario, tally, shows) => {
@@ -59,6 +60,6 @@ describe('npm run demo', () => {
 
   it('closes with a one-line summary over every scenario', () => {
     const lines = demo().trimEnd().split('\n')
-    expect(lines.at(-1)).toBe('Summary: 8 scenarios, 89 calls made (87 ran), 9 notices, 2 refusals, 1 stop. `npm run demo -- --help` lists the scenarios.')
+    expect(lines.at(-1)).toBe('Summary: 8 scenarios, 93 calls made (91 ran), 8 notices, 2 refusals, 1 stop. `npm run demo -- --help` lists the scenarios.')
   })
 })

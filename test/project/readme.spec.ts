@@ -108,10 +108,10 @@ describe('README.md', () => {
     expect(english).toContain('[docs/notices.md](docs/notices.md)')
     const page = read('docs/notices.md')
     const examples = [
-      messages.repeatedCallNotice({ kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
-      messages.sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
+      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
       messages.repeatedErrorNotice({
-        kind: 'repeated-error', noticedBefore: false, tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
+        kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
       }).text,
       messages.duplicateTextNotice({
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
@@ -119,6 +119,20 @@ describe('README.md', () => {
       }).text,
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
+  })
+
+  it('quotes a notice that carries more than one finding, as the plugin renders it', () => {
+    const told = {
+      finding: {
+        kind: 'revisit', count: 10, calls: [
+          { tool: 'read', args: '{"file_path":"src/server.ts"}', count: 4 }, { tool: 'bash', args: '{"command":"npm test"}', count: 3 },
+          { tool: 'bash', args: '{"command":"npm start"}', count: 3 },
+        ],
+      },
+      also: [{ kind: 'repeated-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
+      again: false,
+    } as const
+    expect(english).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })
 
   it('gives every config key, its default, what it accepts and what it does in the key table, as the table of keys says', () => {

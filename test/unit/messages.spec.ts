@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { DuplicateBlock, RepeatedCallFinding } from '../../src/core/types.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, repeatedCallNotice, repeatedErrorNotice, revisitNotice,
-  sequenceNotice, sourceLabel, stopReason,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, loopNotice, repeatedCallNotice, repeatedErrorNotice,
+  revisitNotice, sequenceNotice, sourceLabel, stopReason,
   SUMMARY_CHARS,
 } from '../../src/messages.ts'
 
@@ -10,7 +10,7 @@ const wellFormed = (text: string): boolean => text.isWellFormed()
 
 describe('repeated-call notice', () => {
   const call = (over: Partial<RepeatedCallFinding> = {}): RepeatedCallFinding => ({
-    kind: 'repeated-call', noticedBefore: false, tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
+    kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
   })
 
   it('says what was seen and what to do instead', () => {
@@ -61,7 +61,7 @@ describe('repeated-call notice', () => {
 
 describe('sequence notice', () => {
   it('names the cycle and the laps', () => {
-    const { text, summary } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
+    const { text, summary } = sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
     expect(text).toBe([
       '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
       'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
@@ -71,7 +71,7 @@ describe('sequence notice', () => {
 
   it('keeps the summary within 120 characters for long cycles', () => {
     const tools = Array.from({ length: 32 }, (_, i) => `tool_with_a_long_name_${i}`)
-    const { summary, text } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools, laps: 3, sameResults: false })
+    const { summary, text } = sequenceNotice({ kind: 'sequence', tools, laps: 3, sameResults: false })
     expect(text).toContain('each time with the same arguments: tool_with')
     expect(summary.length).toBe(SUMMARY_CHARS)
     expect(summary.endsWith('…')).toBe(true)
@@ -102,10 +102,35 @@ describe('duplicate-text notice', () => {
   })
 })
 
+describe('one notice per loop', () => {
+  const cycle = { kind: 'sequence', tools: ['grep', 'read'], laps: 3, sameResults: true } as const
+  const failing = { kind: 'repeated-error', tool: 'bash', count: 4, variants: 2, error: 'Error: no such file', cause: 'environment' } as const
+
+  it('is the strongest finding\'s notice alone when nothing else adds to it', () => {
+    expect(loopNotice({ finding: cycle, also: [], again: false })).toEqual(sequenceNotice(cycle))
+  })
+
+  it('names what else the loop shows in one line after it, as a stop would name it', () => {
+    const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false })
+    expect(text).toBe(`${sequenceNotice(cycle).text}\nThe same loop also shows: \`bash\` failed 4 times with the same error: Error: no such file.`)
+    expect(summary).toBe(sequenceNotice(cycle).summary)
+  })
+
+  it('ends with the refusals to come in deny mode, for calls that repeat exactly, after the rest of the loop', () => {
+    const { text } = loopNotice({ finding: cycle, also: [failing], again: false }, 10)
+    expect(text.split('\n').slice(-2)).toEqual([
+      'The same loop also shows: `bash` failed 4 times with the same error: Error: no such file.',
+      'Identical calls beyond 10 are refused until something changes or the user speaks again.',
+    ])
+    // One error across arguments is never refused.
+    expect(loopNotice({ finding: failing, also: [], again: false }, 10).text).not.toContain('refused')
+  })
+})
+
 describe('repeated-error notice', () => {
   it('says the inputs are not the problem, quoting the error', () => {
     const { text, summary } = repeatedErrorNotice({
-      kind: 'repeated-error', noticedBefore: false, tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
+      kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
     })
     expect(text).toBe([
       '[dsh-brake] `read` has failed 3 times with the same error, with 3 different sets of arguments:',
@@ -117,7 +142,7 @@ describe('repeated-error notice', () => {
 
   it('says the input is the problem when the tool rejected it', () => {
     const { text, summary } = repeatedErrorNotice({
-      kind: 'repeated-error', noticedBefore: false, tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
+      kind: 'repeated-error', tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
     })
     expect(text).toBe([
       '[dsh-brake] `edit` has rejected your input 5 times with the same error, with 4 different sets of arguments:',
@@ -131,7 +156,7 @@ describe('repeated-error notice', () => {
 describe('revisit notice', () => {
   it('says how long the run is and names the calls it keeps going back to, bounded', () => {
     const { text, summary } = revisitNotice({
-      kind: 'revisit', noticedBefore: false, count: 9,
+      kind: 'revisit', count: 9,
       calls: [
         { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
         { tool: 'grep', args: `{"pattern":"${'x'.repeat(300)}"}`, count: 2 },
@@ -157,7 +182,7 @@ describe('denial reason', () => {
 
 describe('stop reason', () => {
   it('is told by its wording: the brake\'s own stop, not another reason that mentions the brake', () => {
-    const reason = stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result', noticedBefore: true } })
+    const reason = stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result' } })
     expect(isStopReason(reason)).toBe(true)
     expect(isStopReason('budget-guard stopped the turn after dsh-brake warned')).toBe(false)
     expect(isStopReason(`Error: ${reason}`)).toBe(false)
@@ -168,7 +193,7 @@ describe('bounded, well-formed text', () => {
   it('never splits a surrogate pair when clipping', () => {
     const emoji = '😀'.repeat(100)
     for (let max = 1; max < 20; max++) expect(wellFormed(clip(emoji, max))).toBe(true)
-    const { summary } = sequenceNotice({ kind: 'sequence', noticedBefore: false, tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
+    const { summary } = sequenceNotice({ kind: 'sequence', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
     expect(wellFormed(summary)).toBe(true)
   })
 

@@ -9,7 +9,7 @@
  */
 import { touch } from '../bounded-map.js'
 import { normalizeError } from '../normalize.js'
-import type { CallStep, RepeatedErrorFinding } from '../types.js'
+import type { CallStep, Evidence, RepeatedErrorFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the repeated-error detector. */
@@ -55,7 +55,7 @@ function blankChain(): Chain {
 }
 
 /** Create a repeated-error detector. */
-export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, RepeatedErrorFinding> {
+export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, Evidence<RepeatedErrorFinding>> {
   const chains = new Map<string, Chain>()
   return {
     observe({ call, epoch }) {
@@ -81,10 +81,12 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       // A second set of arguments is what makes it "the same error, whatever the input".
       const schedule = call.inputError ? options.inputSchedule : options.schedule
       if (chain.variants.size < 2 || !isDue(schedule, chain.n, chain.noticedAt)) return undefined
-      const noticedBefore = chain.noticedAt > 0
       chain.noticedAt = chain.n
       const cause = call.inputError ? 'input' : 'environment'
-      return { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause, noticedBefore }
+      return {
+        finding: { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause },
+        calls: [...chain.variants],
+      }
     },
     reset() {
       chains.clear()

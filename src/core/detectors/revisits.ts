@@ -11,7 +11,7 @@
  * @module dsh-brake/core/detectors/revisits
  */
 import { canonicalJson } from '../canonical.js'
-import type { CallStep, RevisitFinding } from '../types.js'
+import type { CallStep, Evidence, RevisitFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the revisit detector. */
@@ -34,15 +34,13 @@ interface RunCall {
 }
 
 /** Create a revisit detector. */
-export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, RevisitFinding> {
+export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<RevisitFinding>> {
   // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
   const tools: string[] = []
   const keys = new Float64Array(RUN_WINDOW)
   const args: unknown[] = []
   let run = 0
   let noticed = 0
-  // Whether this run has had a notice of its own (a look on the schedule that found it owned says nothing).
-  let told = false
   // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
   const matching = new Int32Array(options.ownedPeriod + 1)
 
@@ -83,7 +81,6 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
         if (run > 0) {
           run = 0
           noticed = 0
-          told = false
           matching.fill(0)
           // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
           args.length = 0
@@ -103,16 +100,14 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
       if (owned()) return undefined
-      const noticedBefore = told
-      told = true
-      return { kind: 'revisit', count: run, calls: named(runCalls()), noticedBefore }
+      const calls = runCalls()
+      return { finding: { kind: 'revisit', count: run, calls: named(calls) }, calls: [...new Set(calls.map(call => call.key))] }
     },
     reset() {
       tools.length = 0
       args.length = 0
       run = 0
       noticed = 0
-      told = false
       matching.fill(0)
     },
     size: () => ({ runWindow: Math.min(run, RUN_WINDOW) }),

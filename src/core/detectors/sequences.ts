@@ -10,7 +10,7 @@
  * leaves plain repeats (A A A) to the identical-call detector.
  * @module dsh-brake/core/detectors/sequences
  */
-import type { CallStep, SequenceFinding } from '../types.js'
+import type { CallStep, Evidence, SequenceFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the sequence detector. */
@@ -24,7 +24,7 @@ export interface SequenceOptions {
 }
 
 /** Create a sequence detector. */
-export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, SequenceFinding> {
+export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, Evidence<SequenceFinding>> {
   const { maxLength, schedule, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
@@ -59,7 +59,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
       versions[slot] = version
       tools[slot] = call.tool
       seen++
-      let found: SequenceFinding | undefined
+      let found: Evidence<SequenceFinding> | undefined
       for (let period = 2; period <= maxLength; period++) {
         const back = at(period)
         if (seen <= period || keys[back] !== key || versions[back] !== version) {
@@ -72,11 +72,14 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
         if (found !== undefined || span % period !== 0) continue
         const done = span / period
         if (!isDue(schedule, done, noticed[period]!) || !distinctLap(period)) continue
-        const noticedBefore = noticed[period]! > 0
         noticed[period] = done
         const lap: string[] = []
-        for (let i = period - 1; i >= 0; i--) lap.push(tools[at(i)]!)
-        found = { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware, noticedBefore }
+        const calls: number[] = []
+        for (let i = period - 1; i >= 0; i--) {
+          lap.push(tools[at(i)]!)
+          calls.push(keys[at(i)]!)
+        }
+        found = { finding: { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware }, calls }
       }
       return found
     },

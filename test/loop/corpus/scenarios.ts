@@ -252,18 +252,19 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'A-B ping-pong',
     kind: 'loop', config: {},
     tools: { read, bash: failingTest },
-    script: range(3).flatMap(() => [call('read', { file_path: 'src/app.ts' }), call('bash', { command: 'npm test', description: 'Test' })]),
-    expected: { notices: ['cycle × 3: read → bash'], refusals: 0 },
+    // Eight laps: the cycle's notice at lap 3 and its next at lap 8, not one as each call reaches its 4th repeat.
+    script: range(8).flatMap(() => [call('read', { file_path: 'src/app.ts' }), call('bash', { command: 'npm test', description: 'Test' })]),
+    expected: { notices: ['cycle × 3: read → bash', 'cycle × 8: read → bash'], refusals: 0 },
   },
   {
     name: 'a four-call cycle',
     kind: 'loop', config: {},
     tools: { grep: ok, curl: () => 'HTTP/1.1 503 Service Unavailable', read, bash: failingTest },
-    script: range(3).flatMap(() => [
+    script: range(8).flatMap(() => [
       call('grep', { pattern: 'upstream' }), call('curl', { url: 'http://localhost:8080/health' }),
       call('read', { file_path: 'server.log' }), call('bash', { command: 'npm test', description: 'Test' }),
     ]),
-    expected: { notices: ['cycle × 3: grep → curl → read → bash'], refusals: 0 },
+    expected: { notices: ['cycle × 3: grep → curl → read → bash', 'cycle × 8: grep → curl → read → bash'], refusals: 0 },
   },
   {
     name: 'the same failing command',
@@ -304,11 +305,11 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'the same change and the same test, again and again',
     kind: 'loop', config: {},
     tools: { write: edited, bash: failingTest },
-    script: range(3).flatMap(() => [
+    script: range(8).flatMap(() => [
       call('write', { file_path: 'src/app.ts', content: 'export const answer = 41\n' }),
       call('bash', { command: 'npm test', description: 'Test' }),
     ]),
-    expected: { notices: ['cycle × 3: write → bash'], refusals: 0 },
+    expected: { notices: ['cycle × 3: write → bash', 'cycle × 8: write → bash'], refusals: 0 },
   },
   {
     name: 'a new description, the same command',

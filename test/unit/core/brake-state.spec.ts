@@ -6,7 +6,8 @@ import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
   trackedCalls: 64,
-  oneVoice: true,
+  trackedTools: 8,
+  voice: { every: 5, denyCount: undefined },
   calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
@@ -59,7 +60,8 @@ describe('progress', () => {
       const found: string[] = []
       for (let lap = 0; lap < 3; lap++) {
         for (const call of [callOf('grep', { q: 1 }, { result: `${lap * 10} matches` }), callOf('read', { file_path: 'log' })]) {
-          for (const finding of state.observeCall(call) ?? []) found.push(finding.kind)
+          const told = state.observeCall(call)
+          if (told !== undefined) found.push(told.finding.kind)
         }
       }
       return found
@@ -68,41 +70,71 @@ describe('progress', () => {
     expect(feed(false)).toEqual(['sequence'])
   })
 
-  it('reports every finding a call trips, in detector order', () => {
-    const six = { first: 6, every: 5 }
-    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: six, pollSchedule: six } })
+  it('tells a cycle as a cycle, and holds back its calls\' repeat counts as they come', () => {
+    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
     const a = callOf('read', { f: 'a' })
     const b = callOf('bash', { command: 'make' })
-    let found
-    for (let i = 0; i < 6; i++) found = state.observeCall(i % 2 === 0 ? a : b)
-    expect(found?.map(f => f.kind)).toEqual(['sequence'])
+    const told = Array.from({ length: 8 }, (_, i) => state.observeCall(i % 2 === 0 ? a : b))
+    // The sixth call ends the third lap of a-b; the seventh and eighth are a's and b's fourth: the same loop.
+    expect(told[5]).toEqual({ finding: expect.objectContaining({ kind: 'sequence', laps: 3 }) as unknown, also: [], again: false })
+    expect(told.filter(said => said !== undefined)).toHaveLength(1)
   })
 })
 
 describe('one loop, one voice', () => {
-  it('holds back the repeat counts of the calls a noticed run of revisits keeps going back to', () => {
-    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
-    const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
-    const found: string[] = []
-    // Four laps of six views: the run of revisits starts with lap two and trips at its eighth call (options: 8).
-    for (let lap = 0; lap < 4; lap++) {
-      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
-    }
-    expect(found).toEqual(['revisit', 'revisit', 'revisit'])
-    // A new call ends the run; repeat counts speak again after it: the first view's ninth call has its notice.
-    state.observeCall(callOf('grep', { pattern: 'new' }))
-    const after = [1, 2, 3, 4, 5].map(() => state.observeCall(views[0]!)?.map(f => f.kind))
-    expect(after).toEqual([undefined, undefined, undefined, undefined, ['repeated-call']])
+  /** The kind of what each of `calls` told, in order, `-` for nothing. */
+  function told(state: ReturnType<typeof createBrakeState>, calls: readonly CallObservation[]): string[] {
+    return calls.map(call => state.observeCall(call)?.finding.kind ?? '-')
+  }
+  const four = { ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } }
+
+  it('tells a three-call cycle once at its third lap, not again as each call reaches its fourth repeat', () => {
+    const lap = ['a', 'b', 'c'].map(file => callOf('read', { file_path: file }))
+    const heard = told(createBrakeState(four), Array.from({ length: 8 }, () => lap).flat())
+    // Lap 3 (call 9) is the cycle's notice; calls 10 to 12 are each call's fourth: the same loop, held back. Lap 8
+    // (call 24) is its next notice, five laps on.
+    expect(heard.flatMap((kind, index) => kind === '-' ? [] : [`${index + 1}:${kind}`])).toEqual(['9:sequence', '24:sequence'])
   })
 
-  it('keeps every repeat count in deny mode, whose notices warn of the refusal to come', () => {
-    const state = createBrakeState({ ...options, oneVoice: false, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+  it('holds back the repeat counts of the calls a noticed run of revisits keeps going back to', () => {
+    const state = createBrakeState(four)
     const views = ['a', 'b', 'c', 'd', 'e', 'f'].map(file => callOf('read', { file_path: file }))
-    const found: string[] = []
-    for (let lap = 0; lap < 4; lap++) {
-      for (const view of views) for (const finding of state.observeCall(view) ?? []) found.push(finding.kind)
+    // Four laps of six views: the run of revisits starts with lap two and trips at its eighth call (options: 8), then
+    // every five calls; the views' fourth repeats in lap four are the same loop.
+    const heard = told(state, Array.from({ length: 4 }, () => views).flat())
+    expect(heard.filter(kind => kind !== '-')).toEqual(['revisit', 'revisit', 'revisit'])
+    // A new call ends the run; the first view's ninth call is the loop's next notice, five calls after the last.
+    state.observeCall(callOf('grep', { pattern: 'new' }))
+    expect(told(state, [1, 2, 3, 4, 5].map(() => views[0]!))).toEqual(['-', '-', '-', '-', 'repeated-call'])
+  })
+
+  it('starts every loop afresh after progress', () => {
+    const state = createBrakeState(four)
+    const read = callOf('read', { file_path: 'a' })
+    expect(told(state, [read, read, read, read])).toEqual(['-', '-', '-', 'repeated-call'])
+    state.observeCall(callOf('write', { file_path: 'a', content: 'v1' }, { kind: 'mutating' }))
+    const again = [read, read, read, read].map(call => state.observeCall(call))
+    expect(again.map(said => said?.again)).toEqual([undefined, undefined, undefined, false])
+  })
+
+  it('hears another plugin\'s notices on a call, and does not repeat them on the next calls', () => {
+    const state = createBrakeState(four)
+    const read = callOf('read', { file_path: 'a' })
+    const heard: string[] = []
+    // repeat-tool-reminder speaks after the 3rd, 5th and 8th identical call; the brake's own are due at 4, 9, 14.
+    for (let call = 1; call <= 14; call++) {
+      heard.push(...told(state, [read]))
+      if ([3, 5, 8].includes(call)) state.heardAbout('read')
     }
-    expect(found.filter(kind => kind === 'repeated-call')).toHaveLength(6)
+    expect(heard.flatMap((kind, index) => kind === '-' ? [] : [index + 1])).toEqual([14])
+  })
+
+  it('still speaks after another plugin\'s notice when it says more: the refusals to come in deny mode', () => {
+    const state = createBrakeState({ ...four, voice: { every: 5, denyCount: 10 } })
+    const read = callOf('read', { file_path: 'a' })
+    told(state, [read, read, read])
+    state.heardAbout('read')
+    expect(told(state, [read])).toEqual(['repeated-call'])
   })
 })
 
@@ -110,7 +142,8 @@ const BOUND = 8
 /** Small bounds, so that every structure fills up and evicts. */
 const small = {
   trackedCalls: BOUND,
-  oneVoice: true,
+  trackedTools: BOUND,
+  voice: { every: 1, denyCount: undefined },
   calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
@@ -158,6 +191,8 @@ describe('bounded state', () => {
         expect(size['window']).toBeLessThanOrEqual(small.sequences.maxLength + 1)
         expect(size['recentResults']).toBeLessThanOrEqual(256)
         expect(size['recentChars']).toBeLessThanOrEqual(65_536)
+        expect(size['voice']).toBeLessThanOrEqual(BOUND)
+        expect(size['latestCalls']).toBeLessThanOrEqual(BOUND)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)

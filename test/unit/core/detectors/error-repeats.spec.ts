@@ -43,7 +43,13 @@ describe('same error, different arguments', () => {
 
   it('reports the tool, the count, the argument sets and the error as the model saw it', () => {
     const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
-    detector.observe(attempt('read', 'a', ENOENT))
-    expect(detector.observe(attempt('read', 'b', ENOENT))).toEqual({ kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'`, cause: 'environment', noticedBefore: false })
+    const a = attempt('read', 'a', ENOENT)
+    const b = attempt('read', 'b', ENOENT)
+    detector.observe(a)
+    expect(detector.observe(b)).toEqual({
+      finding: { kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'`, cause: 'environment' },
+      // The loop is made of the calls that raised the error.
+      calls: [a.call.key, b.call.key],
+    })
   })
 })

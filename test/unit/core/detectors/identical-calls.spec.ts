@@ -20,7 +20,7 @@ function detectorOf(options: Options): Omit<IdenticalCallDetector, 'observe'> & 
   const step = createStepper(options.maxTracked)
   return {
     ...detector,
-    observe: (call, epoch = 0) => detector.observe(step(call, epoch)),
+    observe: (call, epoch = 0) => detector.observe(step(call, epoch))?.finding,
     count: (key, epoch) => detector.count(step.slotOf(key), epoch),
   }
 }
@@ -61,7 +61,7 @@ describe('identical calls', () => {
     const detector = detectorOf({ ...DEFAULTS, ...warnAt(2) })
     detector.observe(obs('read', { b: 2, a: 1 }))
     expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({
-      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result', noticedBefore: false,
+      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
     })
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRevisitDetector, type RevisitOptions } from '../../../../src/core/detectors/revisits.ts'
-import type { CallObservation, RevisitFinding } from '../../../../src/core/types.ts'
+import type { CallObservation, Evidence, RevisitFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
 const DEFAULTS: RevisitOptions = { schedule: { first: 8, every: 5 }, ownedPeriod: 4 }
@@ -20,7 +20,7 @@ function run(stream: string, options = DEFAULTS): string[] {
     const letter = token.replace('|', '')[0]!
     const result = token.length > (token.startsWith('|') ? 2 : 1) ? `changed ${token.at(-1)}` : 'same'
     position++
-    const found = detector.observe(step(callOf('read', { file_path: `${letter}.py` }, { result }), epoch))
+    const found = detector.observe(step(callOf('read', { file_path: `${letter}.py` }, { result }), epoch))?.finding
     if (found) out.push(`${position}:${found.count}`)
   }
   return out
@@ -52,10 +52,12 @@ describe('going over the same ground', () => {
     const detector = createRevisitDetector({ ...DEFAULTS, schedule: { first: 5, every: 5 } })
     const step = createStepper()
     const call = (file: string): CallObservation => callOf('read', { file_path: file })
-    let found: RevisitFinding | undefined
+    let found: Evidence<RevisitFinding> | undefined
     for (const file of ['a', 'b', 'c', 'a', 'b', 'a', 'c', 'a']) found ??= detector.observe(step(call(file)))
-    expect(found).toEqual({
-      kind: 'revisit', count: 5, noticedBefore: false,
+    // The loop is made of the calls the run went over.
+    expect(found?.calls.toSorted()).toEqual([call('a').key, call('b').key, call('c').key].toSorted())
+    expect(found?.finding).toEqual({
+      kind: 'revisit', count: 5,
       calls: [
         { tool: 'read', args: '{"file_path":"a"}', count: 3 },
         { tool: 'read', args: '{"file_path":"c"}', count: 1 },

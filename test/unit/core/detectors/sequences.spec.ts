@@ -22,7 +22,7 @@ function run(stream: string, options = DEFAULTS): string[] {
   const detector = detectorOf(options)
   const out: string[] = []
   Array.from(stream.replaceAll(' ', '')).forEach((letter, index) => {
-    const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))
+    const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))?.finding
     if (found) out.push(`${index + 1}:${found.laps}:${found.tools.join('')}`)
   })
   return out
@@ -63,11 +63,19 @@ describe('sequence loops', () => {
     expect(run(stream, options)).toEqual(expected)
   })
 
+  it('says which calls the cycle is made of: the keys of its lap, oldest first', () => {
+    const detector = detectorOf(DEFAULTS)
+    const calls = ['A', 'B', 'C'].map(letter => callOf(letter))
+    let found
+    for (let lap = 0; lap < 3; lap++) for (const call of calls) found = detector.observe(call) ?? found
+    expect(found?.calls).toEqual(calls.map(call => call.key))
+  })
+
   it('arguments are part of identity: a new query is a new sequence', () => {
     const detector = detectorOf(DEFAULTS)
     let found: SequenceFinding | undefined
     for (let lap = 0; lap < 3; lap++) {
-      for (const tool of ['grep', 'read']) found ??= detector.observe(callOf(tool, { q: tool === 'grep' ? lap : 0 }))
+      for (const tool of ['grep', 'read']) found ??= detector.observe(callOf(tool, { q: tool === 'grep' ? lap : 0 }))?.finding
     }
     expect(found).toBeUndefined()
   })
@@ -76,7 +84,7 @@ describe('sequence loops', () => {
     const detector = detectorOf(DEFAULTS)
     const feed = (letters: string): SequenceFinding | undefined => {
       let found: SequenceFinding | undefined
-      for (const letter of letters) found ??= detector.observe(callOf(letter))
+      for (const letter of letters) found ??= detector.observe(callOf(letter))?.finding
       return found
     }
     expect(feed('ABABA')).toBeUndefined()
