@@ -61,6 +61,8 @@ beforeAll(async () => {
 
 const BROKEN_TEST = '#!/bin/sh\nif grep -q "retries = 3" config.txt; then echo "PASS server test"; else echo "FAIL server test: connection refused"; exit 1; fi\n'
 const DENY = '- id: dsh-brake\n  config:\n    mode: deny\n'
+/** The README's way to hear only dsh-brake: the stock repeat-tool-reminder turned off. */
+const BRAKE_ALONE = '- id: repeat-tool-reminder\n  disabled: true\n'
 
 afterAll(async () => {
   await server?.close().catch(() => undefined)
@@ -100,7 +102,7 @@ describe('installing from a tarball', () => {
     expect(added.code, added.stderr).toBe(0)
     const dump = await dsh(['--profile', 'headless', '--dump-config'], { home, cwd: home })
     expect(dump.stdout).toMatch(/# == dsh-brake\n(?:.*\n)*?\s*- id: dsh-brake/)
-    const { run, server: model } = await play(home, repeat(5, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const { run, server: model } = await play(home, repeat(5, call('read', { file_path: 'notes.txt' })), BRAKE_ALONE, { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(noticesSent(model).map(n => n.request)).toEqual([5])
     // The tarball brings the command too, with what it needs, into the profile.
@@ -135,20 +137,28 @@ describe('dsh-brake doctor on the real CLI\'s profile', () => {
 })
 
 describe('scenarios on the stock headless tools', () => {
-  it('an identical-call loop: the fourth read carries the notice, beside repeat-tool-reminder\'s own', async () => {
-    const { run, server: model, cwd } = await play(linkHome, repeat(7, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
+  it('an identical-call loop, told by one voice: the brake does not repeat repeat-tool-reminder, and speaks at its 14th', async () => {
+    const { run, server: model, cwd } = await play(linkHome, repeat(14, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout.trim()).toBe('done')
     const sent = noticesSent(model)
+    // One call per request: a notice first sent in request 15 followed call 14.
     expect(sent.map(n => [n.request, n.text.split('\n')[0]])).toEqual([
-      [5, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
+      [15, '[dsh-brake] You have called `read` with these exact arguments 14 times and got the same result each time:'],
     ])
     const stored = sessionEvents(linkHome, cwd)
-    expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 4, same result'])
+    expect(storedNotices(stored).map(n => n.summary)).toEqual(['read × 14, same result'])
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
-    expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5'])
-    // One call per request: a notice first sent in request 5 followed call 4.
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 7]], replayed: ['notice@4'], said: ['notice@4'] })
+    expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5', 'read × 8'])
+    // The replay hears the reminder's notices in the contexts the log says each step claimed, as the live run did.
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 14]], replayed: ['notice@14'], said: ['notice@14'] })
+  })
+
+  it('the same loop without the reminder: the brake\'s own notice at the fourth read, the next at the ninth', async () => {
+    const { run, server: model, cwd } = await play(linkHome, repeat(9, call('read', { file_path: 'notes.txt' })), BRAKE_ALONE, { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    expect(noticesSent(model).map(n => n.request)).toEqual([5, 10])
+    expect(analyze(linkHome, cwd, BRAKE_ALONE)).toEqual({ loops: [['repeated-call', 1, 9]], replayed: ['notice@4', 'notice@9'], said: ['notice@4', 'notice@9'] })
   })
 
   it('six identical reads in one response (parallel calls): the fourth carries the notice', async () => {
@@ -163,17 +173,19 @@ describe('scenarios on the stock headless tools', () => {
     expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 6]], replayed: ['notice@4'], said: ['notice@4'] })
   })
 
-  it('a sequence loop: read → bash → grep three times', async () => {
+  it('a sequence loop: read → bash → grep, eight laps, told at the third and the eighth, not as each call repeats', async () => {
     // grep runs ripgrep unsorted: with matches in two files their order can change from lap to lap, which is a changed
     // result (README, Known Limitations). One file keeps the lap's results the same.
     const lap = [call('read', { file_path: 'config.txt' }), call('bash', { command: 'sh test.sh', description: 'Run the test' }), call('grep', { pattern: 'retries', path: 'config.txt' })]
-    const { run, server: model, cwd } = await play(linkHome, [...lap, ...lap, ...lap], '[]\n', { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    const { run, server: model, cwd } = await play(linkHome, repeat(8, lap).flat(), '[]\n', { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
     expect(run.code, run.stderr).toBe(0)
+    // Calls 10 to 12 are each call's fourth: the same loop, which waits for its next notice five laps on.
     expect(noticesSent(model).map(n => [n.request, n.text.split('\n')[0]])).toEqual([
       [10, '[dsh-brake] The same 3 calls have run 3 times in a row, each time with the same arguments and the same results: read → bash → grep.'],
+      [25, '[dsh-brake] The same 3 calls have run 8 times in a row, each time with the same arguments and the same results: read → bash → grep.'],
     ])
-    expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep'])
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['cycle', 1, 9]], replayed: ['notice@9'], said: ['notice@9'] })
+    expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep', 'cycle × 8: read → bash → grep'])
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 24]], replayed: ['notice@9', 'notice@24'], said: ['notice@9', 'notice@24'] })
   })
 
   it('deny mode: the fourth and ninth failing runs are noticed, the eleventh and twelfth are refused and never run', async () => {
@@ -263,7 +275,7 @@ describe('scenarios on the stock headless tools', () => {
     const read = call('read', { file_path: 'notes.txt' })
     const delegate = call('subagent', { description: 'Read the notes', prompt: 'Read notes.txt and report.', run_in_background: false })
     // The parent delegates; the child's requests take the next answers (six reads, then its report); then the parent ends.
-    const { run, cwd } = await play(linkHome, [delegate, ...repeat(6, read), { text: 'the answer is 42' }], '[]\n', { 'notes.txt': 'the answer is 42\n' })
+    const { run, cwd } = await play(linkHome, [delegate, ...repeat(6, read), { text: 'the answer is 42' }], BRAKE_ALONE, { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     const files = sessionFiles(linkHome, cwd)
     expect(files).toHaveLength(2)
