@@ -39,7 +39,6 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
-      trackedTools: LIMITS.trackedTools,
       voice: {
         every: config.callReWarnEvery,
         // Deny and stop modes: a repeat's notice also warns of the refusals to come, which no other plugin says.

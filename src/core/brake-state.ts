@@ -13,7 +13,6 @@ import { createSequenceDetector, type SequenceOptions } from './detectors/sequen
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import { touch } from './bounded-map.js'
 import type { CallObservation, DuplicateTextFinding, Evidence } from './types.js'
 import { createVoice, type Told, type VoiceOptions } from './voice.js'
 
@@ -21,8 +20,6 @@ import { createVoice, type Told, type VoiceOptions } from './voice.js'
 export interface BrakeOptions {
   /** Distinct call identities remembered: the call history, the identical-call chains kept by its numbers, the voice. */
   readonly trackedCalls: number
-  /** Tools whose latest call is remembered, for another plugin's notice naming the tool. */
-  readonly trackedTools: number
   readonly voice: Omit<VoiceOptions, 'maxCalls'>
   readonly calls: IdenticalCallOptions
   readonly sequences: SequenceOptions
@@ -61,6 +58,44 @@ const RECENT_RESULTS = 256
 /** Characters of recent result text kept per agent, at most. */
 const RECENT_RESULT_CHARS = 65_536
 
+/** Calls remembered for another plugin's notice about one of them: more than a step usually makes. */
+export const LATEST_CALLS = 16
+
+/** The latest calls in a ring: the tool, the call's number and its key. */
+function createLatestCalls(size: number): {
+  note(tool: string, at: number, key: number): void
+  find(tool: string): { at: number; key: number } | undefined
+  clear(): void
+  readonly size: number
+} {
+  const tools: string[] = []
+  const numbers = new Float64Array(size)
+  const keys = new Float64Array(size)
+  let next = 0
+  return {
+    note(tool, at, key) {
+      const slot = next++ % size
+      tools[slot] = tool
+      numbers[slot] = at
+      keys[slot] = key
+    },
+    find(tool) {
+      for (let back = 1; back <= Math.min(next, size); back++) {
+        const slot = (next - back) % size
+        if (tools[slot] === tool) return { at: numbers[slot]!, key: keys[slot]! }
+      }
+      return undefined
+    },
+    clear() {
+      tools.length = 0
+      next = 0
+    },
+    get size() {
+      return Math.min(next, size)
+    },
+  }
+}
+
 /** Create the state of one agent. */
 export function createBrakeState(options: BrakeOptions): BrakeState {
   const calls = createIdenticalCallDetector(options.calls)
@@ -72,8 +107,9 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
   const voice = createVoice({ ...options.voice, maxCalls: options.trackedCalls })
-  // The latest call of each tool, by number and key, for a notice another plugin gave about it.
-  const latest = new Map<string, { at: number; key: number }>()
+  // The latest calls, by tool, number and key, for a notice another plugin gave about one of them at the next step: a
+  // ring, as a step seldom holds more calls than this.
+  const latest = createLatestCalls(LATEST_CALLS)
   // Calls observed since the last reset: the voice counts repeats in them.
   let observed = 0
   // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
@@ -97,9 +133,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     observeCall(call) {
       const at = ++observed
       if (!call.refused) recent.remember(call.result)
-      const last = touch(latest, call.tool, options.trackedTools, () => ({ at, key: call.key }))
-      last.at = at
-      last.key = call.key
+      latest.note(call.tool, at, call.key)
       const step = history.step(call, progress.observe(call))
       if (!step.revisit || !revisiting) run = at
       revisiting = step.revisit
@@ -113,7 +147,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       return voice.speak(at, call.key, step.epoch, run, evidence)
     },
     heardAbout(tool) {
-      const call = latest.get(tool)
+      const call = latest.find(tool)
       if (call !== undefined) voice.heard(call.at, call.key, progress.epoch)
     },
     observeText: observation => text.observe(observation),

@@ -72,10 +72,29 @@ interface Loop {
   heardAt: number
   /** Calls per repeat of the evidence last told: a cycle's period, else one. */
   unit: number
+  /** The loop this one was joined into, when a finding touched both: that one goes on for both. */
+  joined: Loop | undefined
+}
+
+/** The loop `loop` goes on as, once joins are followed (shortening the way for the next look). */
+function resolve(loop: Loop): Loop {
+  let root = loop
+  while (root.joined !== undefined) root = root.joined
+  for (let at = loop; at.joined !== undefined && at.joined !== root;) {
+    const next: Loop = at.joined
+    at.joined = root
+    at = next
+  }
+  return root
 }
 
 /** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
 const STRENGTH: Readonly<Record<CallFinding['kind'], number>> = { 'sequence': 0, 'revisit': 1, 'repeated-error': 2, 'repeated-call': 3 }
+
+/** A loop not yet told. */
+function fresh(epoch: number): Loop {
+  return { epoch, told: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
+}
 
 /** Create the voice of one agent. */
 export function createVoice(options: VoiceOptions): Voice {
@@ -85,24 +104,27 @@ export function createVoice(options: VoiceOptions): Voice {
   let current: { readonly run: number; readonly loop: Loop } | undefined
 
   /**
-   * The loop `calls` belong to in `epoch`: the one they touch (the loops they touch, and `alongside`, joined as one),
-   * or a new one.
+   * The loop the calls of `evidence` belong to in `epoch`: the one they touch (the loops they touch, and `alongside`,
+   * joined as one), or a new one.
    */
-  function loopOf(calls: readonly number[], epoch: number, alongside?: Loop): Loop {
-    const touched: Loop[] = alongside === undefined || alongside.epoch !== epoch ? [] : [alongside]
-    for (const key of calls) {
-      const loop = loops.get(key)
+  function loopOf(evidence: readonly Evidence[], epoch: number, alongside?: Loop): Loop {
+    const touched: Loop[] = []
+    const touch = (found: Loop | undefined): void => {
+      const loop = found === undefined ? undefined : resolve(found)
       if (loop !== undefined && loop.epoch === epoch && !touched.includes(loop)) touched.push(loop)
     }
+    touch(alongside)
+    for (const found of evidence) for (const key of found.calls) touch(loops.get(key))
     // The loop told most goes on; the others join it, with their latest notices.
-    let loop = touched[0] ?? { epoch, told: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1 }
+    let loop = touched[0] ?? fresh(epoch)
     for (const other of touched) if (other.told > loop.told) loop = other
     for (const other of touched) {
+      if (other === loop) continue
       loop.toldAt = Math.max(loop.toldAt, other.toldAt)
       loop.heardAt = Math.max(loop.heardAt, other.heardAt)
+      other.joined = loop
     }
-    if (touched.length > 1) for (const [key, other] of loops) if (other !== loop && touched.includes(other)) loops.set(key, loop)
-    for (const key of calls) remember(key, loop)
+    for (const found of evidence) for (const key of found.calls) if (loops.get(key) !== loop) remember(key, loop)
     return loop
   }
 
@@ -122,7 +144,8 @@ export function createVoice(options: VoiceOptions): Voice {
   return {
     speak(at, key, epoch, run, evidence) {
       if (evidence.length === 0) return undefined
-      const loop = loopOf([key, ...evidence.flatMap(found => found.calls)], epoch, current?.run === run ? current.loop : undefined)
+      const loop = loopOf(evidence, epoch, current?.run === run ? current.loop : undefined)
+      if (loops.get(key) !== loop) remember(key, loop)
       current = { run, loop }
       const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
       const finding = ranked[0]!
@@ -137,7 +160,10 @@ export function createVoice(options: VoiceOptions): Voice {
       return { finding, also, again }
     },
     heard(at, key, epoch) {
-      loopOf([key], epoch).heardAt = at
+      const found = loops.get(key)
+      const loop = found === undefined ? undefined : resolve(found)
+      if (loop !== undefined && loop.epoch === epoch) loop.heardAt = at
+      else remember(key, { ...fresh(epoch), heardAt: at })
     },
     reset() {
       loops.clear()

@@ -1,12 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createBrakeState } from '../../../src/core/brake-state.ts'
+import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
   trackedCalls: 64,
-  trackedTools: 8,
   voice: { every: 5, denyCount: undefined },
   calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
@@ -142,7 +141,6 @@ const BOUND = 8
 /** Small bounds, so that every structure fills up and evicts. */
 const small = {
   trackedCalls: BOUND,
-  trackedTools: BOUND,
   voice: { every: 1, denyCount: undefined },
   calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
@@ -192,7 +190,7 @@ describe('bounded state', () => {
         expect(size['recentResults']).toBeLessThanOrEqual(256)
         expect(size['recentChars']).toBeLessThanOrEqual(65_536)
         expect(size['voice']).toBeLessThanOrEqual(BOUND)
-        expect(size['latestCalls']).toBeLessThanOrEqual(BOUND)
+        expect(size['latestCalls']).toBeLessThanOrEqual(LATEST_CALLS)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)
