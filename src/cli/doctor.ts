@@ -34,6 +34,8 @@ const PLUGIN = 'dsh-brake'
 const REMINDER = 'repeat-tool-reminder'
 /** The stock bundle that mounts repeat-tool-reminder in every profile DSH ships. */
 const BASE_BUNDLE = '@deepseek-ai/dsh-base'
+/** The identical calls in a row repeat-tool-reminder speaks at, by default. */
+const REMINDER_COUNTS = [3, 5, 8]
 
 export const DOCTOR_USAGE = `usage: dsh-brake doctor [--profile NAME]
 
@@ -260,9 +262,13 @@ function reminderNote(
     const config = (typeof brake?.config === 'object' && brake.config !== null ? brake.config : {}) as Record<string, unknown>
     const first = validCount(config['callWarnCount'], DEFAULTS.callWarnCount)
     const every = validCount(config['callReWarnEvery'], DEFAULTS.callReWarnEvery)
-    const turns = [first, first + every, first + 2 * every].map(ordinal).join(', ')
-    note(`repeat-tool-reminder runs beside it (${BASE_BUNDLE} mounts it): on a repeated call the model hears from both, `
-      + `from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the ${turns} and so on. `
+    // dsh-brake hears the reminder and does not repeat it within `every` calls; its notice says more in deny and stop.
+    const denies = config['mode'] === 'deny' || config['mode'] === 'stop'
+    let own = first
+    while (!denies && REMINDER_COUNTS.some(count => count < own && own - count < every)) own += every
+    note(`repeat-tool-reminder runs beside it (${BASE_BUNDLE} mounts it): it tells the model of the 3rd, 5th and 8th identical call `
+      + `in a row, and dsh-brake, which hears it, does not say the same again: on such a call dsh-brake speaks at the ${ordinal(own)}`
+      + `${denies ? ' (its notice warns of refusals, which the reminder does not)' : ''}, and of any other loop on its own schedule. `
       + 'Keep both for its early nudge, or turn it off to hear only dsh-brake: add `- id: repeat-tool-reminder` with `disabled: true` to cordis.patch.yml')
   }
 }

@@ -210,14 +210,22 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
   it('says it runs beside dsh-brake in a stock profile, and when each speaks', async () => {
     const { home: dir } = home({ patch: row('    callWarnCount: 6\n') })
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('note     repeat-tool-reminder runs beside it (@deepseek-ai/dsh-base mounts it): on a repeated call the model hears from both, '
-      + 'from it at the 3rd, 5th and 8th identical call in a row, from dsh-brake at the 6th, 11th, 16th and so on.')
+    // 6 and 11 fall within five calls of the reminder's 5th and 8th: dsh-brake's first notice on such a call is the 16th.
+    expect(out).toContain('note     repeat-tool-reminder runs beside it (@deepseek-ai/dsh-base mounts it): it tells the model of the 3rd, 5th and 8th '
+      + 'identical call in a row, and dsh-brake, which hears it, does not say the same again: on such a call dsh-brake speaks at the 16th, '
+      + 'and of any other loop on its own schedule.')
   })
 
   it('counts from the last dsh-brake row that writes a config, as DSH applies the rows in order', async () => {
     const { home: dir } = home({ patch: `${row('    callWarnCount: 5\n')}- id: dsh-brake\n  config:\n    callWarnCount: 6\n- id: dsh-brake\n  disabled: false\n` })
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('from dsh-brake at the 6th, 11th, 16th and so on.')
+    expect(out).toContain('dsh-brake speaks at the 16th,')
+  })
+
+  it('says that in deny mode dsh-brake speaks on its own schedule beside it, as its notice warns of refusals', async () => {
+    const { home: dir } = home({ patch: row('    mode: deny\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('dsh-brake speaks at the 4th (its notice warns of refusals, which the reminder does not), and of any other loop')
   })
 
   it('is not turned off by a row a later one turns back on', async () => {
