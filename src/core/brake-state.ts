@@ -8,6 +8,7 @@
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createResponseRepeats, type ResponseObservation } from './detectors/responses.js'
 import { createRevisitDetector, type RevisitOptions } from './detectors/revisits.js'
 import { createSequenceDetector, type SequenceOptions } from './detectors/sequences.js'
 import { createProgress } from './progress.js'
@@ -15,6 +16,7 @@ import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
 import type { CallObservation, DuplicateTextFinding, Evidence } from './types.js'
 import { createVoice, type Told, type VoiceOptions } from './voice.js'
+import type { Schedule } from './detectors/detector.js'
 
 /** Options of all detectors, and the bound of the call history. */
 export interface BrakeOptions {
@@ -26,6 +28,8 @@ export interface BrakeOptions {
   readonly revisits: RevisitOptions
   readonly errors: ErrorRepeatOptions
   readonly text: DuplicateTextOptions
+  /** When notices fall on responses that repeat across steps: `first` is the responses in a row that make a loop. */
+  readonly responses: Schedule
 }
 
 /** One agent's detectors. */
@@ -36,6 +40,11 @@ export interface BrakeState {
    * repeats already, so only other evidence is told.
    */
   observeCall(call: CallObservation): Told | undefined
+  /**
+   * Observe one of the agent's responses, once it has streamed: what to tell the model about the loop it is part of,
+   * when that is due. A response that asked for no tool call is one action of the agent, as a call is.
+   */
+  observeResponse(response: Omit<ResponseObservation, 'epoch'>): Told | undefined
   /** Another plugin told the model about the agent's latest call of `tool` (as repeat-tool-reminder names it). */
   heardAbout(tool: string): void
   /** Observe the messages claimed for one step. */
@@ -103,6 +112,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const revisits = createRevisitDetector(options.revisits)
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
+  const responses = createResponseRepeats(options.responses)
   const progress = createProgress(options.trackedCalls)
   const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
@@ -125,6 +135,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     history.clear()
     recent.clear()
     voice.reset()
+    responses.reset()
     latest.clear()
     revisiting = false
   }
@@ -146,6 +157,12 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again].filter(found => found !== undefined)
       return voice.speak(at, call.key, step.epoch, run, evidence)
     },
+    observeResponse(response) {
+      const at = response.calls ? observed : ++observed
+      const found = responses.observe({ ...response, epoch: progress.epoch })
+      if (found === undefined) return undefined
+      return voice.speak(at, found.calls[0]!, progress.epoch, revisiting ? run : at, [found])
+    },
     heardAbout(tool) {
       const call = latest.find(tool)
       if (call !== undefined) voice.heard(call.at, call.key, progress.epoch)
@@ -155,6 +172,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
+      ...responses.size(),
       latestCalls: latest.size,
     }),
     reset() {

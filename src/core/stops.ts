@@ -12,12 +12,12 @@
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
-import type { CallFinding, CallObservation } from './types.js'
+import type { LoopFinding, CallObservation } from './types.js'
 import type { Told } from './voice.js'
 
 /** Why a turn ends: the loop that went on, and whether its last call was refused. */
 export interface StopCause {
-  readonly loop: CallFinding
+  readonly loop: LoopFinding
   /** Whether the call that settled it was refused (its notice came earlier in the same chain). */
   readonly refused: boolean
 }
@@ -28,10 +28,8 @@ export interface StopCause {
  * reports, as the refusal itself does).
  */
 export function stopCause(call: CallObservation, told: Told | undefined, chain: number): StopCause | undefined {
-  const loop = told?.finding
-  if (told?.again === true && !(loop?.kind === 'repeated-call' && loop.toolClass === 'poller')) {
-    return { loop: told.finding, refused: call.refused }
-  }
+  const cause = loopStopCause(told)
+  if (cause !== undefined) return { ...cause, refused: call.refused }
   if (!call.refused || call.kind === 'poller') return undefined
   return {
     loop: { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain, evidence: 'same-result' },
@@ -39,7 +37,16 @@ export function stopCause(call: CallObservation, told: Told | undefined, chain: 
   }
 }
 
-/** How many calls the loop took, as far as the brake counted them. */
-export function loopCalls(loop: CallFinding): number {
-  return loop.kind === 'sequence' ? loop.laps * loop.tools.length : loop.count
+/** The stop cause when `told` is a loop's second notice (or later): the loop went on after it was told. */
+export function loopStopCause(told: Told | undefined): StopCause | undefined {
+  if (told?.again !== true) return undefined
+  const loop = told.finding
+  if (loop.kind === 'repeated-call' && loop.toolClass === 'poller') return undefined
+  return { loop, refused: false }
+}
+
+/** How many calls (or responses) the loop took, as far as the brake counted them. */
+export function loopCalls(loop: LoopFinding): number {
+  if (loop.kind === 'sequence') return loop.laps * loop.tools.length
+  return loop.kind === 'cut' ? loop.cuts : loop.count
 }

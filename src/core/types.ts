@@ -138,18 +138,43 @@ export interface DuplicateTextFinding {
   readonly windowMs: number
 }
 
-/** What a call detector can report: a loop in the agent's own calls. */
-export type CallFinding = RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding
+/** Responses in a row that said the same thing, or opened with the same passage, with no progress between. */
+export interface RepeatedResponseFinding {
+  readonly kind: 'repeated-response'
+  /** Responses in the run, the latest included. */
+  readonly count: number
+  /** Whether the responses were the same answer whole (text only, no tool call); else they opened alike. */
+  readonly whole: boolean
+  /** The beginning of what they said (bounded; the message layer trims it further). */
+  readonly head: string
+}
+
+/** A response that fell into repeating itself while it streamed, and was cut there. */
+export interface CutFinding {
+  readonly kind: 'cut'
+  /** Where it repeated: the visible answer, or the reasoning. */
+  readonly part: 'text' | 'reasoning'
+  /** The unit that repeated (bounded; the message layer trims it further). */
+  readonly unit: string
+  /** Back-to-back copies of the unit when it was cut. */
+  readonly copies: number
+  /** Responses cut in the agent's current turn, this one included. */
+  readonly cuts: number
+}
+
+/** What the brake can report of a loop in what the agent does: its calls, its responses. */
+export type LoopFinding =
+  | RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding | RepeatedResponseFinding | CutFinding
 
 /**
  * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
  * findings of several detectors about the same calls can be told as one loop (voice.ts).
  */
-export interface Evidence<F extends CallFinding = CallFinding> {
+export interface Evidence<F extends LoopFinding = LoopFinding> {
   readonly finding: F
   /** The keys of the calls the loop is made of: the repeated call, a cycle's lap, a run's calls, the failing calls. */
   readonly calls: readonly number[]
 }
 
 /** Anything a detector can report. */
-export type Finding = CallFinding | DuplicateTextFinding
+export type Finding = LoopFinding | DuplicateTextFinding

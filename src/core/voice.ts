@@ -21,7 +21,7 @@
  * Pure: the caller numbers the calls and passes the epoch; nothing here reads a clock.
  * @module dsh-brake/core/voice
  */
-import type { CallFinding, Evidence } from './types.js'
+import type { LoopFinding, Evidence } from './types.js'
 
 /** How the voice paces notices. */
 export interface VoiceOptions {
@@ -39,9 +39,9 @@ export interface VoiceOptions {
 /** What the brake tells the model about a loop at one call. */
 export interface Told {
   /** The strongest evidence. */
-  readonly finding: CallFinding
+  readonly finding: LoopFinding
   /** The call's other findings about the same loop that add something. */
-  readonly also: readonly CallFinding[]
+  readonly also: readonly LoopFinding[]
   /** Whether the brake had told the model about this loop before: the loop went on after its notice. */
   readonly again: boolean
 }
@@ -89,7 +89,9 @@ function resolve(loop: Loop): Loop {
 }
 
 /** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
-const STRENGTH: Readonly<Record<CallFinding['kind'], number>> = { 'sequence': 0, 'revisit': 1, 'repeated-error': 2, 'repeated-call': 3 }
+const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
+  'sequence': 0, 'revisit': 1, 'repeated-error': 2, 'repeated-response': 3, 'repeated-call': 4, 'cut': 5,
+}
 
 /** A loop not yet told. */
 function fresh(epoch: number): Loop {
@@ -136,7 +138,7 @@ export function createVoice(options: VoiceOptions): Voice {
   }
 
   /** Whether a notice leading with `finding` says more than a plain "you repeated this call". */
-  function saysMore(finding: CallFinding): boolean {
+  function saysMore(finding: LoopFinding): boolean {
     if (finding.kind !== 'repeated-call') return true
     return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
   }

@@ -12,6 +12,7 @@ const options = {
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
+  responses: { first: 3, every: 5 },
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
@@ -147,6 +148,7 @@ const small = {
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
+  responses: { first: 2, every: 3 },
 }
 
 const step = fc.oneof(
@@ -160,6 +162,7 @@ const step = fc.oneof(
     }),
   }),
   fc.record({ text: fc.array(fc.string({ minLength: 4, maxLength: 30 }), { maxLength: 12 }), id: fc.nat(30), at: fc.nat(5000) }),
+  fc.record({ response: fc.record({ opening: fc.constantFrom('', 'short', 'x'.repeat(60)), whole: fc.nat(3), calls: fc.boolean() }) }),
   fc.constant({ reset: true as const }),
 )
 
@@ -173,6 +176,8 @@ describe('bounded state', () => {
         if ('call' in s) {
           const { tool, arg, result, failed, kind } = s.call
           state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
+        } else if ('response' in s) {
+          state.observeResponse(s.response)
         } else if ('text' in s) {
           state.observeText({ at: s.at, messages: [{ id: `m${s.id}`, source: 'plugin x', texts: [s.text.join('\n\n')] }] })
         } else {
@@ -191,6 +196,7 @@ describe('bounded state', () => {
         expect(size['recentChars']).toBeLessThanOrEqual(65_536)
         expect(size['voice']).toBeLessThanOrEqual(BOUND)
         expect(size['latestCalls']).toBeLessThanOrEqual(LATEST_CALLS)
+        expect(size['responses']).toBeLessThanOrEqual(1)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)

@@ -1,6 +1,6 @@
 /** One loop, one voice: findings tied to the loop they are about, a loop told once and then on its own schedule. */
 import { describe, expect, it } from 'vitest'
-import type { CallFinding, Evidence } from '../../../src/core/types.ts'
+import type { LoopFinding, Evidence } from '../../../src/core/types.ts'
 import { createVoice, type VoiceOptions } from '../../../src/core/voice.ts'
 
 const options: VoiceOptions = { every: 5, denyCount: undefined, maxCalls: 64 }
@@ -20,7 +20,7 @@ const error = (keys: number[]): Evidence => ({
   finding: { kind: 'repeated-error', tool: 't', count: keys.length, variants: keys.length, error: 'Error: no such file', cause: 'environment' },
   calls: keys,
 })
-const kinds = (findings: readonly CallFinding[]): string[] => findings.map(finding => finding.kind)
+const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(finding => finding.kind)
 
 describe('a loop told once', () => {
   it('makes one notice of one call\'s findings, leading with the strongest and naming what adds something', () => {
