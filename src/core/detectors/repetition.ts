@@ -7,10 +7,14 @@
  * few percent of that, and makes a legitimate repeat (a refrain asked for, a short stack trace of one frame) too short
  * to count.
  *
- * Work and memory are bounded whatever the response's length: the detector keeps a ring of the last `window`
- * characters (UTF-16 code units), and every `every` characters it looks at the window once. Read backwards, the
- * window's Z-array gives, for every period p at once, how far back the text repeats with period p: the tail is
- * p-periodic over Z[p] + p characters. So a look costs O(window), and each character O(window / every).
+ * Work and memory are bounded whatever the response's length: the detector keeps the last `window` characters
+ * (UTF-16 code units), and every `every` characters it looks at them once. A look tries each period p in turn,
+ * comparing the text backwards with itself p characters earlier: in text that does not repeat, nearly every period
+ * fails at its first or second character, so a look costs about `maxUnit` comparisons. Text that repeats almost but
+ * not quite (a long run of one character, then another) can make many periods match for a while; once a look has
+ * spent twice the window on comparisons, it finishes with the window's Z-array instead, which gives, for every
+ * period at once, how far back the text repeats with it, in O(window). So a character costs at most
+ * O(window / every), and usually O(maxUnit / every).
  * @module dsh-brake/core/detectors/repetition
  */
 
@@ -48,27 +52,61 @@ export interface RepetitionWatch {
 
 /** Watch one text (one block of one response) for repetition. */
 export function createRepetitionWatch(options: RepetitionOptions): RepetitionWatch {
-  const window = Math.max(options.chars, options.copies * options.maxUnit)
-  const ring = new Uint16Array(window)
-  // The window read backwards, and its Z-array: made again at each look, kept to spare the allocation.
-  const reversed = new Uint16Array(window)
-  const z = new Int32Array(window)
+  const { chars, copies, maxUnit, every } = options
+  const window = Math.max(chars, copies * maxUnit)
+  // Each character is written twice, `window` apart, so that the last `window` of them always lie side by side:
+  // they end just before `end()`, and a look reads them with no wrapping around.
+  const ring = new Uint16Array(2 * window)
+  // The window read backwards, and its Z-array, for a look that falls back on them: made at the first such look (most
+  // responses have none), then kept to spare the allocation.
+  let reversed: Uint16Array | undefined
+  let z: Int32Array | undefined
   let seen = 0
   let sinceLook = 0
+  const end = (): number => seen % window + window
 
+  /** The shortest unit that repeats enough at the tail: `aaaa` is `a` four times, not `aa` twice. */
   function look(): Repetition | undefined {
     const length = Math.min(seen, window)
-    if (length < options.chars) return undefined
-    for (let i = 0; i < length; i++) reversed[i] = ring[(seen - 1 - i) % window]!
-    zArray(reversed, length, z)
-    // The shortest unit that repeats enough: `aaaa` is `a` four times, not `aa` twice.
-    const longest = Math.min(options.maxUnit, Math.floor(length / options.copies))
+    if (length < chars) return undefined
+    const last = end() - 1
+    const longest = Math.min(maxUnit, Math.floor(length / copies))
+    let budget = 2 * window
     for (let period = 1; period <= longest; period++) {
-      const span = z[period]! + period
-      if (span < options.chars || span < options.copies * period) continue
-      return { unit: unitAt(period, span), copies: Math.floor(span / period), span, seen }
+      // How far back the text equals itself `period` characters earlier; enough of it makes the repetition.
+      const needed = Math.max(chars, copies * period) - period
+      let match = 0
+      while (match < needed && ring[last - match] === ring[last - match - period]) match++
+      if (match >= needed) return found(period, span(period, match, length))
+      budget -= match + 1
+      if (budget < 0) return lookByZArray(length, longest)
     }
     return undefined
+  }
+
+  /** The same answer as {@link look}, from the Z-array of the window read backwards: z[p] + p is the span of period p. */
+  function lookByZArray(length: number, longest: number): Repetition | undefined {
+    const last = end() - 1
+    reversed ??= new Uint16Array(window)
+    z ??= new Int32Array(window)
+    for (let i = 0; i < length; i++) reversed[i] = ring[last - i]!
+    zArray(reversed, length, z)
+    for (let period = 1; period <= longest; period++) {
+      const repeats = z[period]! + period
+      if (repeats >= chars && repeats >= copies * period) return found(period, repeats)
+    }
+    return undefined
+  }
+
+  /** The whole span of the repetition with `period`, of which `match` + `period` characters are known to repeat. */
+  function span(period: number, match: number, length: number): number {
+    const last = end() - 1
+    while (match < length - period && ring[last - match] === ring[last - match - period]) match++
+    return match + period
+  }
+
+  function found(period: number, repeats: number): Repetition {
+    return { unit: unitAt(period, repeats), copies: Math.floor(repeats / period), span: repeats, seen }
   }
 
   /**
@@ -78,11 +116,11 @@ export function createRepetitionWatch(options: RepetitionOptions): RepetitionWat
    * break, else its first sentence end, else its first space: `I'll kill the stale process now.`, not
    * `. I'll kill the stale process now`.
    */
-  function unitAt(period: number, span: number): string {
-    const from = seen - span
+  function unitAt(period: number, repeats: number): string {
+    const from = end() - repeats
     let text = ''
-    for (let at = from; at < from + period; at++) text += String.fromCharCode(ring[at % window]!)
-    const before = from === 0 ? '\n' : from > seen - window ? String.fromCharCode(ring[(from - 1) % window]!) : ''
+    for (let at = from; at < from + period; at++) text += String.fromCharCode(ring[at]!)
+    const before = seen === repeats ? '\n' : repeats < window ? String.fromCharCode(ring[from - 1]!) : ''
     if (/\s/.test(before)) return text
     const edge = [/\n+/, /[.!?]\s+|[。！？]+/, /\s+/].map(pattern => pattern.exec(text)).find(match => match != null)
     const at = edge == null ? 0 : edge.index + edge[0].length
@@ -92,9 +130,12 @@ export function createRepetitionWatch(options: RepetitionOptions): RepetitionWat
   return {
     push(text) {
       for (let i = 0; i < text.length; i++) {
-        ring[seen % window] = text.charCodeAt(i)
+        const code = text.charCodeAt(i)
+        const at = seen % window
+        ring[at] = code
+        ring[at + window] = code
         seen++
-        if (++sinceLook < options.every) continue
+        if (++sinceLook < every) continue
         sinceLook = 0
         const found = look()
         if (found !== undefined) return found

@@ -90,6 +90,54 @@ describe('what counts as repeating', () => {
   })
 })
 
+/** The repetition at the tail of `text`, found the slow and obvious way: the shortest period whose span is enough. */
+function reference(text: string, { chars, copies, maxUnit }: RepetitionOptions): { period: number; span: number } | undefined {
+  const window = text.slice(-Math.max(chars, copies * maxUnit))
+  for (let period = 1; period <= Math.min(maxUnit, Math.floor(window.length / copies)); period++) {
+    let span = period
+    while (span < window.length && window[window.length - 1 - span] === window[window.length - 1 - span + period]) span++
+    if (span >= chars && span >= copies * period) return { period, span }
+  }
+  return undefined
+}
+
+describe('the look agrees with the obvious way', () => {
+  // Text made of few letters and of stretches that repeat: many periods match for a while, so looks often spend
+  // their budget and finish with the Z-array; either way the answer must be the obvious one.
+  const options = { chars: 300, copies: 3, maxUnit: 120, every: 1 }
+  const piece = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 40 }),
+    fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 40 }))
+      .map(([unit, times]) => unit.repeat(times)),
+  )
+  it('on every look, for text that nearly repeats', () => {
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+      const text = pieces.join('')
+      const watcher = createRepetitionWatch(options)
+      for (let i = 0; i < text.length; i++) {
+        const found = watcher.push(text[i]!)
+        const expected = reference(text.slice(0, i + 1), options)
+        expect(found === undefined ? undefined : { period: found.unit.length, span: found.span }).toEqual(expected)
+        if (found !== undefined) break
+      }
+    }), { numRuns: 200 })
+  })
+
+  it('when many shorter periods match for a while before the one that repeats (a look that spends its budget)', () => {
+    // Every look lands at the end of a run of 50 `a`s: periods 1 to 49 each match part of it, over twice the window of
+    // comparisons before period 51.
+    const watcher = createRepetitionWatch({ ...options, every: 51 })
+    expect(watcher.push(`b${'a'.repeat(50)}`.repeat(8))?.unit).toBe(`b${'a'.repeat(50)}`)
+  })
+
+  it('after a long run of one character that stops just short', () => {
+    const text = `x${'a'.repeat(298)}b${'a'.repeat(298)}`
+    const watcher = createRepetitionWatch(options)
+    expect(watcher.push(text)).toBeUndefined()
+    expect(watcher.push('a'.repeat(3))?.unit).toBe('a')
+  })
+})
+
 describe('bounded cost', () => {
   it('keeps at most its window, however long the response: 64,000 tokens of text that never repeats', () => {
     const watcher = createRepetitionWatch(DEFAULTS)
