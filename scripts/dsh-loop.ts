@@ -25,10 +25,20 @@ if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function'
   throw new Error(`the DSH agent loop needs Node >= 22.19 (this is ${process.version}); run the tests through npm, whose scripts pick a Node 22 (scripts/node.mjs)`)
 }
 
-/** One scripted model turn: a tool call (or several, in parallel) or a final text. */
+/**
+ * What a block of a response streams: its whole text in one delta, or the deltas one by one (a lazy iterable
+ * streams a response too long to hold, as a model stuck repeating itself would).
+ */
+export type Deltas = string | Iterable<string>
+
+/** One scripted model turn: a tool call (or several, in parallel) or a final text, either after its reasoning. */
 export type Turn =
-  | { readonly calls: readonly { readonly name: string; readonly args: unknown; readonly raw?: string }[]; readonly text?: string }
-  | { readonly text: string }
+  | {
+    readonly calls: readonly { readonly name: string; readonly args: unknown; readonly raw?: string }[]
+    readonly text?: Deltas
+    readonly reasoning?: Deltas
+  }
+  | { readonly text: Deltas; readonly reasoning?: Deltas }
   | ((request: GenerateOptions) => Turn)
 
 /** Shorthand for a turn with one tool call. */
@@ -48,40 +58,40 @@ export function say(text: string): Turn {
 
 let callSeq = 0
 
-function chunks(turn: Exclude<Turn, (request: GenerateOptions) => Turn>): StreamChunk[] {
-  const out: StreamChunk[] = []
-  let index = 0
-  if (turn.text !== undefined) {
-    const text = turn.text
-    out.push(
-      { type: 'block-start', index, blockType: 'text' },
-      { type: 'text-delta', index, text },
-      { type: 'block-end', index, block: { type: 'text', text } },
-    )
-    index++
+/** A text or reasoning block streamed delta by delta, closed with the text it streamed. */
+function* block(index: number, type: 'text' | 'reasoning', deltas: Deltas): Generator<StreamChunk> {
+  yield { type: 'block-start', index, blockType: type }
+  let text = ''
+  for (const delta of typeof deltas === 'string' ? [deltas] : deltas) {
+    text += delta
+    yield type === 'text' ? { type: 'text-delta', index, text: delta } : { type: 'reasoning-delta', index, text: delta }
   }
+  yield { type: 'block-end', index, block: { type, text } }
+}
+
+function* chunks(turn: Exclude<Turn, (request: GenerateOptions) => Turn>): Generator<StreamChunk> {
+  let index = 0
+  if (turn.reasoning !== undefined) yield* block(index++, 'reasoning', turn.reasoning)
+  if (turn.text !== undefined) yield* block(index++, 'text', turn.text)
   if ('calls' in turn) {
     for (const c of turn.calls) {
       const id = CallId(`call_${++callSeq}`)
       const args = c.raw ?? JSON.stringify(c.args)
-      out.push(
-        { type: 'block-start', index, blockType: 'tool-call' },
-        { type: 'tool-call-delta', index, id, name: c.name, argumentsDelta: args },
-        { type: 'block-end', index, block: { type: 'tool-call', id, name: c.name, arguments: args } },
-      )
+      yield { type: 'block-start', index, blockType: 'tool-call' }
+      yield { type: 'tool-call-delta', index, id, name: c.name, argumentsDelta: args }
+      yield { type: 'block-end', index, block: { type: 'tool-call', id, name: c.name, arguments: args } }
       index++
     }
   }
-  out.push(
-    { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } },
-    { type: 'finish', reason: 'calls' in turn ? { kind: 'tool-calls' } : { kind: 'stop' } },
-  )
-  return out
+  yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } }
+  yield { type: 'finish', reason: 'calls' in turn ? { kind: 'tool-calls' } : { kind: 'stop' } }
 }
 
 /** A model that plays a script, one entry per request, and records every request. */
 export class ScriptedModel extends LlmAdapter {
   readonly requests: GenerateOptions[] = []
+  /** For each request, in order: the chunks the model sent, and whether its stream was closed before its end. */
+  readonly streams: { sent: number; closedEarly: boolean }[] = []
   private readonly script: Turn[]
   constructor(script: Turn[]) {
     super()
@@ -97,7 +107,27 @@ export class ScriptedModel extends LlmAdapter {
     let entry = this.script.shift()
     if (entry === undefined) throw new Error('ScriptedModel: script exhausted')
     while (typeof entry === 'function') entry = entry(options)
-    return toAsync(chunks(entry))
+    const record = { sent: 0, closedEarly: false }
+    this.streams.push(record)
+    return play(chunks(entry), record)
+  }
+}
+
+/**
+ * Stream `chunks` as a provider would, noting how many were sent and whether the reader stopped before the end.
+ * A scripted model has nothing to wait for; the adapter's contract is an async iterable all the same.
+ */
+// oxlint-disable-next-line typescript/require-await
+async function* play(chunks: Iterable<StreamChunk>, record: { sent: number; closedEarly: boolean }): AsyncIterable<StreamChunk> {
+  let ended = false
+  try {
+    for (const chunk of chunks) {
+      record.sent++
+      yield chunk
+    }
+    ended = true
+  } finally {
+    record.closedEarly = !ended
   }
 }
 
@@ -159,13 +189,6 @@ export async function mountProfile(ctx: Context, userPatch: readonly PatchOption
   await ctx.loader.await()
 }
 
-/** The chunks of a scripted response, as a provider streams them. */
-// A scripted model has nothing to wait for; the adapter's contract is an async iterable all the same.
-// oxlint-disable-next-line typescript/require-await
-async function* toAsync(chunks: readonly StreamChunk[]): AsyncIterable<StreamChunk> {
-  yield* chunks
-}
-
 /** Register a content tool whose text result comes from `body` (default: `ok`). Returns a run counter. */
 export function tool(ctx: Context, name: string, body: ToolBody = () => 'ok', concurrent = false): { runs: number } {
   const counter = { runs: 0 }
@@ -187,11 +210,11 @@ export function tool(ctx: Context, name: string, body: ToolBody = () => 'ok', co
 let agentSeq = 0
 
 /** Create an agent driven by a scripted model of its own. */
-export function agent(ctx: Context, script: Turn[]): { agent: Agent; model: ScriptedModel } {
+export function agent(ctx: Context, script: Turn[]): { agent: Agent; model: ScriptedModel; provider: string } {
   const provider = `scripted-${++agentSeq}`
   const model = new ScriptedModel(script)
   ctx.llm.registerAdapter([provider], model)
-  return { agent: ctx.agentLoop.create(SessionId(`agent-${agentSeq}`), { provider, model: 'scripted' }), model }
+  return { agent: ctx.agentLoop.create(SessionId(`agent-${agentSeq}`), { provider, model: 'scripted' }), model, provider }
 }
 
 /** A person's message. */

@@ -9,7 +9,9 @@ export { apply, Config, name } from './dsh/plugin.js'
 export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
 export type {
-  DuplicateTextFinding, Finding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,
+  CutFinding, DuplicateTextFinding, Finding, LoopFinding, RepeatedCallFinding, RepeatedErrorFinding, RepeatedResponseFinding,
+  RevisitFinding, SequenceFinding,
 } from './core/types.js'
-// The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop'.
-export type { BrakeCall, BrakeNoticeEvent, BrakeRefusalEvent, BrakeStopEvent } from './dsh/events.js'
+// The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop',
+// 'dsh-brake/cut'.
+export type { BrakeCall, BrakeCutEvent, BrakeNoticeEvent, BrakeRefusalEvent, BrakeStopEvent } from './dsh/events.js'

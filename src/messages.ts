@@ -8,7 +8,8 @@
  */
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
-  CallFinding, DuplicateTextFinding, RepeatedCallFinding, RepeatedErrorFinding, RevisitFinding, SequenceFinding,
+  CutFinding, DuplicateTextFinding, LoopFinding, RepeatedCallFinding, RepeatedErrorFinding, RepeatedResponseFinding, RevisitFinding,
+  SequenceFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -23,6 +24,8 @@ export const TEXT_PREVIEW_CHARS = 120
 export const NAME_CHARS = 64
 /** Longest notice summary (DSH's context-summary convention). */
 export const SUMMARY_CHARS = 120
+/** Characters of a repeated unit a cut notice's summary quotes. */
+export const UNIT_SUMMARY_CHARS = 40
 /** Repeated blocks listed in one duplicate-text notice; the rest are counted. */
 export const LISTED_BLOCKS = 3
 
@@ -131,6 +134,31 @@ export const MORE_BLOCKS_LINE = '- repeated blocks not shown: {more}'
 /** The collapsed-row summary of a duplicate-text notice. */
 export const DUPLICATE_TEXT_SUMMARY = 'repeated text × {count} from {source}'
 
+/**
+ * The notice a response that fell into repeating itself leaves for the model's next step, once the brake cut it off:
+ * what it kept repeating, and that the rest was never generated.
+ */
+export const CUT_NOTICE = `[dsh-brake] Your last response fell into repeating itself, so it was cut off there and the rest was never generated. In your {part}, this came {copies} times in a row:
+{unit}
+Do not write it again. Go on from where the repeating began: take the next step, or give a short final answer.`
+
+/** Where a response repeated, filling `{part}`. */
+export const CUT_PART = { text: 'answer', reasoning: 'reasoning' } as const
+
+/** The collapsed-row summary of a cut notice. */
+export const CUT_SUMMARY = 'response cut: {unit} × {copies}'
+
+/** The notice after responses that said the same thing, or opened with the same passage, step after step. */
+export const REPEATED_RESPONSE_NOTICE = `[dsh-brake] Your last {count} responses {sameness}, with nothing changed in between:
+{head}
+Saying it again will not move the task on. Take a step you have not taken yet, or stop and tell the user what is blocking you.`
+
+/** What the responses had in common, filling `{sameness}`. */
+export const RESPONSE_SAMENESS = { whole: 'said the same thing', opening: 'opened with the same passage' } as const
+
+/** The collapsed-row summary of a repeated-response notice. */
+export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
+
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
 export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
 
@@ -159,6 +187,8 @@ export const LOOP = {
   'sequence': 'The same {length} calls went round {laps} times ({calls} calls): {cycle}',
   'revisit': '{count} calls in a row went back over earlier calls, most often {calls}',
   'repeated-error': '`{tool}` failed {count} times with the same error: {error}',
+  'repeated-response': '{count} responses in a row {sameness}: {head}',
+  'cut': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
 } as const
 
 /** One call a revisit run's phrase names, with how often it came up. */
@@ -188,12 +218,14 @@ export function loopNotice(told: Told, denyCount?: number): NoticeText {
 }
 
 /** The notice for one finding alone. */
-function leadNotice(finding: CallFinding): NoticeText {
+function leadNotice(finding: LoopFinding): NoticeText {
   switch (finding.kind) {
     case 'repeated-call': return repeatedCallNotice(finding)
     case 'sequence': return sequenceNotice(finding)
     case 'revisit': return revisitNotice(finding)
     case 'repeated-error': return repeatedErrorNotice(finding)
+    case 'repeated-response': return repeatedResponseNotice(finding)
+    case 'cut': return cutNotice(finding)
   }
 }
 
@@ -201,8 +233,8 @@ function leadNotice(finding: CallFinding): NoticeText {
  * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly (a repeat, a cycle, a run), and
  * a repeated call is still below the deny count; a poller is never refused, nor one error across arguments.
  */
-function warnsOfRefusals(finding: CallFinding, denyCount: number): boolean {
-  if (finding.kind === 'repeated-error') return false
+function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
+  if (finding.kind === 'repeated-error' || finding.kind === 'repeated-response' || finding.kind === 'cut') return false
   return finding.kind !== 'repeated-call' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
@@ -260,6 +292,24 @@ export function repeatedErrorNotice(found: RepeatedErrorFinding): NoticeText {
   }
 }
 
+/** The notice after responses that said the same thing, or opened alike, step after step. */
+export function repeatedResponseNotice(found: RepeatedResponseFinding): NoticeText {
+  const count = String(found.count)
+  return {
+    text: fill(REPEATED_RESPONSE_NOTICE, { count, sameness: RESPONSE_SAMENESS[found.whole ? 'whole' : 'opening'], head: oneLine(found.head, TEXT_PREVIEW_CHARS, found.head.length) }),
+    summary: summary(fill(REPEATED_RESPONSE_SUMMARY, { count })),
+  }
+}
+
+/** The notice a cut response leaves: where it repeated, what, and how often. */
+export function cutNotice(found: CutFinding): NoticeText {
+  const copies = String(found.copies)
+  return {
+    text: fill(CUT_NOTICE, { part: CUT_PART[found.part], copies, unit: oneLine(found.unit, TEXT_PREVIEW_CHARS, found.unit.length) }),
+    summary: summary(fill(CUT_SUMMARY, { unit: oneLine(found.unit, UNIT_SUMMARY_CHARS, found.unit.length), copies })),
+  }
+}
+
 /** The duplicate-text notice: up to {@link LISTED_BLOCKS} blocks, each with its count, sources and a preview. */
 export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
   const window = duration(found.windowMs)
@@ -300,7 +350,7 @@ export function subagentStoppedLine(reason: string): string {
 }
 
 /** A loop in a phrase: its kind, what repeated, and how many calls it took; `refused` when its last call was refused. */
-function loopPhrase(loop: CallFinding, refused: boolean): string {
+function loopPhrase(loop: LoopFinding, refused: boolean): string {
   switch (loop.kind) {
     case 'repeated-call':
       return fill(refused ? LOOP.refused : LOOP['repeated-call'], {
@@ -321,6 +371,12 @@ function loopPhrase(loop: CallFinding, refused: boolean): string {
       })
     case 'repeated-error':
       return fill(LOOP['repeated-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
+    case 'repeated-response':
+      return fill(LOOP['repeated-response'], {
+        count: String(loop.count), sameness: RESPONSE_SAMENESS[loop.whole ? 'whole' : 'opening'], head: oneLine(loop.head, TEXT_PREVIEW_CHARS, loop.head.length),
+      })
+    case 'cut':
+      return fill(LOOP.cut, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
   }
 }
 

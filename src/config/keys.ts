@@ -152,6 +152,24 @@ export const KEYS = {
     en: 'More shell command patterns that change files, beside the built-in ones.',
     zh: '除内置列表外，另行视为会修改文件的 shell 命令模式。',
   },
+  streamCut: {
+    default: true,
+    rule: { kind: 'boolean' },
+    en: 'End a response that falls into repeating itself while it streams, and tell the model.',
+    zh: '回复在流式输出中陷入自我重复时将其截断，并告知模型。',
+  },
+  streamCutChars: {
+    default: 3000,
+    rule: { kind: 'integer', min: 500 },
+    en: 'Characters of back-to-back repetition that end such a response.',
+    zh: '连续重复达到多少字符时截断回复。',
+  },
+  streamCutCopies: {
+    default: 4,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Copies of the repeated unit those characters must hold at least.',
+    zh: '这些字符中被重复的单元至少要出现的份数。',
+  },
 } as const satisfies Record<string, KeyEntry>
 
 /** A config key's name. */

@@ -5,6 +5,7 @@
  * @module dsh-brake/config/resolve
  */
 import type { BrakeOptions } from '../core/brake-state.js'
+import type { RepetitionOptions } from '../core/detectors/repetition.js'
 import { configProblems, describeProblems } from './check.js'
 import type { Config } from './keys.js'
 
@@ -20,12 +21,18 @@ export const LIMITS = Object.freeze({
   messageIds: 1024,
   /** Characters of a block's beginning kept for a notice's preview. */
   blockHeadChars: 200,
+  /** The longest unit a streaming response is watched repeating (a passage of a few paragraphs). */
+  streamUnitChars: 2000,
+  /** Characters between two looks at a streaming response's tail (the most a cut can come late). */
+  streamLookEvery: 256,
 })
 
 /** What `apply` works with: the validated config plus the detector options derived from it. */
 export interface ResolvedConfig {
   readonly config: Readonly<Config>
   readonly detectors: BrakeOptions
+  /** How a streaming response is watched for repeating itself; undefined when that is off. */
+  readonly stream: RepetitionOptions | undefined
 }
 
 /**
@@ -63,6 +70,8 @@ export function resolveOptions(config: Config): ResolvedConfig {
         inputSchedule: { first: config.inputErrorRepeatCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedTools,
       },
+      // Responses that repeat are repeated text too: the same count makes them a loop.
+      responses: { first: config.duplicateTextThreshold, every: config.callReWarnEvery },
       text: {
         threshold: config.duplicateTextThreshold,
         windowMs: config.duplicateTextWindowMs,
@@ -73,5 +82,8 @@ export function resolveOptions(config: Config): ResolvedConfig {
         headChars: LIMITS.blockHeadChars,
       },
     },
+    stream: config.streamCut
+      ? { chars: config.streamCutChars, copies: config.streamCutCopies, maxUnit: LIMITS.streamUnitChars, every: LIMITS.streamLookEvery }
+      : undefined,
   }
 }

@@ -6,10 +6,12 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../config/keys.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
+import type { RepetitionOptions } from '../core/detectors/repetition.js'
 import { createIdentify, type Identity } from '../core/identify.js'
 import type { BrakeEvents } from './events.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
@@ -42,10 +44,27 @@ export interface Brake {
   readonly refused: WeakSet<object>
   /** Log the first failure at `where`; the brake then simply stays out of the way for that call or step. */
   contain(where: string, error: unknown): void
+  /** How a streaming response is watched for repeating itself; undefined when that is off. */
+  readonly stream: RepetitionOptions | undefined
+  /** The agent loop's model requests, by their signal, as `agent/request` announced them: whose, which turn and step. */
+  readonly requests: WeakMap<AbortSignal, LoopRequest>
+  /** Responses cut in each agent's current turn. */
+  readonly cuts: WeakMap<Agent, { turn: number; count: number }>
+  /** Notices waiting for each agent's next step (about its responses, which no tool result carries). */
+  readonly waiting: WeakMap<Agent, UserMessage[]>
+}
+
+/** A model request the agent loop made: for which agent, in which turn and step. */
+export interface LoopRequest {
+  readonly agent: Agent
+  readonly turn: number
+  readonly step: number
 }
 
 /** Create the shared part of a brake mounted on `ctx` as plugin `name`. */
-export function createBrake(ctx: Context, name: string, { config, detectors }: ResolvedConfig, report: (line: string) => void): Brake {
+export function createBrake(
+  ctx: Context, name: string, { config, detectors, stream }: ResolvedConfig, report: (line: string) => void,
+): Brake {
   const identify = createIdentify({
     include: config.include,
     exclude: config.exclude,
@@ -74,6 +93,7 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     }
   }
   const subagents = createSubagentStops()
+  const waiting = new WeakMap<Agent, UserMessage[]>()
   // Made from the brake's parts ahead of the brake itself, which forgets through it.
   const stopMode = config.mode === 'stop'
     ? createStopMode({ name, subagents, emit, contain, report, goals: () => ctx.get('goals') })
@@ -97,6 +117,7 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     existingState: agent => states.get(agent),
     forget(agent) {
       states.delete(agent)
+      waiting.delete(agent)
       stopMode?.forget(agent)
     },
     subagents,
@@ -107,5 +128,9 @@ export function createBrake(ctx: Context, name: string, { config, detectors }: R
     },
     refused: new WeakSet(),
     contain,
+    stream,
+    requests: new WeakMap(),
+    cuts: new WeakMap(),
+    waiting,
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { StopCause } from '../core/stops.js'
-import type { Finding } from '../core/types.js'
+import type { CutFinding, Finding } from '../core/types.js'
 
 /** The tool call an event concerns: its name and DSH's id for it. */
 export interface BrakeCall {
@@ -50,6 +50,19 @@ export interface BrakeStopEvent {
   readonly reason: string
 }
 
+/** A response the brake cut short, as it streamed, because it had fallen into repeating itself. */
+export interface BrakeCutEvent {
+  readonly agent: Agent
+  readonly turn: number
+  readonly step: number
+  /** Where it repeated, what, how often, and how many responses of the turn were cut. */
+  readonly finding: CutFinding
+  /** Characters of back-to-back repetition when it was cut. */
+  readonly span: number
+  /** Characters of that block streamed before the cut (what the response kept of it). */
+  readonly streamed: number
+}
+
 declare module '@deepseek-ai/cordis' {
   interface Events {
     /** dsh-brake gave the model a notice. */
@@ -58,6 +71,8 @@ declare module '@deepseek-ai/cordis' {
     'dsh-brake/refusal'(event: BrakeRefusalEvent): void
     /** dsh-brake ended an agent's turn. */
     'dsh-brake/stop'(event: BrakeStopEvent): void
+    /** dsh-brake cut a response short: it had fallen into repeating itself. */
+    'dsh-brake/cut'(event: BrakeCutEvent): void
   }
 }
 
@@ -66,4 +81,5 @@ export interface BrakeEvents {
   'dsh-brake/notice': BrakeNoticeEvent
   'dsh-brake/refusal': BrakeRefusalEvent
   'dsh-brake/stop': BrakeStopEvent
+  'dsh-brake/cut': BrakeCutEvent
 }

@@ -10,6 +10,8 @@ import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'
 import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
+import { onRequest } from './request.js'
+import { onStream } from './stream.js'
 
 /** Register the brake's listeners (and guard) on `ctx` as plugin `name`. */
 export function mountBrake(ctx: Context, name: string, resolved: ResolvedConfig): void {
@@ -17,8 +19,8 @@ export function mountBrake(ctx: Context, name: string, resolved: ResolvedConfig)
   ctx.on('tools/post-execute', (exec, result, next) => onPostExecute(brake, exec, result, next))
   ctx.on('agent/pre-step', (payload, next) => onPreStep(brake, payload, next))
   ctx.on('session/event', (session, event) => onSessionEvent(brake, session, event))
-  const { stopMode } = brake
-  if (stopMode !== undefined) ctx.on('agent/request', (payload, next) => stopMode.onRequest(payload, next))
+  ctx.on('agent/request', (payload, next) => onRequest(brake, payload, next))
+  ctx.on('llm/stream', (options, next) => onStream(brake, options, next))
   // Only deny and stop modes need the tools service; the listeners above run without it.
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
 }

@@ -26,6 +26,12 @@ export async function onPreStep(brake: Brake, payload: Payload, next: () => Prom
     stopMode?.stepBegins(agent, payload.turn)
     // Read first: a person's message among the claimed ones calls a coming stop off with the rest of the state.
     notices = observeClaimed(brake, agent, payload.messages)
+    // Notices about the agent's last responses, which no tool result carried.
+    const waiting = brake.waiting.get(agent)
+    if (waiting !== undefined) {
+      brake.waiting.delete(agent)
+      notices = [...notices ?? [], ...waiting]
+    }
     const start = stopMode?.stepStarting(agent, payload.signal.aborted)
     // The cancel did not take at the last model request: this step asks the model nothing.
     if (start?.kind === 'reject') return { kind: 'reject' }

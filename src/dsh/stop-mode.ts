@@ -23,7 +23,7 @@ import type { Events } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { LlmCallConfig, UserMessage } from '@deepseek-ai/dsh-llm'
-import { stopCause, type StopCause } from '../core/stops.js'
+import { loopStopCause, stopCause, type StopCause } from '../core/stops.js'
 import type { CallObservation } from '../core/types.js'
 import type { Told } from '../core/voice.js'
 import { stopNotice, stopReason } from '../messages.js'
@@ -49,6 +49,14 @@ export interface StopMode {
    * of identical calls, which its cause reports. Returns whether this call settled the stop.
    */
   callCounted(agent: Agent, call: CallObservation, told: Told | undefined, chain: number): boolean
+  /** A response was counted, and `told` is what the brake tells of its loop: as for a call. */
+  responseCounted(agent: Agent, told: Told | undefined): boolean
+  /**
+   * A response was cut again in the agent's turn `turn` (a cut loop that went on): the turn ends at its next model
+   * request. Returns the stop notice to put in the agent's inbox now (a cut response may have asked for no tool call,
+   * and only a message waiting keeps its turn going to that request), or undefined when a stop is coming already.
+   */
+  cutEndsTurn(agent: Agent, turn: number, cause: StopCause): UserMessage | undefined
   /**
    * The step's claimed messages are read: what it must do, if anything. A step to reject takes the stop with it, unless
    * the turn is `aborted` already (it ends without the reject).
@@ -110,13 +118,27 @@ export function createStopMode(host: StopModeHost): StopMode {
 
   const drop = (agent: Agent): void => void coming.delete(agent)
 
+  /** A stop is due for `cause`, if any: the agent's next step is its turn's last (one coming already stays). */
+  function settle(agent: Agent, cause: StopCause | undefined): boolean {
+    if (cause === undefined || coming.has(agent)) return false
+    coming.set(agent, { cause, turn: turns.get(agent) ?? 0, next: 'notice' })
+    return true
+  }
+
   return {
     stepBegins: (agent, turn) => void turns.set(agent, turn),
     callCounted(agent, call, told, chain) {
-      const cause = stopCause(call, told, chain)
-      if (cause === undefined || coming.has(agent)) return false
-      coming.set(agent, { cause, turn: turns.get(agent) ?? 0, next: 'notice' })
-      return true
+      return settle(agent, stopCause(call, told, chain))
+    },
+    responseCounted(agent, told) {
+      return settle(agent, loopStopCause(told))
+    },
+    cutEndsTurn(agent, turn, cause) {
+      if (coming.has(agent)) return undefined
+      turns.set(agent, turn)
+      // The notice goes in with the step the cut response leads to; that step's request ends the turn.
+      coming.set(agent, { cause, turn, next: 'cancel' })
+      return notice(host.name, stopNotice(cause))
     },
     stepStarting(agent, aborted) {
       if (pending(agent, 'reject') !== undefined && !aborted) {

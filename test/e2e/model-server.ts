@@ -8,10 +8,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** One scripted answer: tool calls (several are parallel), or a final text. */
+/** Text streamed in one piece, or delta by delta (slowly, as a provider streams a long response). */
+export type Deltas = string | readonly string[]
+
+/** One scripted answer: tool calls (several are parallel) or a final text, either after its reasoning. */
 export type Answer =
-  | { readonly calls: readonly { readonly name: string; readonly args: unknown }[] }
-  | { readonly text: string }
+  | { readonly calls: readonly { readonly name: string; readonly args: unknown }[]; readonly text?: Deltas; readonly reasoning?: Deltas }
+  | { readonly text: Deltas; readonly reasoning?: Deltas }
+
+/** How one response's stream went, at the server's side. */
+export interface Streamed {
+  /** Server-sent events written, out of `total` the answer has. */
+  readonly written: number
+  readonly total: number
+  /** Whether the client closed the request before the server ended the stream. */
+  readonly closedEarly: boolean
+}
 
 /** A message as the model receives it. */
 export interface WireMessage {
@@ -35,6 +47,8 @@ export interface ModelServer {
   readonly requests: WireRequest[]
   /** How many title requests came in. */
   readonly titles: number
+  /** How each main request's stream went, in order (complete once its response has closed). */
+  readonly streams: Streamed[]
   close(): Promise<void>
 }
 
@@ -44,20 +58,44 @@ function chunk(delta: object, finish: string | null = null, usage?: object): str
   return `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }], ...usage === undefined ? {} : { usage } })}\n\n`
 }
 
-function stream(response: ServerResponse, answer: Answer): void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-  if ('text' in answer) {
-    response.write(chunk({ role: 'assistant', content: answer.text }))
-    response.write(chunk({}, 'stop', { prompt_tokens: 10, completion_tokens: 5 }))
-  } else {
+/** The server-sent events of one answer, in order, `[DONE]` last. */
+function events(answer: Answer): string[] {
+  const pieces = (deltas: Deltas | undefined): readonly string[] => deltas === undefined ? [] : typeof deltas === 'string' ? [deltas] : deltas
+  const out = [
+    ...pieces(answer.reasoning).map(text => chunk({ role: 'assistant', reasoning_content: text })),
+    ...pieces(answer.text).map(text => chunk({ role: 'assistant', content: text })),
+  ]
+  if ('calls' in answer) {
     answer.calls.forEach((call, index) => {
-      response.write(chunk({
+      out.push(chunk({
         tool_calls: [{ index, id: `call_${++callSeq}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
       }))
     })
-    response.write(chunk({}, 'tool_calls', { prompt_tokens: 10, completion_tokens: 5 }))
   }
-  response.end('data: [DONE]\n\n')
+  out.push(chunk({}, 'calls' in answer ? 'tool_calls' : 'stop', { prompt_tokens: 10, completion_tokens: 5 }), 'data: [DONE]\n\n')
+  return out
+}
+
+/** Events written between two pauses: a long answer streams over time, as a provider's does, so a client can stop it. */
+const BURST = 8
+
+/** Stream `answer`, noting in `record` (for a main request) how far it got and whether the client left early. */
+async function stream(response: ServerResponse, answer: Answer, record?: { -readonly [K in keyof Streamed]: Streamed[K] }): Promise<void> {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  const all = events(answer)
+  if (record !== undefined) {
+    record.total = all.length
+    response.on('close', () => {
+      if (!response.writableFinished) record.closedEarly = true
+    })
+  }
+  for (const [index, event] of all.entries()) {
+    if (response.destroyed) return
+    response.write(event)
+    if (record !== undefined) record.written++
+    if (all.length > BURST && index % BURST === BURST - 1) await new Promise(resolve => setTimeout(resolve, 1))
+  }
+  response.end()
 }
 
 async function body(request: IncomingMessage): Promise<Record<string, unknown>> {
@@ -75,6 +113,7 @@ function isTitleRequest(payload: Record<string, unknown>): boolean {
 /** Start a model server on 127.0.0.1 that plays `script`; once it runs out, it answers "done". */
 export async function startModelServer(script: Answer[]): Promise<ModelServer> {
   const requests: WireRequest[] = []
+  const streams: Streamed[] = []
   let titles = 0
   const queue = [...script]
   const server: Server = createServer((request, response) => {
@@ -86,7 +125,7 @@ export async function startModelServer(script: Answer[]): Promise<ModelServer> {
       const payload = await body(request)
       if (isTitleRequest(payload)) {
         titles++
-        stream(response, { text: 'Scripted session' })
+        await stream(response, { text: 'Scripted session' })
         return
       }
       requests.push({
@@ -94,7 +133,9 @@ export async function startModelServer(script: Answer[]): Promise<ModelServer> {
         messages: payload['messages'] as WireMessage[],
         tools: (payload['tools'] as WireRequest['tools'] | undefined) ?? [],
       })
-      stream(response, queue.shift() ?? { text: 'done' })
+      const record = { written: 0, total: 0, closedEarly: false }
+      streams.push(record)
+      await stream(response, queue.shift() ?? { text: 'done' }, record)
     })().catch((error: unknown) => {
       response.writeHead(500).end(String(error))
     })
@@ -105,6 +146,7 @@ export async function startModelServer(script: Answer[]): Promise<ModelServer> {
     url: `http://127.0.0.1:${port}`,
     requests,
     get titles() { return titles },
+    streams,
     close: () => new Promise<void>(resolve => server.close(() => resolve())),
   }
 }

@@ -42,6 +42,28 @@ vi.mock('../../src/core/detectors/duplicate-text.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/duplicate-text.ts')>()
   return { ...real, createDuplicateTextDetector: faulty('duplicate-text', real.createDuplicateTextDetector) }
 })
+vi.mock('../../src/core/detectors/repetition.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/repetition.ts')>()
+  return {
+    ...real,
+    createRepetitionWatch: (...args: Parameters<typeof real.createRepetitionWatch>) => {
+      const watch = real.createRepetitionWatch(...args)
+      return {
+        push: (text: string) => {
+          if (fault.site === 'repetition') throw new Error('injected fault in repetition')
+          return watch.push(text)
+        },
+        get size() {
+          return watch.size
+        },
+      }
+    },
+  }
+})
+vi.mock('../../src/core/detectors/responses.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/responses.ts')>()
+  return { ...real, createResponseRepeats: faulty('responses', real.createResponseRepeats) }
+})
 vi.mock('../../src/messages.ts', async (load) => {
   const real = await load<typeof import('../../src/messages.ts')>()
   const broken = <A extends unknown[], R>(site: string, build: (...args: A) => R) => (...args: A): R => {
@@ -52,6 +74,7 @@ vi.mock('../../src/messages.ts', async (load) => {
     ...real,
     loopNotice: broken('call notice', real.loopNotice),
     duplicateTextNotice: broken('text notice', real.duplicateTextNotice),
+    cutNotice: broken('cut notice', real.cutNotice),
   }
 })
 
@@ -117,5 +140,53 @@ describe('a fault at any site is contained', () => {
     const fresh = notices(target).slice(before).map(n => n.summary.split(' ')[0])
     expect(new Set(fresh)).toEqual(new Set(['read', 'cycle', 'grep', 'repeated']))
     expect(failedSites(ctx)).toHaveLength(1)
+  })
+})
+
+describe('a fault while watching a response stream is contained', () => {
+  const LOOPING = `Done. ${'Everything is complete. '.repeat(400)}`
+
+  async function streaming(): Promise<Context> {
+    const ctx = await bootDsh()
+    await ctx.plugin(Brake, { duplicateTextThreshold: 2 })
+    return ctx
+  }
+
+  it('in the repetition watch: the response streams whole, as it came, and the failure is logged once', async () => {
+    const ctx = await streaming()
+    const { agent: target, model } = agent(ctx, [{ text: LOOPING.split(/(?<= )/) }, { text: LOOPING.split(/(?<= )/) }])
+    fault.site = 'repetition'
+    await prompt(ctx, target)
+    await prompt(ctx, target, 'again')
+    expect(model.streams.map(stream => stream.closedEarly)).toEqual([false, false])
+    expect(target.session.events.filter(event => event.type === 'assistant/message')
+      .map(event => (event.data as { message: { content: { text: string }[] } }).message.content[0]!.text)).toEqual([LOOPING, LOOPING])
+    expect(failedSites(ctx)).toEqual(['llm/stream'])
+    fault.site = undefined
+  })
+
+  it('in the notice after a cut: the response is still cut and the turn completes', async () => {
+    const ctx = await streaming()
+    const { agent: target, model } = agent(ctx, [{ text: LOOPING.split(/(?<= )/) }, say('ok')])
+    fault.site = 'cut notice'
+    await prompt(ctx, target)
+    fault.site = undefined
+    expect(model.streams.map(stream => stream.closedEarly)).toEqual([true])
+    expect(notices(target)).toEqual([])
+    expect(target.session.events.findLast(event => event.type === 'turn/end')?.data).toMatchObject({ reason: { kind: 'completed' } })
+    expect(failedSites(ctx)).toEqual(['llm/stream: after a cut'])
+  })
+
+  it('in the detector of repeated responses: the answers pass, the failure is logged once', async () => {
+    const ctx = await streaming()
+    const { agent: target, model } = agent(ctx, [say('The same answer, long enough to count.'), say('The same answer, long enough to count.')])
+    fault.site = 'responses'
+    await prompt(ctx, target)
+    await prompt(ctx, target, 'again')
+    fault.site = undefined
+    expect(model.requests).toHaveLength(2)
+    expect(target.session.events.filter(event => event.type === 'turn/end').map(event => (event.data as { reason: { kind: string } }).reason.kind))
+      .toEqual(['completed', 'completed'])
+    expect(failedSites(ctx)).toEqual(['llm/stream'])
   })
 })

@@ -117,11 +117,15 @@ describe('README.md', () => {
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
+      messages.cutNotice({ kind: 'cut', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 97, cuts: 1 }).text,
+      messages.repeatedResponseNotice({
+        kind: 'repeated-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
+      }).text,
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
   })
 
-  it('quotes a notice that carries more than one finding, as the plugin renders it', () => {
+  it('shows, in docs/notices.md, a notice that carries more than one finding, as the plugin renders it', () => {
     const told = {
       finding: {
         kind: 'revisit', count: 10, calls: [
@@ -132,7 +136,7 @@ describe('README.md', () => {
       also: [{ kind: 'repeated-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
       again: false,
     } as const
-    expect(english).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
+    expect(read('docs/notices.md')).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })
 
   it('gives every config key, its default, what it accepts and what it does in the key table, as the table of keys says', () => {

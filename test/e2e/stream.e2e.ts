@@ -1,0 +1,139 @@
+/**
+ * Responses that repeat themselves, through the real `dsh` CLI (headless profile, DSH's DeepSeek provider, the stock
+ * repeat-tool-reminder beside the brake) against a scripted model server that streams slowly, as a provider does: a
+ * reasoning passage repeated 400 times before a tool call, a final answer whose last sentence repeats 300 times, one
+ * token repeated 5,000 times. Each is cut early, seen at the server as the client closing the request long before
+ * its end; the turn goes on as designed; the session log on disk shows the brake's finish and the notice. Real work
+ * that only looks repetitive (the corpus traps) streams whole.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { RESPONSES, tokens } from '../loop/corpus/responses.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
+import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
+
+let home: string
+
+beforeAll(async () => {
+  home = freshHome()
+  const added = await dsh(['plugin', '--profile', 'headless', 'add', PACKAGE_ROOT], { home, cwd: home })
+  expect(added.code, added.stderr).toBe(0)
+})
+
+afterAll(() => {
+  cleanUp()
+})
+
+interface Played {
+  readonly run: Run
+  readonly server: ModelServer
+  readonly events: StoredEvent[]
+}
+
+async function play(script: Answer[], patch = '[]\n', files: Record<string, string> = { 'notes.txt': 'the answer is 42\n' }): Promise<Played> {
+  writeUserPatch(home, patch)
+  const cwd = workspace(files)
+  const server = await startModelServer(script)
+  const run = await dsh(['--profile', 'headless', 'Read the notes.'], { home, cwd, baseUrl: server.url })
+  await server.close()
+  return { run, server, events: sessionEvents(home, cwd) }
+}
+
+const entry = (name: string): (typeof RESPONSES)[number] => RESPONSES.find(response => response.name === name)!
+
+/** The finish of each response in the session log on disk. */
+function finishes(events: readonly StoredEvent[]): string[] {
+  return events.filter(event => event.type === 'assistant/chunk')
+    .map(event => (event.data?.['chunk'] as { type: string; reason?: { kind: string } }))
+    .filter(chunk => chunk.type === 'finish').map(chunk => chunk.reason!.kind)
+}
+
+/** The assistant messages in the session log on disk: the text of each in `part`. */
+function assistantTexts(events: readonly StoredEvent[], part: 'text' | 'reasoning'): string[] {
+  return events.filter(event => event.type === 'assistant/message')
+    .map(event => (event.data?.['message'] as { content: { type: string; text?: string }[] }).content)
+    .map(content => content.filter(block => block.type === part).map(block => block.text ?? '').join(''))
+}
+
+/** The turns' end reasons, in order. */
+function turnEnds(events: readonly StoredEvent[]): string[] {
+  return events.filter(event => event.type === 'turn/end').map(event => (event.data?.['reason'] as { kind: string }).kind)
+}
+
+describe('a response that repeats itself, on the real CLI', () => {
+  it('a reasoning passage repeated 400 times before a tool call: cut, then the call is made at the next step', async () => {
+    const loop = entry('a reasoning passage repeated 400 times')
+    const { run, server, events } = await play([
+      { reasoning: [...tokens(loop.text)], calls: [{ name: 'read', args: { file_path: 'notes.txt' } }] },
+      { calls: [{ name: 'read', args: { file_path: 'notes.txt' } }] },
+      { text: 'The answer is 42.' },
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('The answer is 42.')
+    const [cut, ...rest] = server.streams
+    expect(cut!.closedEarly).toBe(true)
+    expect(cut!.written).toBeLessThan(cut!.total / 2)
+    expect(rest.map(stream => stream.closedEarly)).toEqual([false, false])
+    // The cut response kept its start, and a bounded part of the repetition; it never asked for the call.
+    const [kept] = assistantTexts(events, 'reasoning')
+    expect(loop.text.startsWith(kept!)).toBe(true)
+    expect(kept!.length).toBeLessThan(loop.loop!.from + 4000)
+    expect(events.filter(event => event.type === 'tool/call')).toHaveLength(1)
+    expect(finishes(events)).toEqual(['dsh-brake/cut', 'tool-calls', 'stop'])
+    // The model read the notice at its next request.
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: I'll kill the stale process now\. × \d+$/) as string])
+    expect(server.requests[1]!.messages.filter(message => message.role === 'user').map(textOf).at(-1)).toContain('In your reasoning, this came')
+    expect(turnEnds(events)).toEqual(['completed'])
+  })
+
+  it('a final answer whose last sentence repeats 300 times: cut, and the turn goes on to a short answer', async () => {
+    const loop = entry('an answer whose last sentence repeats 300 times')
+    const { run, server, events } = await play([{ text: [...tokens(loop.text)] }, { text: 'The migration is done.' }])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('The migration is done.')
+    expect(server.streams[0]).toMatchObject({ closedEarly: true })
+    expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total / 2)
+    expect(server.requests).toHaveLength(2)
+    expect(textOf(server.requests[1]!.messages.at(-1)!)).toContain('In your answer, this came')
+    expect(finishes(events)).toEqual(['dsh-brake/cut', 'stop'])
+    expect(turnEnds(events)).toEqual(['completed'])
+  })
+
+  it('one token repeated 5,000 times: cut within a few thousand characters', async () => {
+    const loop = entry('one token repeated 5,000 times')
+    const { run, server, events } = await play([{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }])
+    expect(run.code, run.stderr).toBe(0)
+    expect(server.streams[0]).toMatchObject({ closedEarly: true })
+    expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total / 2)
+    const [kept] = assistantTexts(events, 'text')
+    expect(kept!.length).toBeLessThan(4000)
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: court × \d+$/) as string])
+  })
+
+  it('in stop mode, a second cut in the turn ends it, with the reason', async () => {
+    const loop = entry('one token repeated 5,000 times')
+    const { run, server, events } = await play([{ text: [...tokens(loop.text)] }, { text: [...tokens(loop.text)] }, { text: 'never sent' }], '- id: dsh-brake\n  config:\n    mode: stop\n')
+    expect(server.requests).toHaveLength(2)
+    expect(server.streams.map(stream => stream.closedEarly)).toEqual([true, true])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/dsh-brake stopped the turn: .*2 responses in this turn fell into repeating themselves and were cut, the last one repeating court/)
+    expect(turnEnds(events)).toEqual(['aborted'])
+  })
+})
+
+describe('what is not a loop streams whole, on the real CLI', () => {
+  it('every trap of the corpus, each streamed before a tool call', async () => {
+    const traps = RESPONSES.filter(response => response.kind === 'trap')
+    const files = Object.fromEntries(traps.map((_, i) => [`part-${i}.txt`, `part ${i}\n`]))
+    const script: Answer[] = traps.map((trap, i) => ({
+      [trap.part]: [...tokens(trap.text)],
+      calls: [{ name: 'read', args: { file_path: `part-${i}.txt` } }],
+    }))
+    const { run, server, events } = await play([...script, { text: 'All parts read.' }], '[]\n', files)
+    expect(run.code, run.stderr).toBe(0)
+    expect(server.streams.map(stream => stream.closedEarly)).toEqual(script.map(() => false).concat(false))
+    expect(finishes(events)).not.toContain('dsh-brake/cut')
+    expect(traps.map(trap => trap.part === 'text' ? trap.text : '')).toEqual(assistantTexts(events, 'text').slice(0, traps.length))
+    expect(storedNotices(events)).toEqual([])
+  })
+})

@@ -1,0 +1,61 @@
+/**
+ * The response corpus: long responses that repeat a shape without repeating themselves (traps: none may be cut), and
+ * responses that fell into repeating themselves (loops: each must be cut, soon after the repetition begins). Each is
+ * the whole response the model would write; the tests stream it in token-sized deltas.
+ */
+
+export interface ResponseCase {
+  readonly name: string
+  readonly kind: 'trap' | 'loop'
+  /** Where it streams: the visible answer, or the reasoning before it. */
+  readonly part: 'text' | 'reasoning'
+  readonly text: string
+  /** For a loop: where its repetition begins, and the unit it repeats as the notice should quote it. */
+  readonly loop?: { readonly from: number; readonly unit: string }
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
+const lines = (n: number, line: (i: number) => string): string => range(n).map(line).join('\n') + '\n'
+
+/** Deterministic stand-ins for the varied names and values of real output. */
+const WORDS = ['parse', 'render', 'config', 'session', 'token', 'buffer', 'cache', 'route', 'schema', 'client', 'worker', 'queue', 'index', 'stream', 'limit']
+const word = (i: number): string => WORDS[(i * 7 + 3) % WORDS.length]!
+const pick = <T>(items: readonly T[], i: number): T => items[(i * 5 + 1) % items.length]!
+
+/** A loop: `before`, then `unit` over and over (`times`), as a model that fell into it writes until its cap. */
+function looping(name: string, part: ResponseCase['part'], before: string, unit: string, times: number, quoted = unit): ResponseCase {
+  return { name, kind: 'loop', part, text: before + unit.repeat(times), loop: { from: before.length, unit: quoted } }
+}
+
+function trap(name: string, part: ResponseCase['part'], text: string): ResponseCase {
+  return { name, kind: 'trap', part, text }
+}
+
+export const RESPONSES: readonly ResponseCase[] = [
+  trap('a test table of 150 rows', 'text', '```ts\nit.each([\n' + lines(150, i => `  ['adds ${i} and ${i * 3}', ${i}, ${i * 3}, ${i * 4}],`) + '])(\'%s\', (_, a, b, sum) => {\n  expect(add(a, b)).toBe(sum)\n})\n```\n'),
+  trap('an array literal of 200 similar entries', 'text', 'const users = [\n' + lines(200, i => `  { id: ${i}, name: 'user-${i}', active: ${i % 2 === 0} },`) + ']\n'),
+  trap('a generated enum of 256 members', 'text', 'export enum Opcode {\n' + lines(256, i => `  OP_${i.toString(16).padStart(2, '0').toUpperCase()} = 0x${i.toString(16).padStart(2, '0')},`) + '}\n'),
+  trap('a long Markdown table', 'text', '| File | Lines | Covered | % |\n|---|---|---|---|\n' + lines(150, i => `| src/${word(i)}/${word(i + 1)}-${i}.ts | ${100 + i * 7} | ${90 + i * 6} | ${(90 + (i % 10)).toFixed(1)} |`)),
+  trap('a quoted log of retries', 'text', 'The service log shows the retries:\n\n```\n' + lines(120, i => `2026-11-30T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i * 37 % 1000).padStart(3, '0')}Z WARN db: connection to 10.0.0.5:5432 refused, retrying (attempt ${i + 1}/120)`) + '```\n'),
+  trap('a quoted stack trace with repeated frames', 'text', 'The crash:\n\n```\nException in thread "main" java.lang.StackOverflowError\n' + lines(40, () => '\tat com.example.tree.Node.depth(Node.java:42)') + '\t... 984 more\nCaused by: java.lang.IllegalStateException: cycle\n' + lines(30, i => `\tat com.example.${word(i)}.${word(i + 1)}.${word(i + 2)}(${word(i)}.java:${20 + i * 3})`) + '```\n\n`depth` calls itself without a base case for a cyclic tree; the fix is to track visited nodes.\n'),
+  trap('a JSON array of similar objects', 'text', '[\n' + range(150).map(i => `  {"key": "menu.${word(i)}.${i}", "en": "${word(i + 2)} ${i}", "fr": "${word(i + 4)} ${i}", "status": "translated"}`).join(',\n') + '\n]\n'),
+  trap('a numbered list whose items share a prefix', 'text', lines(150, i => `${i + 1}. Update the import in src/components/${word(i)}/${word(i + 5)}${i}.tsx to use the new path`)),
+  trap('a song\'s refrain, asked for', 'text', range(8).map(i => `Verse ${i + 1}:\n${pick(['We rolled the logs at midnight', 'The build was green by morning', 'A cache that never faded', 'The queue ran dry at seven', 'The pager never rang', 'We merged before the rain', 'The diff was small and kind'], i)}, ${word(i)} on every line,\nAnd every ${word(i + 3)} we shipped was fine.\n\nChorus:\nOh the loop goes round and round, and the brake it holds the ground,\nWe stop before the cap, and we never lose the map,\nOh the loop goes round and round.\n`).join('\n') + '\n' + 'Chorus, eight times as you asked:\n' + 'Oh the loop goes round and round, and the brake it holds the ground,\nWe stop before the cap, and we never lose the map,\nOh the loop goes round and round.\n'.repeat(8)),
+  trap('the same file line quoted once per finding', 'text', lines(30, i => `${i + 1}. \`src/db.ts:88\`: \`const rows = await query(sql)\` — ${pick(['the result is not checked for an empty set', 'the query is built by concatenation', 'no timeout is passed', 'the error is swallowed by the caller', 'rows are read twice'], i)} when ${word(i)} is ${word(i + 1)} (case ${i + 1}).\n`)),
+  trap('a long answer that repeats a heading format', 'text', range(40).map(i => `## Finding ${i + 1}: ${word(i)} ${word(i + 2)}\n\n**Severity:** ${pick(['high', 'medium', 'low'], i)}\n**File:** src/${word(i + 1)}.ts:${10 + i * 3}\n**Fix:** ${pick(['validate the input', 'add a timeout', 'close the handle', 'log the failure'], i)} before ${word(i + 4)}.\n`).join('\n')),
+  trap('reasoning that checks many similar files', 'reasoning', lines(120, i => `Check src/${word(i)}/${word(i + 1)}-${i}.ts: it imports ${word(i + 2)} from ../${word(i + 3)}, which still exists, so that one is fine.`)),
+  trap('a CSS block of similar rules', 'text', lines(200, i => `.m-${i} { margin: ${i * 4}px; }`)),
+  looping('a reasoning passage repeated 400 times', 'reasoning', 'The server did not start. Port 8080 is still held by the earlier run. ', 'I\'ll kill the stale process now. ', 400),
+  looping('an answer whose last sentence repeats 300 times', 'text', 'The migration is done: both tables have the new column and the backfill ran for all 12,000 rows. ', 'Everything is complete and verified. ', 300),
+  looping('one token repeated 5,000 times', 'text', 'The verdict of the ', 'court ', 5000, 'court '),
+  looping('"not called" in reasoning, hundreds of times', 'reasoning', 'The handler is registered but ', 'not called, ', 900),
+  looping('one long line repeated until the cap', 'text', 'Here is the log:\n', '[INFO] Waiting for the deployment to become ready (replicas 0/3)\n', 2000),
+  looping('a paragraph repeated', 'text', 'Summary of the review.\n\n', 'The change keeps the public API as it was. It moves the parsing into its own module, adds tests for the two edge cases the issue names, and updates the changelog. Nothing else changes for callers, and the benchmarks are within noise.\n\n', 60),
+  looping('a sentence in Chinese repeated', 'reasoning', '端口仍被占用。', '我现在就去结束那个过期的进程。', 600),
+  looping('closing braces forever', 'text', 'function f() {\n  if (a) {\n    return b\n', '  }\n', 3000),
+]
+
+/** `text` in deltas about a token long, as a provider streams it: a word with its leading space, or a few characters. */
+export function* tokens(text: string): Generator<string> {
+  for (const match of text.matchAll(/\s*[^\s]{1,6}|\s+/gu)) yield match[0]
+}
