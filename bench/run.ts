@@ -12,7 +12,7 @@ import * as Brake from '../dist/index.js'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
-/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory). */
+/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream). */
 const ONLY = process.env['BENCH_ONLY']?.split(',')
 const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name)
 const TRACE_LENGTH = 100_000
@@ -271,6 +271,95 @@ if (section('memory')) {
   report('dropped agents collected', `${collected.count} of 1000`, 'all', collected.count === 1_000)
   report('  (heap after 1000 dropped agents, vs before)', `${((afterDropped - baseline) / 1024).toFixed(0)} KiB`, '', undefined)
   if (kept.length === 0) console.log(kept)
+}
+
+// ── 6. watching responses as they stream ─────────────────────────────────────────────────────────────────────────
+if (section('stream')) {
+  /** The longest response a model gives (64 000 tokens, about 256 000 characters), repeating nothing, in 4-character deltas. */
+  const LENGTH = 256_000
+  const body = text(LENGTH, 11)
+  const deltas = Array.from({ length: Math.ceil(LENGTH / 4) }, (_, i) => body.slice(i * 4, i * 4 + 4))
+  type Chunk = Record<string, unknown>
+  function* source(upTo = deltas.length): Generator<Chunk> {
+    yield { type: 'block-start', index: 0, blockType: 'text' }
+    for (let i = 0; i < upTo; i++) yield { type: 'text-delta', index: 0, text: deltas[i] }
+    if (upTo < deltas.length) return
+    yield { type: 'block-end', index: 0, block: { type: 'text', text: body } }
+    yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 64_000 } }
+    yield { type: 'finish', reason: { kind: 'stop' } }
+  }
+  // A provider's stream is an async iterable; this one has nothing to wait for.
+  // oxlint-disable-next-line typescript/require-await
+  async function* provider(upTo?: number): AsyncGenerator<Chunk> {
+    yield* source(upTo)
+  }
+  type Waterfall = (name: string, ...args: unknown[]) => unknown
+  const streaming = async (plugin: 'none' | 'wrapper' | 'brake'): Promise<Waterfall> => {
+    const ctx = new Context()
+    const on = (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on.bind(ctx)
+    // The least any listener that wraps the stream costs: an async generator passing every chunk on.
+    if (plugin === 'wrapper') {
+      on('llm/stream', (_options: unknown, next: unknown) => (async function* () {
+        yield* (next as () => AsyncIterable<Chunk>)()
+      })())
+    }
+    if (plugin === 'brake') await ctx.plugin(Brake as never, {} as never)
+    return (ctx as unknown as { waterfall: Waterfall }).waterfall.bind(ctx)
+  }
+  /** One response of the agent loop, announced as DSH announces it, read to its end (or `upTo` deltas, left open). */
+  const respond = async (waterfall: Waterfall, agent: object, upTo?: number): Promise<AsyncIterator<Chunk>> => {
+    const turn = new AbortController().signal
+    await waterfall('agent/request', { agent, signal: turn, turn: 1, step: 1, config: {} }, () => Promise.resolve({}))
+    const stream = waterfall('llm/stream', { provider: 'bench', model: 'bench', messages: [], signal: turn }, () => provider(upTo)) as AsyncIterable<Chunk>
+    const reader = stream[Symbol.asyncIterator]()
+    for (let read = 0; upTo === undefined || read < upTo + 1; read++) if ((await reader.next()).done === true) break
+    return reader
+  }
+  const hosts = { none: await streaming('none'), wrapper: await streaming('wrapper'), brake: await streaming('brake') }
+  const time = (waterfall: Waterfall) => async (): Promise<number> => {
+    const start = process.hrtime.bigint()
+    await respond(waterfall, {})
+    return Number(process.hrtime.bigint() - start)
+  }
+  for (const waterfall of Object.values(hosts)) await time(waterfall)()
+  const t = await rounds({ none: time(hosts.none), wrapper: time(hosts.wrapper), brake: time(hosts.brake) })
+  const perChar = (ns: number): number => ns / LENGTH
+  const watching = perChar(t.brake - t.wrapper)
+  // A fast provider streams about 1 000 tokens a second, some 4 000 characters: the share of one core the watch takes then.
+  const FAST_CHARS_PER_SECOND = 4_000
+  const share = watching * FAST_CHARS_PER_SECOND / 1e9
+  // State per live response: responses held open mid-stream, after 3 000 characters and after all 256 000. The
+  // watch keeps its characters in typed arrays, outside the JavaScript heap: both are counted.
+  const settle = async (): Promise<number> => {
+    for (let i = 0; i < 3; i++) {
+      gc()
+      await new Promise(resolve => setImmediate(resolve))
+    }
+    const { heapUsed, arrayBuffers } = process.memoryUsage()
+    return heapUsed + arrayBuffers
+  }
+  const OPEN = 50
+  const heldOpen = async (chars: number): Promise<number> => {
+    const before = await settle()
+    const open = await Promise.all(Array.from({ length: OPEN }, () => respond(hosts.brake, {}, chars / 4)))
+    const held = ((await settle()) - before) / OPEN
+    await Promise.all(open.map(reader => reader.return?.() ?? Promise.resolve()))
+    return held
+  }
+  const early = await heldOpen(3_000)
+  const late = await heldOpen(LENGTH - 4)
+  figures['stream'] = {
+    responseChars: LENGTH, deltaChars: 4,
+    nsPerChar: { passedThrough: perChar(t.none), wrapper: perChar(t.wrapper), brake: perChar(t.brake) },
+    watchNsPerChar: watching, brakeOverPassThrough: t.brake / t.none, brakeOverWrapper: t.brake / t.wrapper,
+    coreShareAtFastStream: share, memoryPerOpenResponseBytes: { after3000: early, after256000: late },
+  }
+  report('stream watch per character (past a pass-through wrapper)', `${watching.toFixed(0)} ns`, '', undefined)
+  report('  a 64k-token response through the brake ÷ passed through untouched', ratio(t.brake / t.none), '', undefined)
+  report('  share of one core at 1 000 tokens/s (4 000 chars/s)', `${(share * 100).toFixed(3)} %`, '≤ 1 %', share <= 0.01)
+  report('  (per character: untouched / wrapper / brake)', `${perChar(t.none).toFixed(0)} / ${perChar(t.wrapper).toFixed(0)} / ${perChar(t.brake).toFixed(0)} ns`, '', undefined)
+  report('state per live response after 256 000 chars ÷ after 3 000', ratio(late / early), '≤ 1.25×', late / early <= 1.25)
+  report('  (memory per live response after 3 000 / 256 000 chars)', `${(early / 1024).toFixed(0)} / ${(late / 1024).toFixed(0)} KiB`, '', undefined)
 }
 
 // ── output ───────────────────────────────────────────────────────────────────────────────────────────────────────
