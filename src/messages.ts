@@ -335,13 +335,18 @@ export function denialReason(tool: string, count: number, progressAware = true):
 
 /** The reason a stop gives the person (and the session log, a blocked goal, a parent). */
 export function stopReason(cause: StopCause): string {
-  return fill(STOP_REASON, { loop: loopPhrase(cause.loop, cause.refused) })
+  return fill(STOP_REASON, { loop: stopPhrase(cause) })
 }
 
 /** The notice that waits for the model's next turn after a stop. */
 export function stopNotice(cause: StopCause): NoticeText {
-  const loop = loopPhrase(cause.loop, cause.refused)
+  const loop = stopPhrase(cause)
   return { text: fill(STOP_NOTICE, { loop }), summary: summary(fill(STOP_SUMMARY, { loop })) }
+}
+
+/** The loop as a stop names it, in a sentence the template ends: a quoted error's own full stop is left out. */
+function stopPhrase(cause: StopCause): string {
+  return loopPhrase(cause.loop, cause.refused).replace(/\.+$/, '')
 }
 
 /** The line a parent's failed delegation result gains when the brake stopped the subagent. */

@@ -40,6 +40,25 @@ export interface Loop {
 /** A notice, a refusal or a stop (a replay's or the session's own), after call `call`, counted from 1. */
 export type BrakeAction = Pick<Action, 'kind' | 'call' | 'text'>
 
+/** A response that fell into repeating itself: where the brake would cut it (or did), and what that spares. */
+export interface ResponseCut {
+  /** The response, counted from 1 within the agent. */
+  readonly response: number
+  /** Calls the agent had made before it. */
+  readonly callsBefore: number
+  readonly part: 'text' | 'reasoning'
+  /** The repeated unit, and its back-to-back copies at the cut. */
+  readonly unit: string
+  readonly copies: number
+  /** Characters of the response (reasoning and text, as they streamed) up to the cut. */
+  readonly at: number
+  /** Output tokens the response spent past the cut: its reported output, by share of characters, or an estimate. */
+  readonly tokensAfter: number
+  readonly estimated: boolean
+  /** Whether the brake cut this response in the session itself (then little or nothing streamed past the point). */
+  readonly cutInSession: boolean
+}
+
 /** One call, for the timeline. */
 export interface CallSummary {
   readonly call: number
@@ -65,6 +84,10 @@ export interface AgentAnalysis {
   readonly spared: Readonly<Record<string, number>>
   /** What the brake actually said in the session. */
   readonly said: readonly BrakeAction[]
+  /** Per config name, the responses the brake would cut under it. */
+  readonly cuts: Readonly<Record<string, readonly ResponseCut[]>>
+  /** The responses the brake cut in the session itself. */
+  readonly cutInSession: readonly { readonly response: number; readonly callsBefore: number }[]
   readonly tokens: Tokens
 }
 

@@ -14,7 +14,8 @@ import { replay, type ReplayResult } from '../replay/replay.js'
 import { firstOn } from '../replay/score.js'
 import { readSessionLog } from '../replay/session-log.js'
 import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
-import type { AgentAnalysis, Analysis, BrakeAction, CallSummary, Loop, ReadError, Tokens } from './analysis.js'
+import type { AgentAnalysis, Analysis, BrakeAction, CallSummary, Loop, ReadError, ResponseCut, Tokens } from './analysis.js'
+import { cutInSession, wouldCut } from './response-cuts.js'
 
 /** A config to replay under, and the name the reports give it. */
 export interface ConfigSetup {
@@ -38,12 +39,17 @@ export async function analyzeSessions(
     try {
       const recording = recordingOf(readSessionLog(file), Brake.name)
       const results: Record<string, ReplayResult> = {}
+      const cuts: Record<string, ResponseCut[]> = {}
       for (const setup of setups) {
         results[setup.name] = await replay(recording.events, [{ plugin: Brake, config: setup.config }], {
           headers: new Map([[recording.session, recording.header]]),
         })
+        cuts[setup.name] = wouldCut(recording.responses, setup.config)
       }
-      agents.push({ ...analyzeAgent(recording, results), parent: recording.parentSession, subagent: recording.subagent })
+      agents.push({
+        ...analyzeAgent(recording, results), cuts, cutInSession: cutInSession(recording.responses),
+        parent: recording.parentSession, subagent: recording.subagent,
+      })
     } catch (error) {
       errors.push({ file, message: error instanceof Error ? error.message.replace(`${file}: `, '') : String(error) })
     }
@@ -53,7 +59,7 @@ export async function analyzeSessions(
 }
 
 /** One agent's analysis, its session and agent fields naming itself until it is grouped. */
-function analyzeAgent(recording: SessionRecording, results: Readonly<Record<string, ReplayResult>>): AgentAnalysis {
+function analyzeAgent(recording: SessionRecording, results: Readonly<Record<string, ReplayResult>>): Omit<AgentAnalysis, 'cuts' | 'cutInSession'> {
   const calls = recording.calls.map(call => summarizeCall(call, recording))
   const replayed = Object.entries(results).map(([config, result]) => [config, byCall(result.actions)] as const)
   const episodes = labelRun(recording.events).flatMap(labels => labels.episodes)

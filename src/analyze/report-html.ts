@@ -9,7 +9,7 @@
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Tokens } from './analysis.js'
-import { place, tokenCount } from './wording.js'
+import { cutRows, place, tokenCount } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -69,7 +69,17 @@ function agentSection(agent: AgentAnalysis, configs: readonly string[]): string 
 <div class="file">${escape(agent.file)}</div>
 <div class="timeline">${timeline(agent, configs)}</div>
 ${loops}
+${cutTable(agent, configs)}
 </section>`
+}
+
+/** The responses that repeat themselves, if any: where each config cuts them, and whether the brake did. */
+function cutTable(agent: AgentAnalysis, configs: readonly string[]): string {
+  const rows = cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) =>
+    `<tr><td>${response}</td><td>${callsBefore}</td>${under.map(place => `<td>${escape(place)}</td>`).join('')}<td>${inSession ? 'cut' : 'not cut'}</td></tr>`)
+  if (rows.length === 0) return ''
+  return `<table class="cuts"><tr><th>response repeating itself</th><th>after call</th>${
+    configs.map(config => `<th>${escape(config)}</th>`).join('')}<th>in the session</th></tr>${rows.join('')}</table>`
 }
 
 /** The SVG timeline: the calls row, then one row of marks per config and one for the session itself. */

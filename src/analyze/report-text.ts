@@ -7,7 +7,7 @@
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import type { AgentAnalysis, Analysis, BrakeAction, Loop, Tokens } from './analysis.js'
-import { place, tokenCount } from './wording.js'
+import { cutRows, place, tokenCount } from './wording.js'
 
 /** The whole report. */
 export function textReport(analysis: Analysis): string {
@@ -36,6 +36,7 @@ function agentText(agent: AgentAnalysis, configs: readonly string[]): string[] {
     const spared = agent.spared[config] ?? 0
     if (spared > 0) lines.push(`  under ${config}, stops would have spared ${plural(spared, 'call')}`)
   }
+  lines.push(...cutLines(agent, configs))
   lines.push(...actionTable(agent, configs))
   return lines
 }
@@ -47,6 +48,12 @@ function loopText(loop: Loop, number: number, configs: readonly string[]): strin
     + `a loop from call ${loop.begins}), rules ${loop.rules.join('+')}; cost ${tokens(loop.tokens)}`,
     `    first brake action within it: ${[...first, `said in the session: ${place(loop.firstSaid)}`].join(' · ')}`,
   ]
+}
+
+/** Each response that repeats itself: where each config cuts it, and whether the brake cut it in the session. */
+function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
+  return cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) => `  response ${response} (after call ${callsBefore}) repeats itself: ${
+    [...under.map((place, column) => `${configs[column]!}: ${place}`), inSession ? 'cut in the session' : 'not cut in the session'].join(' · ')}`)
 }
 
 /** Every call where the brake acted under some config, or acted in the session: one column each. */

@@ -2,7 +2,8 @@
  * The phrases the text report and the HTML page share, so the two say the same thing the same way.
  * @module dsh-brake/analyze/wording
  */
-import type { BrakeAction, Tokens } from './analysis.js'
+import { fit } from '../text.js'
+import type { AgentAnalysis, BrakeAction, ResponseCut, Tokens } from './analysis.js'
 
 /** Where an action falls, as "notice at call 4", or "none". */
 export function place(action: BrakeAction | null): string {
@@ -12,4 +13,33 @@ export function place(action: BrakeAction | null): string {
 /** A token count; an estimate is marked `~`, with `how` in parentheses after it. */
 export function tokenCount(value: Tokens, how: string): string {
   return value.estimated ? `~${value.total} tokens (${how})` : `${value.total} tokens`
+}
+
+/** A response that repeats itself, as both reports list it: where each config cuts it, and whether the brake did. */
+export interface CutRow {
+  readonly response: number
+  readonly callsBefore: number
+  /** Per config, in order: where it cuts (`cutPlace`). */
+  readonly under: readonly string[]
+  readonly inSession: boolean
+}
+
+/** The responses of an agent that some config would cut, or the brake cut in the session, in order. */
+export function cutRows(agent: AgentAnalysis, configs: readonly string[]): CutRow[] {
+  const all = [...Object.values(agent.cuts).flat(), ...agent.cutInSession]
+  const numbers = [...new Set(all.map(cut => cut.response))].sort((a, b) => a - b)
+  return numbers.map(response => ({
+    response,
+    callsBefore: all.find(cut => cut.response === response)!.callsBefore,
+    under: configs.map(config => cutPlace(agent.cuts[config]?.find(cut => cut.response === response))),
+    inSession: agent.cutInSession.some(cut => cut.response === response),
+  }))
+}
+
+/** Where a config cuts a response: `cut in the reasoning at 3150 characters ("not called," × 250), ~61000 output tokens after`. */
+function cutPlace(cut: ResponseCut | undefined): string {
+  if (cut === undefined) return 'not cut'
+  const after = cut.estimated ? `~${cut.tokensAfter}` : String(cut.tokensAfter)
+  const unit = fit(cut.unit.replace(/\s+/g, ' ').trim(), 40)
+  return `cut in the ${cut.part === 'text' ? 'answer' : 'reasoning'} at ${cut.at} characters ("${unit}" × ${cut.copies}), ${after} output tokens after`
 }

@@ -11,7 +11,10 @@
  * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
  *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
  *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
- * - `assistant/message` carries the step's token usage, where the provider reported it.
+ * - `assistant/message` carries the step's token usage, where the provider reported it, and closes the step's
+ *   response, whose text and reasoning streamed before it: `assistant/chunk` events (`text-delta`,
+ *   `reasoning-delta`, and the `finish`, whose kind is `dsh-brake/cut` where this brake cut the response) and, on
+ *   disk, the storage rows DSH packs runs of deltas into (`text-chunks`, `reasoning-chunks`).
  * - `session/end-seed` (written when a restarted DSH reopens the log) and a `request/header` whose reason is
  *   `'resume'` (the first request of a new agent over an existing log) each mark a resume: DSH built a fresh agent
  *   there, so the brake's state started empty. One restart often writes both, with no call between: one `resume`.
@@ -39,6 +42,19 @@ const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
 export interface StepUsage {
   readonly inputTokens: number
   readonly outputTokens: number
+}
+
+/** One model response as the log recorded it (0-based `index` within the agent): its text and reasoning as streamed. */
+export interface RecordedResponse {
+  readonly index: number
+  /** Calls the agent had made before it. */
+  readonly callsBefore: number
+  /** Its text and reasoning blocks, in the order they began, each as the deltas it streamed in. */
+  readonly blocks: readonly { readonly part: 'text' | 'reasoning'; readonly deltas: readonly string[] }[]
+  /** How it ended: the finish's kind (`stop`, `tool-calls`, `max-tokens`, `dsh-brake/cut`, …), if it was logged. */
+  readonly finish: string | undefined
+  /** The output tokens the provider reported for it, if it did. */
+  readonly outputTokens: number | undefined
 }
 
 /** One call as the log recorded it (0-based `index` within the agent). */
@@ -74,6 +90,8 @@ export interface SessionRecording {
   readonly callsPerStep: ReadonlyMap<string, number>
   /** What the brake did in the live run: its notices, the calls it refused, the turns it stopped, in call order. */
   readonly said: readonly Action[]
+  /** The model's responses that streamed text or reasoning, in order (numbered among all of them). */
+  readonly responses: readonly RecordedResponse[]
 }
 
 interface Message {
@@ -91,6 +109,11 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   const usage = new Map<string, StepUsage>()
   const callsPerStep = new Map<string, number>()
   const said: Action[] = []
+  const responses: RecordedResponse[] = []
+  // The response streaming in the current step: its blocks by stream index, and its finish.
+  let blocks = new Map<number, { part: 'text' | 'reasoning'; deltas: string[] }>()
+  let finish: string | undefined
+  let responseCount = 0
   const requested = new Map<string, { name: string; arguments: string }>()
   // The call each of the brake's notices was attached to, by message id, from the inbox splices.
   const attachedTo = new Map<string, number>()
@@ -122,6 +145,28 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
     events.push({ kind: 'step', agent: session, contexts, ...stepNumber === 1 ? { opensTurn: true } : {} })
   }
 
+  /** One delta (or a packed run of them) of the current response, given its block's stream index. */
+  function streamed(part: 'text' | 'reasoning', index: unknown, deltas: readonly unknown[]): void {
+    if (typeof index !== 'number') return
+    let block = blocks.get(index)
+    if (block === undefined) blocks.set(index, block = { part, deltas: [] })
+    for (const delta of deltas) if (typeof delta === 'string') block.deltas.push(delta)
+  }
+
+  /**
+   * The step's response is complete (`message`: it reached its `assistant/message`, which numbers it): keep it, if
+   * it streamed anything.
+   */
+  function closeResponse(message: boolean, outputTokens: number | undefined): void {
+    const streamedAny = blocks.size > 0 || finish !== undefined
+    if (message || streamedAny) responseCount++
+    if (streamedAny) {
+      responses.push({ index: responseCount - 1, callsBefore: calls.length, blocks: [...blocks.values()], finish, outputTokens })
+    }
+    blocks = new Map()
+    finish = undefined
+  }
+
   /** A fresh agent from here on, unless nothing happened since the last one began. */
   function resume(): void {
     if (calls.length === callsAtResume) return
@@ -136,6 +181,8 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
     switch (event.type) {
       case 'step/start': {
         closeStep()
+        // A response that never reached its message (the turn was cancelled mid-stream) ends with its step.
+        closeResponse(false, undefined)
         const { turn, step: number } = data as SessionEventMap['step/start']
         step = `${turn}/${number}`
         stepNumber = number
@@ -148,9 +195,22 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
       case 'assistant/message': {
         closeStep()
         const { turn, step: number, usage: used } = data as Partial<SessionEventMap['assistant/message']>
-        if (used !== undefined && Number.isFinite(used.inputTokens) && Number.isFinite(used.outputTokens)) {
-          usage.set(`${turn}/${number}`, { inputTokens: used.inputTokens, outputTokens: used.outputTokens })
-        }
+        const reported = used !== undefined && Number.isFinite(used.inputTokens) && Number.isFinite(used.outputTokens)
+        if (reported) usage.set(`${turn}/${number}`, { inputTokens: used.inputTokens, outputTokens: used.outputTokens })
+        closeResponse(true, reported ? used.outputTokens : undefined)
+        break
+      }
+      case 'assistant/chunk': {
+        const chunk = (data as Partial<SessionEventMap['assistant/chunk']>).chunk as { type?: unknown; index?: unknown; text?: unknown; reason?: { kind?: unknown } } | undefined
+        if (chunk?.type === 'text-delta' || chunk?.type === 'reasoning-delta') streamed(chunk.type === 'text-delta' ? 'text' : 'reasoning', chunk.index, [chunk.text])
+        else if (chunk?.type === 'finish' && typeof chunk.reason?.kind === 'string') finish = chunk.reason.kind
+        break
+      }
+      // DSH's storage rows: a run of deltas of one block, packed into one line.
+      case 'text-chunks':
+      case 'reasoning-chunks': {
+        const texts = data['texts']
+        if (Array.isArray(texts)) streamed(event.type === 'text-chunks' ? 'text' : 'reasoning', data['index'], texts)
         break
       }
       case 'tool/call': {
@@ -201,9 +261,10 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
     }
   }
   closeStep()
+  closeResponse(false, undefined)
   const parent = header['parentSession']
   return {
-    file: log.file, session, header, events, calls, usage, callsPerStep, said: byCall(said),
+    file: log.file, session, header, events, calls, usage, callsPerStep, said: byCall(said), responses,
     parentSession: typeof parent === 'string' ? parent : undefined,
     subagent: header['origin'] === 'subagent',
   }

@@ -6,10 +6,12 @@
  * its end; the turn goes on as designed; the session log on disk shows the brake's finish and the notice. Real work
  * that only looks repetitive (the corpus traps) streams whole.
  */
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 import { RESPONSES, tokens } from '../loop/corpus/responses.ts'
-import { cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
+import { cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
 
 let home: string
@@ -28,6 +30,7 @@ interface Played {
   readonly run: Run
   readonly server: ModelServer
   readonly events: StoredEvent[]
+  readonly cwd: string
 }
 
 async function play(script: Answer[], patch = '[]\n', files: Record<string, string> = { 'notes.txt': 'the answer is 42\n' }): Promise<Played> {
@@ -36,7 +39,7 @@ async function play(script: Answer[], patch = '[]\n', files: Record<string, stri
   const server = await startModelServer(script)
   const run = await dsh(['--profile', 'headless', 'Read the notes.'], { home, cwd, baseUrl: server.url })
   await server.close()
-  return { run, server, events: sessionEvents(home, cwd) }
+  return { run, server, events: sessionEvents(home, cwd), cwd }
 }
 
 const entry = (name: string): (typeof RESPONSES)[number] => RESPONSES.find(response => response.name === name)!
@@ -99,15 +102,24 @@ describe('a response that repeats itself, on the real CLI', () => {
     expect(turnEnds(events)).toEqual(['completed'])
   })
 
-  it('one token repeated 5,000 times: cut within a few thousand characters', async () => {
+  it('one token repeated 5,000 times: cut within a few thousand characters; `analyze` finds the cut in the log', async () => {
     const loop = entry('one token repeated 5,000 times')
-    const { run, server, events } = await play([{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }])
+    const { run, server, events, cwd } = await play([{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }])
     expect(run.code, run.stderr).toBe(0)
     expect(server.streams[0]).toMatchObject({ closedEarly: true })
     expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total / 2)
     const [kept] = assistantTexts(events, 'text')
     expect(kept!.length).toBeLessThan(4000)
     expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: court × \d+$/) as string])
+    // The log as the CLI wrote it (deltas packed into storage rows) reads back with the cut, where the brake made it.
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', sessionFiles(home, cwd)[0]!], { cwd })
+    type Cuts = Record<string, { at: number; cutInSession: boolean }[]>
+    const [agent] = (JSON.parse(out.toString()) as { agents: { cutInSession: unknown[]; cuts: Cuts }[] }).agents
+    expect(agent!.cutInSession).toEqual([{ response: 1, callsBefore: 0 }])
+    expect(agent!.cuts['defaults']).toEqual([expect.objectContaining({ part: 'text', unit: 'court ', cutInSession: true })])
+    // Within the last delta the live run passed on (the look falls inside it).
+    expect(agent!.cuts['defaults']![0]!.at).toBeLessThanOrEqual(kept!.length)
+    expect(agent!.cuts['defaults']![0]!.at).toBeGreaterThan(kept!.length - 'court '.length)
   })
 
   it('in stop mode, a second cut in the turn ends it, with the reason', async () => {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { zstdCompressSync } from 'node:zlib'
 import { CallId, type UserMessage } from '@deepseek-ai/dsh-llm'
-import { SessionId, type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
+import { packChunkRuns, SessionId, type SessionEvent, type SessionHeader } from '@deepseek-ai/dsh-session'
 
 /** A session event before the log numbers and times it (each variant of the union, as it is). */
 type NewEvent = SessionEvent extends infer E ? E extends SessionEvent ? Omit<E, 'seq' | 'time'> : never : never
@@ -103,6 +103,21 @@ export class SessionScript {
     return this
   }
 
+  /**
+   * The step's response streaming before its message: each block's deltas as `assistant/chunk` events (DSH packs runs
+   * of them into storage rows when it writes the log, and so does {@link bytes}), then the finish.
+   */
+  stream(blocks: readonly { part: 'text' | 'reasoning'; deltas: readonly string[] }[], finish = 'stop'): this {
+    const chunk = (data: unknown): void => this.add({ type: 'assistant/chunk', data: { turn: this.turn, step: this.step, chunk: data as never } })
+    blocks.forEach(({ part, deltas }, index) => {
+      chunk({ type: 'block-start', index, blockType: part })
+      for (const text of deltas) chunk({ type: part === 'text' ? 'text-delta' : 'reasoning-delta', index, text })
+      chunk({ type: 'block-end', index, block: { type: part, text: deltas.join('') } })
+    })
+    chunk({ type: 'finish', reason: { kind: finish } })
+    return this
+  }
+
   /** A line of any type, as a plugin or a newer DSH might log it. */
   raw(event: { type: string; data: unknown }): this {
     this.add(event as never)
@@ -114,9 +129,9 @@ export class SessionScript {
     return this
   }
 
-  /** The log's bytes: the header, then the events, in frames of `batch` lines. */
+  /** The log's bytes: the header, then the events (runs of deltas packed, as DSH stores them), in frames of `batch` lines. */
   bytes(batch = 3): Buffer {
-    const lines = [JSON.stringify({ type: 'session', ...this.header }), ...this.events.map(event => JSON.stringify(event))]
+    const lines = [JSON.stringify({ type: 'session', ...this.header }), ...packChunkRuns(this.events).map(event => JSON.stringify(event))]
     const frames: Buffer[] = []
     for (let i = 0; i < lines.length; i += batch) frames.push(zstdCompressSync(Buffer.from(`${lines.slice(i, i + batch).join('\n')}\n`)))
     return Buffer.concat(frames)

@@ -187,6 +187,11 @@ describe('stop reason', () => {
     expect(isStopReason('budget-guard stopped the turn after dsh-brake warned')).toBe(false)
     expect(isStopReason(`Error: ${reason}`)).toBe(false)
   })
+
+  it('ends the loop\'s sentence once, when a quoted error ends with its own full stop', () => {
+    const reason = stopReason({ refused: false, loop: { kind: 'repeated-error', tool: 'grep', count: 4, variants: 2, error: 'Stop hook: keep working.', cause: 'environment' } })
+    expect(reason).toContain('`grep` failed 4 times with the same error: Stop hook: keep working. Send a message to go on')
+  })
 })
 
 describe('bounded, well-formed text', () => {

@@ -1,0 +1,57 @@
+/**
+ * Responses that repeat themselves, in a session log: where the brake cut one in the session itself (the response
+ * ends with its finish `dsh-brake/cut`), and, replaying each response's text and reasoning through the same watch the
+ * plugin runs, where it would cut under a config and how many output tokens the response spent past that point.
+ * @module dsh-brake/analyze/response-cuts
+ */
+import { resolveOptions } from '../config/resolve.js'
+import { Config } from '../config/schema.js'
+import { createRepetitionWatch } from '../core/detectors/repetition.js'
+import type { RecordedResponse } from '../replay/session-recording.js'
+import { CUT_FINISH } from '../dsh/stream.js'
+import type { ResponseCut } from './analysis.js'
+
+/** About four characters of text per token, where the provider reported no usage for the response. */
+const CHARS_PER_TOKEN = 4
+
+/** Where the brake would cut each response under `config` (the plugin's config map), in response order. */
+export function wouldCut(responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>): ResponseCut[] {
+  const stream = resolveOptions(Config(config)).stream
+  if (stream === undefined) return []
+  const cuts: ResponseCut[] = []
+  for (const response of responses) {
+    const total = response.blocks.reduce((sum, block) => sum + length(block.deltas), 0)
+    // Blocks stream one after another (reasoning, then the answer): a cut in the second comes after all of the first.
+    let before = 0
+    for (const block of response.blocks) {
+      const watch = createRepetitionWatch(stream)
+      const found = block.deltas.map(delta => watch.push(delta)).find(repetition => repetition !== undefined)
+      if (found === undefined) {
+        before += length(block.deltas)
+        continue
+      }
+      const at = before + found.seen
+      // The reported output tokens by the share of characters past the cut, or the characters as tokens.
+      const reported = response.outputTokens
+      const estimated = reported === undefined || total === 0
+      cuts.push({
+        response: response.index + 1, callsBefore: response.callsBefore, part: block.part, unit: found.unit, copies: found.copies, at,
+        tokensAfter: estimated ? Math.ceil((total - at) / CHARS_PER_TOKEN) : Math.round(reported * (total - at) / total),
+        estimated,
+        cutInSession: response.finish === CUT_FINISH,
+      })
+      break
+    }
+  }
+  return cuts
+}
+
+/** The responses the brake cut in the session itself: numbered from 1, with the calls made before each. */
+export function cutInSession(responses: readonly RecordedResponse[]): { response: number; callsBefore: number }[] {
+  return responses.filter(response => response.finish === CUT_FINISH)
+    .map(response => ({ response: response.index + 1, callsBefore: response.callsBefore }))
+}
+
+function length(deltas: readonly string[]): number {
+  return deltas.reduce((sum, delta) => sum + delta.length, 0)
+}

@@ -1,0 +1,73 @@
+/**
+ * Responses that repeat themselves, as `dsh-brake analyze` reads them from a session log written as DSH writes it
+ * (runs of deltas packed into storage rows): where the brake would cut each under a config and the output tokens past
+ * that point, and the responses the brake cut in the session itself.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { analyzeSessions } from '../../../src/analyze/analyze-sessions.ts'
+import { htmlReport } from '../../../src/analyze/report-html.ts'
+import { textReport } from '../../../src/analyze/report-text.ts'
+import { RESPONSES, tokens } from '../../loop/corpus/responses.ts'
+import { header, read, SessionScript, writeLog } from '../../support/session-logs.ts'
+
+const home = mkdtempSync(join(tmpdir(), 'dsh-brake-cuts-'))
+afterAll(() => rmSync(home, { recursive: true, force: true }))
+
+const LOOP = RESPONSES.find(entry => entry.name === '"not called" in reasoning, hundreds of times')!
+
+let sessions = 0
+/** A session whose second step streams `blocks` before its call, with `usage`, ending with `finish`. */
+async function analyzed(
+  blocks: Parameters<SessionScript['stream']>[0], usage: { inputTokens: number; outputTokens: number } | null, finish = 'tool-calls', config = {},
+) {
+  const id = `session-cuts-${++sessions}`
+  const script = new SessionScript(header(id)).prompt('go').respond([read('one')]).openStep().stream(blocks, finish).respond([read('two')], usage).end()
+  const analysis = await analyzeSessions([writeLog(home, id, script.bytes())], [{ name: 'defaults', config }])
+  return { analysis, agent: analysis.agents[0]! }
+}
+
+describe('responses that repeat themselves, in a session log', () => {
+  it('where the brake would cut one, and the output tokens it spent past that point, by their share of characters', async () => {
+    const deltas = [...tokens(LOOP.text)]
+    const { agent } = await analyzed([{ part: 'reasoning', deltas }], { inputTokens: 1000, outputTokens: 2000 })
+    const [cut] = agent.cuts['defaults']!
+    expect(agent.cuts['defaults']).toHaveLength(1)
+    expect(cut).toMatchObject({ response: 2, callsBefore: 1, part: 'reasoning', unit: 'not called, ', estimated: false, cutInSession: false })
+    // Cut soon after the repetition began: at most a look and a unit past its 3,000 characters.
+    expect(cut!.at - LOOP.loop!.from).toBeGreaterThanOrEqual(3000 - 12)
+    expect(cut!.at - LOOP.loop!.from).toBeLessThanOrEqual(3000 + 256 + 12)
+    expect(cut!.tokensAfter).toBe(Math.round(2000 * (LOOP.text.length - cut!.at) / LOOP.text.length))
+    expect(agent.cutInSession).toEqual([])
+  })
+
+  it('estimates the tokens from the characters where the log has no usage, and counts blocks that came before', async () => {
+    const before = { part: 'reasoning' as const, deltas: ['Thinking about it first.'] }
+    const { agent } = await analyzed([before, { part: 'text', deltas: [...tokens(LOOP.text)] }], null)
+    const [cut] = agent.cuts['defaults']!
+    expect(cut).toMatchObject({ part: 'text', estimated: true })
+    expect(cut!.tokensAfter).toBe(Math.ceil((before.deltas[0]!.length + LOOP.text.length - cut!.at) / 4))
+  })
+
+  it('the responses the brake cut in the session, by their finish', async () => {
+    const kept = LOOP.text.slice(0, LOOP.loop!.from + 3200)
+    const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(kept)] }], null, 'dsh-brake/cut')
+    expect(agent.cutInSession).toEqual([{ response: 2, callsBefore: 1 }])
+    expect(agent.cuts['defaults']).toEqual([expect.objectContaining({ response: 2, cutInSession: true })])
+    expect(textReport(analysis)).toContain('  response 2 (after call 1) repeats itself: defaults: cut in the reasoning at ')
+    expect(textReport(analysis)).toContain('· cut in the session')
+    expect(htmlReport(analysis)).toContain('<th>response repeating itself</th>')
+  })
+
+  it('finds nothing in real work that only looks repetitive, nor when the cut is off', async () => {
+    for (const trap of RESPONSES.filter(entry => entry.kind === 'trap')) {
+      const { agent } = await analyzed([{ part: trap.part, deltas: [...tokens(trap.text)] }], null)
+      expect(agent.cuts['defaults'], trap.name).toEqual([])
+    }
+    const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(LOOP.text)] }], null, 'tool-calls', { streamCut: false })
+    expect(agent.cuts['defaults']).toEqual([])
+    expect(textReport(analysis)).not.toContain('repeats itself')
+  })
+})
