@@ -26,6 +26,7 @@ import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
 import { UsageError } from '../../src/usage-error.ts'
 import { episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
+import { createTextSurvey, textSurveyText } from './texts.ts'
 import { InputError, readRuns } from './traces.ts'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   const setups = await loadSetups(values.config)
   const started = performance.now()
   const runs: RunResult[] = []
+  const texts = createTextSurvey()
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
     const actions: Record<string, Action[]> = {}
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
       actions[setup.name] = result.actions
       notPlayed[setup.name] = result.notPlayed
     }
+    texts.add(run.id, run.events)
     const calls = run.events.filter(event => event.kind === 'call').length
     runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events) })
   }
@@ -89,8 +92,10 @@ async function main(): Promise<void> {
     console.log(falseAlarmText(summary, runs, worst))
     console.log(worstCases(summary, runs, worst))
   }
+  console.log('\n── responses: the stream watch on real text ──')
+  console.log(textSurveyText(texts.result, texts.options))
   if (values.json !== undefined) {
-    writeFileSync(values.json, `${JSON.stringify(toJson(path, seconds, runs, summaries), null, 2)}\n`)
+    writeFileSync(values.json, `${JSON.stringify({ ...toJson(path, seconds, runs, summaries), texts: texts.result }, null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
   }
 }

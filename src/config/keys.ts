@@ -159,7 +159,7 @@ export const KEYS = {
     zh: '回复在流式输出中陷入自我重复时将其截断，并告知模型。',
   },
   streamCutChars: {
-    default: 3000,
+    default: 8000,
     rule: { kind: 'integer', min: 500 },
     en: 'Characters of back-to-back repetition that end such a response.',
     zh: '连续重复达到多少字符时截断回复。',

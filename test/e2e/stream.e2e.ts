@@ -80,11 +80,11 @@ describe('a response that repeats itself, on the real CLI', () => {
     // The cut response kept its start, and a bounded part of the repetition; it never asked for the call.
     const [kept] = assistantTexts(events, 'reasoning')
     expect(loop.text.startsWith(kept!)).toBe(true)
-    expect(kept!.length).toBeLessThan(loop.loop!.from + 4000)
+    expect(kept!.length).toBeLessThan(loop.loop!.from + 9000)
     expect(events.filter(event => event.type === 'tool/call')).toHaveLength(1)
     expect(finishes(events)).toEqual(['dsh-brake/cut', 'tool-calls', 'stop'])
     // The model read the notice at its next request.
-    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: I'll kill the stale process now\. × \d+$/) as string])
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: I'll kill the stale process now\. Then I.* × \d+$/) as string])
     expect(server.requests[1]!.messages.filter(message => message.role === 'user').map(textOf).at(-1)).toContain('In your reasoning, this came')
     expect(turnEnds(events)).toEqual(['completed'])
   })
@@ -102,14 +102,14 @@ describe('a response that repeats itself, on the real CLI', () => {
     expect(turnEnds(events)).toEqual(['completed'])
   })
 
-  it('one token repeated 5,000 times: cut within a few thousand characters; `analyze` finds the cut in the log', async () => {
+  it('one token repeated 5,000 times: cut within 9,000 characters; `analyze` finds the cut in the log', async () => {
     const loop = entry('one token repeated 5,000 times')
     const { run, server, events, cwd } = await play([{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }])
     expect(run.code, run.stderr).toBe(0)
     expect(server.streams[0]).toMatchObject({ closedEarly: true })
     expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total / 2)
     const [kept] = assistantTexts(events, 'text')
-    expect(kept!.length).toBeLessThan(4000)
+    expect(kept!.length).toBeLessThan(9000)
     expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: court × \d+$/) as string])
     // The log as the CLI wrote it (deltas packed into storage rows) reads back with the cut, where the brake made it.
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', sessionFiles(home, cwd)[0]!], { cwd })

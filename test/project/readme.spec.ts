@@ -117,7 +117,7 @@ describe('README.md', () => {
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
-      messages.cutNotice({ kind: 'cut', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 97, cuts: 1 }).text,
+      messages.cutNotice({ kind: 'cut', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
       messages.repeatedResponseNotice({
         kind: 'repeated-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
       }).text,

@@ -16,7 +16,7 @@ import { header, read, SessionScript, writeLog } from '../../support/session-log
 const home = mkdtempSync(join(tmpdir(), 'dsh-brake-cuts-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-const LOOP = RESPONSES.find(entry => entry.name === '"not called" in reasoning, hundreds of times')!
+const LOOP = RESPONSES.find(entry => entry.name === '"not called" in reasoning, a thousand times')!
 
 let sessions = 0
 /** A session whose second step streams `blocks` before its call, with `usage`, ending with `finish`. */
@@ -36,9 +36,9 @@ describe('responses that repeat themselves, in a session log', () => {
     const [cut] = agent.cuts['defaults']!
     expect(agent.cuts['defaults']).toHaveLength(1)
     expect(cut).toMatchObject({ response: 2, callsBefore: 1, part: 'reasoning', unit: 'not called, ', estimated: false, cutInSession: false })
-    // Cut soon after the repetition began: at most a look and a unit past its 3,000 characters.
-    expect(cut!.at - LOOP.loop!.from).toBeGreaterThanOrEqual(3000 - 12)
-    expect(cut!.at - LOOP.loop!.from).toBeLessThanOrEqual(3000 + 256 + 12)
+    // Cut soon after the repetition began: at most a look and a unit past its 8,000 characters.
+    expect(cut!.at - LOOP.loop!.from).toBeGreaterThanOrEqual(8000 - 12)
+    expect(cut!.at - LOOP.loop!.from).toBeLessThanOrEqual(8000 + 256 + 12)
     expect(cut!.tokensAfter).toBe(Math.round(2000 * (LOOP.text.length - cut!.at) / LOOP.text.length))
     expect(agent.cutInSession).toEqual([])
   })
@@ -52,7 +52,7 @@ describe('responses that repeat themselves, in a session log', () => {
   })
 
   it('the responses the brake cut in the session, by their finish', async () => {
-    const kept = LOOP.text.slice(0, LOOP.loop!.from + 3200)
+    const kept = LOOP.text.slice(0, LOOP.loop!.from + 8200)
     const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(kept)] }], null, 'dsh-brake/cut')
     expect(agent.cutInSession).toEqual([{ response: 2, callsBefore: 1 }])
     expect(agent.cuts['defaults']).toEqual([expect.objectContaining({ response: 2, cutInSession: true })])

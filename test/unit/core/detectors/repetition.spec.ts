@@ -21,8 +21,8 @@ function watch(text: string, options: RepetitionOptions = DEFAULTS): { found: Re
 }
 
 describe('the repetition watch on the response corpus', () => {
-  it('runs with the documented defaults: 3,000 characters of at least 4 copies, looked at every 256', () => {
-    expect(DEFAULTS).toEqual({ chars: 3000, copies: 4, maxUnit: 2000, every: 256 })
+  it('runs with the documented defaults: 8,000 characters of at least 4 copies, looked at every 256', () => {
+    expect(DEFAULTS).toEqual({ chars: 8000, copies: 4, maxUnit: 2000, every: 256 })
   })
 
   it.each(RESPONSES.filter(entry => entry.kind === 'trap').map(entry => [entry.name, entry] as const))('never cuts %s', (_, entry) => {
@@ -52,13 +52,14 @@ describe('the repetition watch on the response corpus', () => {
 
 describe('what counts as repeating', () => {
   it('takes the shortest unit: a token repeated is the token, not two of it', () => {
-    expect(watch('ab'.repeat(3000)).found?.unit).toBe('ab')
+    expect(watch('ab'.repeat(5000)).found?.unit).toBe('ab')
   })
 
   it('needs the copies as well as the characters: a passage of 1,000 characters three times is not cut', () => {
     const passage = Array.from({ length: 100 }, (_, i) => `w${i * 37 % 101}x`).join(' ').padEnd(1000, '.')
-    expect(watch(passage.repeat(3)).found).toBeUndefined()
-    expect(watch(passage.repeat(5)).found?.unit.length).toBe(1000)
+    const low = { ...DEFAULTS, chars: 3000 }
+    expect(watch(passage.repeat(3), low).found).toBeUndefined()
+    expect(watch(passage.repeat(5), low).found?.unit.length).toBe(1000)
   })
 
   it('never looks for a unit longer than the longest it is told to', () => {
