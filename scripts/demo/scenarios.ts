@@ -134,6 +134,17 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
   },
   {
+    name: 'runaway',
+    about: 'The model\'s reasoning falls into one sentence and would write it 800 times; the brake cuts the response at 8,000 characters of it, closing the stream, and the model reads one notice and goes on.',
+    config: {},
+    prompts: ['The dev server will not start. Get it running.'],
+    script: [
+      { reasoning: ['Port 8080 is still held by the earlier run. ', ...times(800, 'I\'ll kill the stale process now. ')], calls: [{ name: 'bash', args: { command: 'kill 4242' } }] },
+      call('bash', { command: 'lsof -i :8080' }),
+      say('The old server (pid 4242) still holds port 8080. Stop it with `kill 4242`, then `npm start` will bind the port.'),
+    ],
+  },
+  {
     name: 'progress',
     about: 'Real work that looks like a loop: 8 polls whose output moves, then edit → re-run the same test 7 times: no notice.',
     config: {},

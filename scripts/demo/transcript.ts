@@ -127,11 +127,15 @@ export interface Tally {
   notices: number
   refusals: number
   stops: number
+  /** Responses the brake cut while they streamed. */
+  cuts: number
 }
 
 /** Print the session log as a transcript and count what happened. */
 export function printTranscript(events: readonly SessionEvent[]): Tally {
-  const tally: Tally = { calls: 0, notices: 0, refusals: 0, stops: 0 }
+  const tally: Tally = { calls: 0, notices: 0, refusals: 0, stops: 0, cuts: 0 }
+  // How the response being assembled ended: its finish streams before its message.
+  let finish = ''
   // Call ids pair each result with its call's name and number.
   const calls = new Map<string, { name: string; index: number }>()
   // Each output text, with the call that first showed it.
@@ -154,7 +158,17 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
         }
         break
       }
+      case 'assistant/chunk':
+        if (event.data.chunk.type === 'finish') finish = event.data.chunk.reason.kind
+        break
       case 'assistant/message': {
+        const reasoning = event.data.message.content.map(part => part.type === 'reasoning' ? part.text : '').join('')
+        if (reasoning.trim() !== '') row('model', preview('(reasoning) ', reasoning), dim)
+        if (finish === 'dsh-brake/cut') {
+          tally.cuts++
+          const kept = reasoning.length + textOf(event.data.message.content).length
+          block('brake', `✂ response cut while it streamed, after ${kept} characters: the provider's stream was closed`, s => bold(yellow(s)), '┃')
+        }
         for (const part of event.data.message.content) {
           if (part.type === 'text' && part.text.trim() !== '') block('model', part.text, cyan)
           if (part.type === 'tool-call') {
@@ -215,7 +229,8 @@ export function printHeader(scenario: Scenario): void {
 /** The tally of a run: calls the model made, how many of them ran, notices and refusals. */
 export function printFooter(tally: Tally, ran: number): void {
   console.log()
-  console.log(bold(`→ ${plural(tally.calls, 'call')} made (${ran} ran), ${plural(tally.notices, 'notice')}, ${plural(tally.refusals, 'refusal')}, ${plural(tally.stops, 'stop')}`))
+  const cuts = tally.cuts === 0 ? '' : `, ${plural(tally.cuts, 'response')} cut`
+  console.log(bold(`→ ${plural(tally.calls, 'call')} made (${ran} ran), ${plural(tally.notices, 'notice')}, ${plural(tally.refusals, 'refusal')}, ${plural(tally.stops, 'stop')}${cuts}`))
   console.log()
 }
 
@@ -224,6 +239,7 @@ export function printSummary(tallies: readonly (Tally & { ran: number })[]): voi
   const sum = (pick: (tally: Tally & { ran: number }) => number): number => tallies.reduce((total, tally) => total + pick(tally), 0)
   const played = tallies.length === 1 ? '1 scenario' : `${tallies.length} scenarios`
   console.log(`Summary: ${played}, ${plural(sum(tally => tally.calls), 'call')} made (${sum(tally => tally.ran)} ran), `
-    + `${plural(sum(tally => tally.notices), 'notice')}, ${plural(sum(tally => tally.refusals), 'refusal')}, ${plural(sum(tally => tally.stops), 'stop')}. `
+    + `${plural(sum(tally => tally.notices), 'notice')}, ${plural(sum(tally => tally.refusals), 'refusal')}, ${plural(sum(tally => tally.stops), 'stop')}, `
+    + `${plural(sum(tally => tally.cuts), 'response')} cut. `
     + '`npm run demo -- --help` lists the scenarios.')
 }

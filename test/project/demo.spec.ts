@@ -24,6 +24,9 @@ describe('npm run demo', () => {
     ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'ended by a hook: dsh-brake stopped the turn: a loop went on after its notice'],
     // The person's next message goes on: the model answers it.
     ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
+    // The cut response never asked for its call: the one call is the model's next step.
+    ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', '✂ response cut while it streamed'],
+    ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', 'response cut: I\'ll kill the stale process now. × 242'],
     ['progress', '→ 22 calls made (22 ran), 0 notices, 0 refusals, 0 stops', 'compiled 84 of 96 modules'],
     ['reset', '→ 6 calls made (6 ran), 0 notices, 0 refusals, 0 stops', 'person'],
   ])('%s', (scenario, tally, shows) => {
@@ -60,6 +63,6 @@ describe('npm run demo', () => {
 
   it('closes with a one-line summary over every scenario', () => {
     const lines = demo().trimEnd().split('\n')
-    expect(lines.at(-1)).toBe('Summary: 8 scenarios, 93 calls made (91 ran), 8 notices, 2 refusals, 1 stop. `npm run demo -- --help` lists the scenarios.')
+    expect(lines.at(-1)).toBe('Summary: 9 scenarios, 94 calls made (92 ran), 9 notices, 2 refusals, 1 stop, 1 response cut. `npm run demo -- --help` lists the scenarios.')
   })
 })
