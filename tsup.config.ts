@@ -6,6 +6,8 @@ export default defineConfig({
     'index': 'src/index.ts',
     // The `dsh-brake` command (package.json `bin`).
     'cli/main': 'src/cli/main.ts',
+    // `dsh-brake analyze`'s worker threads, beside the command, which finds them there (src/analyze/pool.ts).
+    'cli/analyze-worker': 'src/analyze/analyze-worker.ts',
   },
   format: ['esm'],
   target: 'node22',

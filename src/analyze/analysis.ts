@@ -10,35 +10,74 @@ export interface Tokens {
   readonly input: number
   readonly output: number
   readonly total: number
-  /** Whether any part is an estimate (about four characters of arguments and results per token). */
+  /** Whether any part is an estimate (about four characters of text per token). */
   readonly estimated: boolean
 }
 
-/** One loop the labelling rule found (an episode: loops that overlap or touch are one). */
+/**
+ * A loop's shape: the same call again (`repeated-call`), a cycle of 2 to 4 calls (`cycle`), a lap of 5 to 20 calls
+ * gone over again, in any order within it (`lap`: viewing or paging through the same places), one tool failing the
+ * same way across arguments (`same-error`), the same context text claimed step after step (`duplicate-text`), the
+ * same answer response after response (`repeated-response`), a response repeating itself as it streamed (`cut`).
+ */
+export type LoopShape = 'repeated-call' | 'cycle' | 'lap' | 'same-error' | 'duplicate-text' | 'repeated-response' | 'cut'
+
+/** Every shape, in the order reports list them. */
+export const LOOP_SHAPES: readonly LoopShape[] = ['repeated-call', 'cycle', 'lap', 'same-error', 'duplicate-text', 'repeated-response', 'cut']
+
+/** What the brake would save of a loop under one config, if the model stopped looping when it was told, and for sure at a stop. */
+export interface Saved {
+  /** The loop's tokens after the first notice, refusal or stop that acts on it; null when none does. */
+  readonly afterNotice: Tokens | null
+  /** The loop's tokens after a stop within it (stop mode), which the agent never spends; null when none. */
+  readonly afterStop: Tokens | null
+}
+
+/** One loop the rules found (an episode: loops that overlap or touch are one). */
 export interface Loop {
   readonly session: string
   readonly agent: string
-  /** `repeated-call` (the same call and result, period 1), `cycle` (2 to 4 calls), `long-cycle` (5 to 20 calls). */
-  readonly kind: 'repeated-call' | 'cycle' | 'long-cycle'
-  /** The labelling rules that found it: I (identical), C (short cycle), L (long cycle). */
+  readonly shape: LoopShape
+  /**
+   * The rules that found it: I (the same call and result 4 times), C (a cycle of 2 to 4 calls, 3 laps), L (a lap of 5
+   * to 20 calls, twice), E (one tool, the same error, 3 times across arguments), T (the same context text in 3 steps), R (the same
+   * answer 3 responses in a row), S (a response repeating itself as it streamed).
+   */
   readonly rules: readonly string[]
+  /** A cycle's or a lap's length in calls; 1 for a repeated call; null for the other shapes. */
+  readonly period: number | null
+  /** What repeats: a cycle's or lap's tools in order, a repeated call's or failing tool, a text's or response's opening. */
+  readonly what: string
+  /** Calls: its first, its first repeat (where work turned into a loop), its last, and how many it spans. */
   readonly firstCall: number
-  readonly lastCall: number
-  /** Its first repeat: where work turned into a loop. */
   readonly begins: number
-  /** How many calls it spans. */
+  readonly lastCall: number
   readonly calls: number
-  readonly period: number
-  /** What its calls cost. */
+  /** What it cost, all of it; what it wasted, from its first repeat on. */
   readonly tokens: Tokens
+  readonly wasted: Tokens
   /** Per config, the first notice, refusal or stop that acts on the loop (src/replay/score.ts); null when none does. */
   readonly firstAction: Readonly<Record<string, BrakeAction | null>>
+  /** Per config, what the brake would save of it. */
+  readonly saved: Readonly<Record<string, Saved>>
   /** The first thing the brake did live that acts on the loop, in the session itself; null when nothing. */
   readonly firstSaid: BrakeAction | null
+  /** Calls the loop went on after the brake's first live notice on it (0: it ended there); null without one. */
+  readonly callsAfterSaid: number | null
 }
 
 /** A notice, a refusal or a stop (a replay's or the session's own), after call `call`, counted from 1. */
 export type BrakeAction = Pick<Action, 'kind' | 'call' | 'text'>
+
+/** One call, for the timeline. */
+export interface CallSummary {
+  readonly call: number
+  readonly tool: string
+  readonly failed: boolean
+  /** Refused by the brake in the session itself. */
+  readonly refused: boolean
+  readonly tokens: Tokens
+}
 
 /** A response that fell into repeating itself: where the brake would cut it (or did), and what that spares. */
 export interface ResponseCut {
@@ -50,23 +89,14 @@ export interface ResponseCut {
   /** The repeated unit, and its back-to-back copies at the cut. */
   readonly unit: string
   readonly copies: number
-  /** Characters of the response (reasoning and text, as they streamed) up to the cut. */
+  /** Characters of the response (reasoning and text, as they streamed) up to the cut, and before its first repeat. */
   readonly at: number
+  readonly repeatsFrom: number
   /** Output tokens the response spent past the cut: its reported output, by share of characters, or an estimate. */
   readonly tokensAfter: number
   readonly estimated: boolean
   /** Whether the brake cut this response in the session itself (then little or nothing streamed past the point). */
   readonly cutInSession: boolean
-}
-
-/** One call, for the timeline. */
-export interface CallSummary {
-  readonly call: number
-  readonly tool: string
-  readonly failed: boolean
-  /** Refused by the brake in the session itself. */
-  readonly refused: boolean
-  readonly tokens: Tokens
 }
 
 /** One agent of one session: the main agent, or a subagent (its own session log). */
@@ -91,6 +121,49 @@ export interface AgentAnalysis {
   readonly tokens: Tokens
 }
 
+/** A session: its main agent and the subagents delegated from it, with what their loops cost. */
+export interface SessionAnalysis {
+  readonly session: string
+  /** Its agents with a loop or a brake action, main agent first. */
+  readonly agents: readonly AgentAnalysis[]
+  /** Every agent of the session, quiet ones included. */
+  readonly agentCount: number
+  readonly calls: number
+  readonly tokens: Tokens
+  readonly wasted: Tokens
+}
+
+/** A session with no loop and nothing the brake would do or did: counted, listed on request. */
+export interface QuietSession {
+  readonly session: string
+  readonly files: readonly string[]
+  readonly calls: number
+  readonly tokens: Tokens
+}
+
+/** The figures over the whole run. */
+export interface Overview {
+  readonly sessions: number
+  readonly agents: number
+  readonly calls: number
+  readonly sessionsWithLoops: number
+  /** Loops, by shape. */
+  readonly loops: Readonly<Record<LoopShape, number>>
+  /** Every agent's tokens; those spent in loops; those wasted from each loop's first repeat on. */
+  readonly tokens: Tokens
+  readonly inLoops: Tokens
+  readonly wasted: Tokens
+  /** Per config, what the brake would save over all loops. */
+  readonly saved: Readonly<Record<string, { readonly afterNotice: Tokens; readonly afterStop: Tokens }>>
+  /** The loops the brake spoke about live, and how many of them ended within {@link HEARD_WITHIN} calls of its first notice. */
+  readonly heard: { readonly loops: number; readonly endedSoon: number }
+  /** The costliest loops by wasted tokens, costliest first. */
+  readonly costliest: readonly Loop[]
+}
+
+/** A loop that ends within this many calls of the brake's first notice on it was heard. */
+export const HEARD_WITHIN = 3
+
 /** A session log that could not be read, and why. */
 export interface ReadError {
   readonly file: string
@@ -101,6 +174,10 @@ export interface ReadError {
 export interface Analysis {
   /** The config names, in order: the first is `--config`'s (or the defaults), the second `--compare`'s. */
   readonly configs: readonly string[]
-  readonly agents: readonly AgentAnalysis[]
+  readonly overview: Overview
+  /** Sessions with a loop or a brake action (under a config, or live), costliest first. */
+  readonly sessions: readonly SessionAnalysis[]
+  /** How many sessions had neither; and, when asked for, which. */
+  readonly quiet: { readonly count: number; readonly sessions: readonly QuietSession[] | undefined }
   readonly errors: readonly ReadError[]
 }

@@ -1,159 +1,187 @@
 /**
- * The analysis: every session log read, its agent's calls replayed through the plugin under each config, its loops
- * labelled by the evaluation's rule, and each loop's cost taken from the session's usage records.
+ * The analysis of a set of session logs: each log analyzed on its own (analyze-log.ts, on every core: pool.ts), then
+ * put together: subagents under the session that delegated to them, the sessions with something to show costliest
+ * first, the quiet ones counted, and the overview of the whole run.
  *
- * One log at a time, so memory stays flat however many sessions there are; a log that cannot be read is set aside
- * with its error and the others go on. Subagents are their own logs; once all are read, each is grouped under the
- * top-level session it was delegated from.
+ * Memory stays flat however many logs there are: a log's recording is gone once its result is taken; the overview's
+ * figures are added up as results come in; of each log the run keeps who it is, its calls and its tokens; and the
+ * analysis of an agent with something to show goes to a spill file (spill.ts), read back when a report gets to it.
  * @module dsh-brake/analyze/analyze-sessions
  */
-import * as Brake from '../dsh/plugin.js'
-import { byCall, type Action } from '../replay/actions.js'
-import { labelRun, type Episode } from '../replay/label/rules.js'
-import { replay, type ReplayResult } from '../replay/replay.js'
-import { firstOn } from '../replay/score.js'
-import { readSessionLog } from '../replay/session-log.js'
-import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
-import type { AgentAnalysis, Analysis, BrakeAction, CallSummary, Loop, ReadError, ResponseCut, Tokens } from './analysis.js'
-import { cutInSession, wouldCut } from './response-cuts.js'
+import type { AgentAnalysis, Analysis, Loop, LoopShape, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
+import { HEARD_WITHIN, LOOP_SHAPES } from './analysis.js'
+import type { ConfigSetup, LogResult } from './analyze-log.js'
+import { NO_TOKENS, sum } from './loops.js'
+import { analyzeAll, defaultJobs } from './pool.js'
+import { LogTable } from './log-table.js'
+import { createSpill } from './spill.js'
 
-/** A config to replay under, and the name the reports give it. */
-export interface ConfigSetup {
-  readonly name: string
-  readonly config: Readonly<Record<string, unknown>>
+export type { ConfigSetup } from './analyze-log.js'
+
+/** How a run goes. */
+export interface RunOptions {
+  /** Threads to analyze logs on (default: one per core). */
+  readonly jobs?: number
+  /** List the quiet sessions too. */
+  readonly all?: boolean
+  /** Told after each log, with how many are done. */
+  readonly progress?: (done: number) => void
 }
 
-/** About four characters of text per token, for logs without usage records. */
-const CHARS_PER_TOKEN = 4
+/** The costliest loops the overview names. */
+export const COSTLIEST = 10
 
-/**
- * Analyze the session logs in `files` under each config.
- * @param progress - told after each log, with how many are done.
- */
+/** Analyze the session logs in `files` (`count` of them, when they are walked as they go) under each config. */
 export async function analyzeSessions(
-  files: readonly string[], setups: readonly ConfigSetup[], progress: (done: number) => void = () => {},
+  files: Iterable<string>, setups: readonly ConfigSetup[], options: RunOptions & { readonly count?: number } = {},
 ): Promise<Analysis> {
-  const agents: (AgentAnalysis & { parent: string | undefined; subagent: boolean })[] = []
+  // Without a count, the files are a list (walked logs come with theirs).
+  const listed = options.count === undefined ? [...files] : files
+  const count = options.count ?? (listed as string[]).length
+  const configs = setups.map(setup => setup.name)
+  const kept = new LogTable()
+  const spill = createSpill<AgentAnalysis>()
+  const totals = createTotals(configs)
   const errors: ReadError[] = []
-  for (const [index, file] of files.entries()) {
-    try {
-      const recording = recordingOf(readSessionLog(file), Brake.name)
-      const results: Record<string, ReplayResult> = {}
-      const cuts: Record<string, ResponseCut[]> = {}
-      for (const setup of setups) {
-        results[setup.name] = await replay(recording.events, [{ plugin: Brake, config: setup.config }], {
-          headers: new Map([[recording.session, recording.header]]),
-        })
-        cuts[setup.name] = wouldCut(recording.responses, setup.config)
-      }
-      agents.push({
-        ...analyzeAgent(recording, results), cuts, cutInSession: cutInSession(recording.responses),
-        parent: recording.parentSession, subagent: recording.subagent,
-      })
-    } catch (error) {
-      errors.push({ file, message: error instanceof Error ? error.message.replace(`${file}: `, '') : String(error) })
-    }
-    progress(index + 1)
-  }
-  return { configs: setups.map(setup => setup.name), agents: groupUnderRoots(agents), errors }
-}
-
-/** One agent's analysis, its session and agent fields naming itself until it is grouped. */
-function analyzeAgent(recording: SessionRecording, results: Readonly<Record<string, ReplayResult>>): Omit<AgentAnalysis, 'cuts' | 'cutInSession'> {
-  const calls = recording.calls.map(call => summarizeCall(call, recording))
-  const replayed = Object.entries(results).map(([config, result]) => [config, byCall(result.actions)] as const)
-  const episodes = labelRun(recording.events).flatMap(labels => labels.episodes)
-  const loops = episodes.map(episode => loopOf(episode, recording, calls, replayed))
-  const brake: Record<string, BrakeAction[]> = {}
-  const spared: Record<string, number> = {}
-  for (const [config, actions] of replayed) brake[config] = actions.map(counted)
-  for (const [config, result] of Object.entries(results)) spared[config] = result.notPlayed
-  const said = recording.said.map(counted)
-  return { session: recording.session, agent: 'main', file: recording.file, calls, loops, brake, spared, said, tokens: sum(calls.map(call => call.tokens)) }
-}
-
-/** An action as the reports number calls: from 1. */
-function counted({ kind, call, text }: Action): BrakeAction {
-  return { kind, call: call + 1, text }
-}
-
-function loopOf(
-  episode: Episode, recording: SessionRecording, calls: readonly CallSummary[], replayed: readonly (readonly [string, readonly Action[]])[],
-): Loop {
-  const first = (actions: readonly Action[]): BrakeAction | null => {
-    const found = firstOn(episode, actions)
-    return found === undefined ? null : counted(found)
-  }
-  const firstAction: Record<string, BrakeAction | null> = {}
-  for (const [config, actions] of replayed) firstAction[config] = first(actions)
-  return {
-    session: recording.session,
-    agent: 'main',
-    kind: episode.period === 1 ? 'repeated-call' : episode.period <= 4 ? 'cycle' : 'long-cycle',
-    rules: episode.rules,
-    firstCall: episode.start + 1,
-    lastCall: episode.end + 1,
-    begins: episode.begins + 1,
-    calls: episode.end - episode.start + 1,
-    period: episode.period,
-    tokens: sum(calls.slice(episode.start, episode.end + 1).map(call => call.tokens)),
-    firstAction,
-    firstSaid: first(recording.said),
-  }
-}
-
-/** A call for the reports, with its share of its model step's tokens (or an estimate from its text). */
-function summarizeCall(call: RecordedCall, recording: SessionRecording): CallSummary {
-  const used = recording.usage.get(call.step)
-  const share = recording.callsPerStep.get(call.step) ?? 1
-  const tokens: Tokens = used === undefined ? estimate(call) : {
-    input: used.inputTokens / share,
-    output: used.outputTokens / share,
-    total: (used.inputTokens + used.outputTokens) / share,
-    estimated: false,
-  }
-  return { call: call.index + 1, tool: call.tool, failed: call.isError, refused: call.refused, tokens }
-}
-
-/** The call's own text as tokens: its result goes into the context, its arguments came out of the model. */
-function estimate(call: RecordedCall): Tokens {
-  const input = Math.ceil(call.text.length / CHARS_PER_TOKEN)
-  const output = Math.ceil(call.argumentChars / CHARS_PER_TOKEN)
-  return { input, output, total: input + output, estimated: true }
-}
-
-function sum(parts: readonly Tokens[]): Tokens {
-  let input = 0
-  let output = 0
-  let estimated = false
-  for (const part of parts) {
-    input += part.input
-    output += part.output
-    estimated ||= part.estimated
-  }
-  return { input: Math.round(input), output: Math.round(output), total: Math.round(input + output), estimated }
-}
-
-/**
- * Put each subagent under the top-level session it was delegated from (following parents through the logs that were
- * read), named by its own session id; a subagent whose parent was not read stands as its own session. Sessions keep
- * the order their first log was read in, each with its main agent first.
- */
-function groupUnderRoots(agents: readonly (AgentAnalysis & { parent: string | undefined; subagent: boolean })[]): AgentAnalysis[] {
-  const byId = new Map(agents.map(agent => [agent.session, agent]))
-  const grouped = agents.map(({ parent: _parent, subagent: _subagent, ...agent }) => {
-    let root = byId.get(agent.session)!
-    const seen = new Set<string>()
-    while (root.subagent && root.parent !== undefined && byId.has(root.parent) && !seen.has(root.parent)) {
-      seen.add(root.session)
-      root = byId.get(root.parent)!
-    }
-    if (root.session === agent.session) return agent
-    const named = { session: root.session, agent: agent.session }
-    return { ...agent, ...named, loops: agent.loops.map(loop => ({ ...loop, ...named })) }
+  await analyzeAll(listed, count, setups, options.jobs ?? defaultJobs(), (result, done) => {
+    if ('message' in result) errors.push(result)
+    else keep(result)
+    options.progress?.(done)
   })
-  const order = new Map<string, number>()
-  for (const agent of grouped) if (!order.has(agent.session)) order.set(agent.session, order.size)
-  const rank = (agent: AgentAnalysis): number => order.get(agent.session)! * 2 + (agent.agent === 'main' ? 0 : 1)
-  return grouped.sort((a, b) => rank(a) - rank(b))
+
+  function keep({ file, session, parent, subagent, calls, tokens, detail }: LogResult): void {
+    totals.add(calls, tokens, detail?.loops ?? [])
+    kept.add(session, { calls, tokens }, {
+      parent: subagent ? parent : undefined,
+      shown: detail === undefined ? undefined : { place: spill.put(detail), wasted: sum(detail.loops.map(loop => loop.wasted)) },
+      file: options.all === true ? file : undefined,
+    })
+  }
+
+  // Each log under the top-level session it belongs to (following parents through the logs that were read; a
+  // subagent whose parent was not read stands as its own session); the main agent first, then the subagents.
+  const rootOf = (session: string): string => {
+    let root = session
+    const seen = new Set<string>()
+    for (let parent = kept.parent(root); parent !== undefined && kept.has(parent) && !seen.has(parent); parent = kept.parent(root)) {
+      seen.add(root)
+      root = parent
+    }
+    return root
+  }
+  // Most sessions are one log: only the subagents' logs are listed under their session.
+  const subagents = new Map<string, string[]>()
+  for (const session of kept.sessions()) {
+    const root = rootOf(session)
+    if (root !== session) subagents.set(root, [...subagents.get(root) ?? [], session])
+  }
+  const sessions: SessionAnalysis[] = []
+  const quiet: QuietSession[] = []
+  let quietCount = 0
+  let sessionCount = 0
+  for (const root of kept.sessions()) {
+    if (rootOf(root) !== root) continue
+    sessionCount++
+    const ids = [root, ...(subagents.get(root) ?? []).sort()]
+    const shown = ids.flatMap((id) => {
+      const one = kept.shownOf(id)
+      return one === undefined ? [] : [{ id, ...one }]
+    })
+    const logs = ids.map(id => kept.figures(id))
+    const figures = {
+      agentCount: ids.length, calls: logs.reduce((total, log) => total + log.calls, 0), tokens: sum(logs.map(log => log.tokens)),
+    }
+    if (shown.length === 0) {
+      quietCount++
+      const { calls, tokens } = figures
+      if (options.all === true) quiet.push({ session: root, files: ids.map(id => kept.file(id)!), calls, tokens })
+      continue
+    }
+    sessions.push({
+      session: root,
+      ...figures,
+      wasted: sum(shown.map(one => one.wasted)),
+      // Read back from the spill file each time: a report takes one session at a time.
+      get agents() {
+        return shown.map(one => named(spill.get(one.place), root, one.id))
+      },
+    })
+  }
+  sessions.sort((a, b) => b.wasted.total - a.wasted.total || (a.session < b.session ? -1 : 1))
+  quiet.sort((a, b) => a.session < b.session ? -1 : 1)
+  errors.sort((a, b) => a.file < b.file ? -1 : 1)
+  return {
+    configs,
+    overview: totals.overview(sessionCount, rootOf),
+    sessions,
+    quiet: { count: quietCount, sessions: options.all === true ? quiet : undefined },
+    errors,
+  }
+}
+
+/** Loops in the order of their session, then of their first call. */
+function byPlace(a: Loop, b: Loop): number {
+  if (a.session !== b.session) return a.session < b.session ? -1 : 1
+  return a.firstCall - b.firstCall
+}
+
+/** An agent's analysis under the session it belongs to: a subagent's agent and loops are named by its own session id. */
+function named(detail: AgentAnalysis, root: string, id: string): AgentAnalysis {
+  if (id === root) return detail
+  const names = { session: root, agent: id }
+  return { ...detail, ...names, loops: detail.loops.map(loop => ({ ...loop, ...names })) }
+}
+
+/** The overview's figures, added up as results come in; the costliest loops kept as they go, no more than needed. */
+function createTotals(configs: readonly string[]) {
+  let agents = 0
+  let calls = 0
+  let tokens: Tokens = NO_TOKENS
+  let inLoops: Tokens = NO_TOKENS
+  let wasted: Tokens = NO_TOKENS
+  const shapes = Object.fromEntries(LOOP_SHAPES.map(shape => [shape, 0])) as Record<LoopShape, number>
+  const saved = Object.fromEntries(configs.map(config => [config, { afterNotice: NO_TOKENS, afterStop: NO_TOKENS }]))
+  const heard = { loops: 0, endedSoon: 0 }
+  const sessionsWithLoops = new Set<string>()
+  let costliest: Loop[] = []
+  return {
+    add(agentCalls: number, agentTokens: Tokens, loops: readonly Loop[]): void {
+      agents++
+      calls += agentCalls
+      tokens = sum([tokens, agentTokens])
+      for (const loop of loops) {
+        shapes[loop.shape]++
+        inLoops = sum([inLoops, loop.tokens])
+        wasted = sum([wasted, loop.wasted])
+        for (const config of configs) {
+          const { afterNotice, afterStop } = saved[config]!
+          const more = loop.saved[config]
+          saved[config] = {
+            afterNotice: sum([afterNotice, more?.afterNotice ?? NO_TOKENS]), afterStop: sum([afterStop, more?.afterStop ?? NO_TOKENS]),
+          }
+        }
+        if (loop.callsAfterSaid !== null) {
+          heard.loops++
+          if (loop.callsAfterSaid <= HEARD_WITHIN) heard.endedSoon++
+        }
+        sessionsWithLoops.add(loop.session)
+      }
+      // Ties in the order of their session and place, not in the order the threads finished them.
+      costliest = [...costliest, ...loops]
+        .sort((a, b) => b.wasted.total - a.wasted.total || byPlace(a, b))
+        .slice(0, COSTLIEST)
+    },
+    /** The figures, the loops named by the session they belong to (known once every log is read). */
+    overview(sessions: number, rootOf: (session: string) => string): Overview {
+      return {
+        sessions, agents, calls,
+        sessionsWithLoops: new Set([...sessionsWithLoops].map(rootOf)).size,
+        loops: shapes, tokens, inLoops, wasted, saved, heard,
+        costliest: costliest.map((loop) => {
+          const root = rootOf(loop.session)
+          return root === loop.session ? loop : { ...loop, session: root, agent: loop.session }
+        }),
+      }
+    },
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * A progress line on stderr while session logs are read: `dsh-brake: reading session logs 12/340`, rewritten in
+ * A progress line on stderr while session logs are read: `dsh-brake: reading session logs [###   ] 12/340, 328 left`, rewritten in
  * place. Only when stderr is a terminal and there is more than one log, so pipes, files and CI logs stay clean; it is
  * erased when reading ends, before the report.
  * @module dsh-brake/analyze/progress-line
@@ -23,7 +23,7 @@ export function createProgressLine(stream: ProgressStream, total: number): Progr
   const width = 24
   const draw = (done: number): void => {
     const filled = Math.round(done / total * width)
-    stream.write(`\r\u001B[2Kdsh-brake: reading session logs [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}`)
+    stream.write(`\r\u001B[2Kdsh-brake: reading session logs [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}, ${total - done} left`)
   }
   draw(0)
   return {

@@ -1,15 +1,18 @@
 /**
- * The analysis as one self-contained HTML page (no scripts, no external files): per session and agent, a timeline of
- * its calls in order, the loops shaded, and one row of marks per config (and one for what the brake said in the
- * session): a dot for a notice, a square for a refusal, a bar for a stop. Below it, the loops with their cost.
+ * The analysis as one self-contained HTML page (no scripts, no external files). An overview first: the figures over
+ * every session (tokens in loops and wasted, what the brake would save, whether the model listened), loops by shape,
+ * and the costliest loops, each linking to its session. Then each session with something to show, costliest first:
+ * per agent, a timeline of its calls in order, the loops shaded, and one row of marks per config (and one for what
+ * the brake said in the session): a dot for a notice, a square for a refusal, a bar for a stop; below it, the loops
+ * with their cost. Quiet sessions are counted, and listed (folded) when asked for.
  *
  * The timeline is SVG drawn on a fixed grid ({@link TIMELINE}), so a screenshot test can find a call by its number.
  * @module dsh-brake/analyze/report-html
  */
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
-import type { AgentAnalysis, Analysis, BrakeAction, Tokens } from './analysis.js'
-import { cutRows, place, tokenCount } from './wording.js'
+import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
+import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens as figure } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -36,10 +39,17 @@ h1 { font-size: 20px; } h2 { font-size: 16px; margin: 28px 0 4px; } .file { colo
 .timeline { overflow-x: auto; margin: 8px 0; } svg text { font: 12px system-ui, sans-serif; fill: #1d2330; }
 table { border-collapse: collapse; margin: 6px 0 12px; } td, th { border: 1px solid #d5d9df; padding: 3px 8px; text-align: left; }
 .legend span { display: inline-block; margin-right: 16px; } .swatch { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 4px; }
-.errors { color: #b00020; }`
+.errors { color: #b00020; } .figures td:first-child { color: #5a6270; } .num { text-align: right; font-variant-numeric: tabular-nums; }
+.side { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; } .nowrap { white-space: nowrap; } h3 { font-size: 14px; margin: 16px 0 4px; }
+section.session { border-top: 1px solid #d5d9df; margin-top: 24px; }`
 
-/** The page. */
+/** The page, as one string (for a handful of sessions, and the tests). */
 export function htmlReport(analysis: Analysis): string {
+  return [...htmlReportParts(analysis)].join('')
+}
+
+/** The page, part by part: one session at a time is read back and written. */
+export function* htmlReportParts(analysis: Analysis): Generator<string> {
   const { colors } = TIMELINE
   const legend = [
     ['call', colors.call], ['failed call', colors.failed], ['call in a loop', colors.loop],
@@ -47,30 +57,82 @@ export function htmlReport(analysis: Analysis): string {
   ].map(([label, color]) => `<span><i class="swatch" style="background:${color}"></i>${label}</span>`).join('')
   const errors = analysis.errors.length === 0 ? '' : `<h2>Session logs that could not be read</h2><ul class="errors">${
     analysis.errors.map(error => `<li>${escape(error.file)}: ${escape(error.message)}</li>`).join('')}</ul>`
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>dsh-brake analyze</title><style>${STYLE}</style></head>
 <body>
-<h1>dsh-brake analyze: ${plural(analysis.agents.length, 'agent')}, ${analysis.configs.length === 1 ? 'config' : 'configs'} ${escape(analysis.configs.join(' vs '))}</h1>
-<p class="legend">${legend}</p>
-${analysis.agents.map(agent => agentSection(agent, analysis.configs)).join('\n')}
+<h1>dsh-brake analyze: ${plural(analysis.overview.sessions, 'session')}, ${analysis.configs.length === 1 ? 'config' : 'configs'} ${escape(analysis.configs.join(' vs '))}</h1>
+${overviewSection(analysis)}
+${analysis.sessions.length === 0 ? '' : `<h2>Sessions with loops or brake actions, costliest first</h2>\n<p class="legend">${legend}</p>`}
+`
+  for (const session of analysis.sessions) yield `${sessionSection(session, analysis.configs)}\n`
+  yield `${quietSection(analysis)}
 ${errors}
 </body></html>
 `
 }
 
+/** The figures over every session, loops by shape, and the costliest loops. */
+function overviewSection({ configs, overview: o }: Analysis): string {
+  const rows: [string, string][] = [
+    ['sessions', `${o.sessions} (${plural(o.agents, 'agent')}, ${plural(o.calls, 'call')}), ${o.sessionsWithLoops} with loops`],
+    ['tokens in all', figure(o.tokens)],
+    ['in loops', `${figure(o.inLoops)} (${share(o.inLoops, o.tokens)})`],
+    ['wasted from each loop\'s first repeat', `${figure(o.wasted)} (${share(o.wasted, o.tokens)})`],
+    ...configs.map((config): [string, string] => [`saved under ${config}`,
+      `${figure(o.saved[config]!.afterNotice)} after the first notice on each loop; ${figure(o.saved[config]!.afterStop)} for sure after stops and cuts`]),
+    ['heard', o.heard.loops === 0 ? 'no live notice on a loop' : `${o.heard.endedSoon} of ${plural(o.heard.loops, 'loop')} the brake spoke on ended within ${HEARD_WITHIN} calls (${share(o.heard.endedSoon, o.heard.loops)})`],
+  ]
+  const shapes = LOOP_SHAPES.map(shape => `<tr><td>${shape}</td><td class="num">${o.loops[shape]}</td></tr>`).join('')
+  const costliest = o.costliest.map((loop, index) => `<tr><td class="num">${index + 1}</td><td class="num">${figure(loop.wasted)}</td><td>${escape(shapeOf(loop))}</td><td class="nowrap">${
+    escape(callsOf(loop))}</td><td><a href="#${anchor(loop.session)}">${escape(loop.session)}</a>${loop.agent === 'main' ? '' : ` (subagent ${escape(loop.agent)})`}</td></tr>`).join('')
+  return `<section class="overview"><h2>Overview</h2>
+<div class="side"><table class="figures">${rows.map(([label, value]) => `<tr><td>${escape(label)}</td><td>${escape(value)}</td></tr>`).join('')}</table>
+<table><tr><th>loop shape</th><th>loops</th></tr>${shapes}</table></div>
+<h3>Costliest loops</h3>
+${o.costliest.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th></th><th>tokens wasted</th><th>loop</th><th>where</th><th>session</th></tr>${costliest}</table>`}
+${o.tokens.estimated ? '<p class="file">~ marks figures estimated from text size, where a log has no usage records.</p>' : ''}</section>`
+}
+
+/** One session: its agents with something to show. */
+function sessionSection(session: SessionAnalysis, configs: readonly string[]): string {
+  return `<section class="session" id="${anchor(session.session)}">
+<h2>Session ${escape(session.session)}: ${plural(session.agentCount, 'agent')}, ${plural(session.calls, 'call')}, ${figure(session.tokens)} tokens, ${figure(session.wasted)} wasted in loops</h2>
+${session.agents.map(agent => agentSection(agent, configs)).join('\n')}
+</section>`
+}
+
+/** The quiet sessions: counted, and listed (folded) when asked for. */
+function quietSection({ quiet }: Analysis): string {
+  const head = `Quiet sessions (no loop, nothing the brake would do or did): ${quiet.count}`
+  if (quiet.sessions === undefined || quiet.sessions.length === 0) return `<p>${head}${quiet.count > 0 ? ' (<code>--all</code> lists them)' : ''}.</p>`
+  return `<details><summary>${head}</summary><table><tr><th>session</th><th>calls</th><th>tokens</th></tr>${
+    quiet.sessions.map(one => `<tr><td>${escape(one.session)}</td><td class="num">${one.calls}</td><td class="num">${figure(one.tokens)}</td></tr>`).join('')}</table></details>`
+}
+
+/** What the brake would save of a loop after its first notice, as a figure, or `nothing`. */
+function savedText(saved: Tokens | null | undefined): string {
+  return saved === null || saved === undefined ? 'nothing' : figure(saved)
+}
+
+/** A session's id as a fragment the page can link to. */
+function anchor(session: string): string {
+  return `session-${session.replace(/[^\w-]/g, '_')}`
+}
+
 function agentSection(agent: AgentAnalysis, configs: readonly string[]): string {
   const who = agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`
-  const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>kind</th><th>calls</th><th>cost</th>${
-    configs.map(config => `<th>${escape(config)}: first action</th>`).join('')}<th>said in the session</th></tr>${
-    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${loop.kind}</td><td>${loop.firstCall}–${loop.lastCall} (${loop.calls})</td><td>${
-      tokens(loop.tokens)}</td>${configs.map(config => `<td>${place(loop.firstAction[config] ?? null)}</td>`).join('')}<td>${place(loop.firstSaid)}</td></tr>`).join('')}</table>`
-  return `<section data-session="${escape(agent.session)}" data-agent="${escape(agent.agent)}">
-<h2>Session ${escape(agent.session)}, ${escape(who)}: ${agent.calls.length} calls, ${tokens(agent.tokens)}</h2>
+  const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>shape</th><th>calls</th><th>cost</th><th>wasted</th>${
+    configs.map(config => `<th>${escape(config)}: first action, saved</th>`).join('')}<th>said in the session</th></tr>${
+    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(shapeOf(loop))}</td><td>${escape(callsOf(loop))} (${loop.calls})</td><td class="num">${
+      tokens(loop.tokens)}</td><td class="num">${tokens(loop.wasted)}</td>${configs.map(config => `<td>${place(loop.firstAction[config] ?? null)}, ${
+      savedText(loop.saved[config]?.afterNotice)}</td>`).join('')}<td>${place(loop.firstSaid)}</td></tr>`).join('')}</table>`
+  return `<div class="agent" data-session="${escape(agent.session)}" data-agent="${escape(agent.agent)}">
+<h3>${escape(who)}: ${agent.calls.length} calls, ${tokens(agent.tokens)}</h3>
 <div class="file">${escape(agent.file)}</div>
 <div class="timeline">${timeline(agent, configs)}</div>
 ${loops}
 ${cutTable(agent, configs)}
-</section>`
+</div>`
 }
 
 /** The responses that repeat themselves, if any: where each config cuts them, and whether the brake did. */

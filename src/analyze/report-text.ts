@@ -1,40 +1,82 @@
 /**
- * The analysis as text for a terminal: per session and agent, its loops with what they cost, then a table of every
- * call where something happened, with what the brake would do under each config side by side and what it said in
- * the session itself.
+ * The analysis as text for a terminal. The overview comes first (what a user with a year of sessions asks: how much
+ * did loops waste, what would the brake save, does my model listen, which loops cost most), then each session with
+ * something to show, costliest first: its loops with what they cost, and a table of every call where the brake acts,
+ * each config side by side with what it said in the session itself. Quiet sessions are counted; `--all` lists them.
  * @module dsh-brake/analyze/report-text
  */
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
-import type { AgentAnalysis, Analysis, BrakeAction, Loop, Tokens } from './analysis.js'
-import { cutRows, place, tokenCount } from './wording.js'
+import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
+import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens } from './wording.js'
 
-/** The whole report. */
+/** The whole report, as one string (for a handful of sessions, and the tests). */
 export function textReport(analysis: Analysis): string {
-  const loops = analysis.agents.reduce((count, agent) => count + agent.loops.length, 0)
-  const sessions = new Set(analysis.agents.map(agent => agent.session)).size
-  const lines = [
-    `dsh-brake analyze: ${plural(sessions, 'session')}, ${plural(analysis.agents.length, 'agent')}, ${plural(loops, 'loop')}; `
-    + `config${analysis.configs.length > 1 ? 's' : ''}: ${analysis.configs.join(' vs ')}`,
-  ]
-  for (const agent of analysis.agents) lines.push('', ...agentText(agent, analysis.configs))
-  if (analysis.errors.length > 0) {
-    lines.push('', `${plural(analysis.errors.length, 'session log')} could not be read:`)
-    for (const error of analysis.errors) lines.push(`  ${error.file}: ${error.message}`)
+  return [...textReportParts(analysis)].join('')
+}
+
+/** The report, part by part: one session at a time is read back and written, so a writer can keep pace with it. */
+export function* textReportParts(analysis: Analysis): Generator<string> {
+  const lines = (list: readonly string[]): string => `${list.join('\n')}\n`
+  yield lines(overviewText(analysis))
+  if (analysis.sessions.length > 0) {
+    yield lines(['', '── sessions with loops or brake actions, costliest first ──'])
+    for (const session of analysis.sessions) yield lines(['', ...sessionText(session, analysis.configs)])
   }
-  return `${lines.join('\n')}\n`
+  const listed = analysis.quiet.sessions
+  if (listed !== undefined && listed.length > 0) {
+    yield lines(['', '── quiet sessions ──', ...listed.map(quiet => `session ${quiet.session} · ${plural(quiet.calls, 'call')} · ${tokenCount(quiet.tokens, 'estimated from text size')}`)])
+  }
+  if (analysis.errors.length > 0) {
+    yield lines(['', `${plural(analysis.errors.length, 'session log')} could not be read:`, ...analysis.errors.map(error => `  ${error.file}: ${error.message}`)])
+  }
+}
+
+/** The figures over every session. */
+function overviewText({ configs, overview: o, quiet }: Analysis): string[] {
+  const loops = LOOP_SHAPES.reduce((count, shape) => count + o.loops[shape], 0)
+  const shapes = LOOP_SHAPES.filter(shape => o.loops[shape] > 0).map(shape => `${o.loops[shape]} ${shape}`)
+  const lines = [
+    `dsh-brake analyze: ${plural(o.sessions, 'session')} (${plural(o.agents, 'agent')}, ${plural(o.calls, 'call')}); `
+    + `config${configs.length > 1 ? 's' : ''}: ${configs.join(' vs ')}`,
+    `loops: ${loops === 0 ? 'none' : `${loops} in ${plural(o.sessionsWithLoops, 'session')}: ${shapes.join(', ')}`}`,
+    `tokens: ${tokens(o.tokens)} in all; ${tokens(o.inLoops)} in loops (${share(o.inLoops, o.tokens)}); `
+    + `${tokens(o.wasted)} wasted from their first repeat on (${share(o.wasted, o.tokens)})${o.tokens.estimated ? '; ~ marks estimates from text size' : ''}`,
+  ]
+  for (const config of configs) {
+    const saved = o.saved[config]!
+    const sure = saved.afterStop.total > 0 ? `; ${tokens(saved.afterStop)} for sure after its stops and cuts` : ''
+    lines.push(`saved under ${config}: ${tokens(saved.afterNotice)} tokens after the brake's first notice on each loop, if the model stops there${sure}`)
+  }
+  lines.push(o.heard.loops === 0
+    ? 'heard: the brake gave no notice on a loop in these sessions'
+    : `heard: the brake spoke on ${plural(o.heard.loops, 'loop')} in these sessions; ${o.heard.endedSoon} (${share(o.heard.endedSoon, o.heard.loops)}) ended within ${HEARD_WITHIN} calls of its first notice`)
+  if (o.costliest.length > 0) {
+    lines.push('costliest loops (tokens wasted):')
+    o.costliest.forEach((loop, index) => {
+      lines.push(`  ${String(index + 1).padStart(2)}. ${tokens(loop.wasted).padStart(9)}  ${shapeOf(loop)}, ${callsOf(loop)} · session ${loop.session}${loop.agent === 'main' ? '' : ` (subagent ${loop.agent})`}`)
+    })
+  }
+  lines.push(`quiet sessions (no loop, nothing the brake would do or did): ${quiet.count}${quiet.count > 0 && quiet.sessions === undefined ? ' (--all lists them)' : ''}`)
+  return lines
+}
+
+function sessionText(session: SessionAnalysis, configs: readonly string[]): string[] {
+  const lines = [`session ${session.session} · ${plural(session.agentCount, 'agent')} · ${plural(session.calls, 'call')} · ${tokens(session.tokens)} tokens, ${tokens(session.wasted)} wasted in loops`]
+  for (const agent of session.agents) lines.push(...agentText(agent, configs))
+  return lines
 }
 
 function agentText(agent: AgentAnalysis, configs: readonly string[]): string[] {
   const lines = [
-    `session ${agent.session} · ${agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`} · ${plural(agent.calls.length, 'call')} · ${tokens(agent.tokens)}`,
-    `  ${agent.file}`,
+    `  ${agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`} · ${plural(agent.calls.length, 'call')} · ${tokenCount(agent.tokens, 'estimated from text size')}`,
+    `    ${agent.file}`,
   ]
-  if (agent.loops.length === 0) lines.push('  no loops found')
+  if (agent.loops.length === 0) lines.push('    no loops found')
   agent.loops.forEach((loop, index) => lines.push(...loopText(loop, index + 1, configs)))
   for (const config of configs) {
     const spared = agent.spared[config] ?? 0
-    if (spared > 0) lines.push(`  under ${config}, stops would have spared ${plural(spared, 'call')}`)
+    if (spared > 0) lines.push(`    under ${config}, stops would have spared ${plural(spared, 'call')}`)
   }
   lines.push(...cutLines(agent, configs))
   lines.push(...actionTable(agent, configs))
@@ -43,29 +85,34 @@ function agentText(agent: AgentAnalysis, configs: readonly string[]): string[] {
 
 function loopText(loop: Loop, number: number, configs: readonly string[]): string[] {
   const first = configs.map(config => `${config}: ${place(loop.firstAction[config] ?? null)}`)
+  const saved = configs.map((config) => {
+    const { afterNotice, afterStop } = loop.saved[config] ?? { afterNotice: null, afterStop: null }
+    return `${config}: ${afterNotice === null ? 'nothing' : tokens(afterNotice)}${afterStop === null ? '' : ` (${tokens(afterStop)} after its stop)`}`
+  })
+  const heard = loop.callsAfterSaid === null ? '' : `; it went on ${plural(loop.callsAfterSaid, 'call')} after the brake's first notice in the session`
   return [
-    `  loop ${number}: ${loop.kind}, calls ${loop.firstCall}–${loop.lastCall} (${plural(loop.calls, 'call')}, period ${loop.period}, `
-    + `a loop from call ${loop.begins}), rules ${loop.rules.join('+')}; cost ${tokens(loop.tokens)}`,
-    `    first brake action within it: ${[...first, `said in the session: ${place(loop.firstSaid)}`].join(' · ')}`,
+    `    loop ${number}: ${shapeOf(loop)}, ${callsOf(loop)} (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop), rules ${loop.rules.join('+')}`,
+    `      cost ${tokens(loop.tokens)} tokens, ${tokens(loop.wasted)} wasted; saved ${saved.join(' · ')}`,
+    `      first brake action within it: ${[...first, `said in the session: ${place(loop.firstSaid)}`].join(' · ')}${heard}`,
   ]
 }
 
 /** Each response that repeats itself: where each config cuts it, and whether the brake cut it in the session. */
 function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
-  return cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) => `  response ${response} (after call ${callsBefore}) repeats itself: ${
-    [...under.map((place, column) => `${configs[column]!}: ${place}`), inSession ? 'cut in the session' : 'not cut in the session'].join(' · ')}`)
+  return cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) => `    response ${response} (after call ${callsBefore}) repeats itself: ${
+    [...under.map((where, column) => `${configs[column]!}: ${where}`), inSession ? 'cut in the session' : 'not cut in the session'].join(' · ')}`)
 }
 
 /** Every call where the brake acted under some config, or acted in the session: one column each. */
 function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[] {
   const columns = [...configs.map(config => agent.brake[config] ?? []), agent.said]
   const calls = [...new Set(columns.flat().map(action => action.call))].sort((a, b) => a - b)
-  if (calls.length === 0) return ['  the brake does nothing here, under any config, and said nothing in the session']
+  if (calls.length === 0) return ['    the brake does nothing here, under any config, and said nothing in the session']
   const rows = [['call', ...configs, 'said in the session'], ...calls.map(call => [
     String(call), ...columns.map(actions => actions.filter(a => a.call === call).sort(byWeight).map(describe).join('; ') || '–'),
   ])]
   const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map(row => row[column]!.length))))
-  return rows.map(row => `  ${row.map((cell, column) => column === 0 ? cell.padStart(widths[0]!) : fit(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()}`)
+  return rows.map(row => `    ${row.map((cell, column) => column === 0 ? cell.padStart(widths[0]!) : fit(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()}`)
 }
 
 /** A stop or a refusal first in its cell: a long notice must not push it out of sight. */
@@ -77,8 +124,4 @@ function byWeight(a: BrakeAction, b: BrakeAction): number {
 /** A notice by its summary; a refusal's or a stop's reason is in the JSON and the page. */
 function describe(action: BrakeAction): string {
   return action.kind === 'notice' ? `notice: ${action.text}` : action.kind
-}
-
-function tokens(value: Tokens): string {
-  return tokenCount(value, 'estimated from text size')
 }

@@ -6,7 +6,7 @@
  */
 import { resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
-import { createRepetitionWatch } from '../core/detectors/repetition.js'
+import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
 import type { RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { ResponseCut } from './analysis.js'
@@ -24,10 +24,11 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
     // Blocks stream one after another (reasoning, then the answer): a cut in the second comes after all of the first.
     let before = 0
     for (const block of response.blocks) {
-      const watch = createRepetitionWatch(stream)
-      const found = block.deltas.map(delta => watch.push(delta)).find(repetition => repetition !== undefined)
+      const chars = length(block.deltas)
+      // A block shorter than the threshold cannot repeat enough to be cut: most blocks, not watched at all.
+      const found = chars < stream.chars ? undefined : firstRepetition(block.deltas, stream)
       if (found === undefined) {
-        before += length(block.deltas)
+        before += chars
         continue
       }
       const at = before + found.seen
@@ -36,6 +37,7 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
       const estimated = reported === undefined || total === 0
       cuts.push({
         response: response.index + 1, callsBefore: response.callsBefore, part: block.part, unit: found.unit, copies: found.copies, at,
+        repeatsFrom: Math.max(before, at - found.span + found.unit.length),
         tokensAfter: estimated ? Math.ceil((total - at) / CHARS_PER_TOKEN) : Math.round(reported * (total - at) / total),
         estimated,
         cutInSession: response.finish === CUT_FINISH,
@@ -50,6 +52,16 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
 export function cutInSession(responses: readonly RecordedResponse[]): { response: number; callsBefore: number }[] {
   return responses.filter(response => response.finish === CUT_FINISH)
     .map(response => ({ response: response.index + 1, callsBefore: response.callsBefore }))
+}
+
+/** The first repetition the plugin's watch finds in `deltas`, streamed as they were. */
+function firstRepetition(deltas: readonly string[], stream: RepetitionOptions): Repetition | undefined {
+  const watch = createRepetitionWatch(stream)
+  for (const delta of deltas) {
+    const found = watch.push(delta)
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 function length(deltas: readonly string[]): number {

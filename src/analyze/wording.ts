@@ -3,7 +3,7 @@
  * @module dsh-brake/analyze/wording
  */
 import { fit } from '../text.js'
-import type { AgentAnalysis, BrakeAction, ResponseCut, Tokens } from './analysis.js'
+import type { AgentAnalysis, BrakeAction, Loop, ResponseCut, Tokens } from './analysis.js'
 
 /** Where an action falls, as "notice at call 4", or "none". */
 export function place(action: BrakeAction | null): string {
@@ -13,6 +13,38 @@ export function place(action: BrakeAction | null): string {
 /** A token count; an estimate is marked `~`, with `how` in parentheses after it. */
 export function tokenCount(value: Tokens, how: string): string {
   return value.estimated ? `~${value.total} tokens (${how})` : `${value.total} tokens`
+}
+
+/** A token count in a sentence of figures: `12345`, or `~12345` for an estimate. */
+export function tokens(value: Tokens): string {
+  return `${value.estimated ? '~' : ''}${value.total}`
+}
+
+/** `part` as a share of `whole`: `8.1 %` (`–` of nothing). */
+export function share(part: Tokens | number, whole: Tokens | number): string {
+  const of = typeof whole === 'number' ? whole : whole.total
+  const is = typeof part === 'number' ? part : part.total
+  return of === 0 ? '–' : `${(is / of * 100).toFixed(1)} %`
+}
+
+/** A loop's shape and what repeats in it: `cycle of 4 (read → grep → read → bash)`, `repeated call (read)`. */
+export function shapeOf(loop: Loop): string {
+  const what = fit(loop.what.replace(/\s+/g, ' ').trim(), 80)
+  switch (loop.shape) {
+    case 'repeated-call': return `repeated call (${what})`
+    case 'cycle': return `cycle of ${loop.period} (${what})`
+    case 'lap': return `lap of ${loop.period} (${what})`
+    case 'same-error': return `same error (${what})`
+    case 'duplicate-text': return `duplicate text ("${what}")`
+    case 'repeated-response': return `repeated response ("${what}")`
+    case 'cut': return `response repeating itself ("${what}")`
+  }
+}
+
+/** Where a loop is: `calls 12–60`, or `after call 12` for one that is not made of calls. */
+export function callsOf(loop: Loop): string {
+  if (loop.shape === 'cut') return `after call ${loop.firstCall}`
+  return loop.firstCall === loop.lastCall ? `call ${loop.firstCall}` : `calls ${loop.firstCall}–${loop.lastCall}`
 }
 
 /** A response that repeats itself, as both reports list it: where each config cuts it, and whether the brake did. */

@@ -2,33 +2,42 @@
  * `dsh-brake analyze`: the loops in DSH session logs, what the brake would do about them under a config (or two,
  * side by side), what it said in the session itself, and what the loops cost.
  *
- * Exit codes: 0 when every log was read; 1 when some could not be (each is named on stderr, and the report of the
- * others is still written) or the HTML page could not be written; 2 for bad input (an unknown flag, a missing path,
- * a config the plugin refuses).
+ * Exit codes: 0 when every log was read (a folder with no log in it is a warning on stderr, and the others are read);
+ * 1 when some could not be (each is named on stderr, and the report of the others is still written) or the HTML page
+ * could not be written; 2 for bad input (an unknown flag, a missing path, a bad number or date, a config the plugin
+ * refuses).
  * @module dsh-brake/cli/analyze
  */
-import { writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { basename } from 'node:path'
 import { analyzeSessions, type ConfigSetup } from '../analyze/analyze-sessions.js'
 import { readConfigFile } from '../analyze/config-file.js'
 import { createProgressLine } from '../analyze/progress-line.js'
-import { htmlReport } from '../analyze/report-html.js'
-import { jsonReport } from '../analyze/report-json.js'
-import { textReport } from '../analyze/report-text.js'
-import { sessionFiles } from '../dsh-files/session-files.js'
+import type { Analysis } from '../analyze/analysis.js'
+import { htmlReportParts } from '../analyze/report-html.js'
+import { jsonReportParts } from '../analyze/report-json.js'
+import { textReportParts } from '../analyze/report-text.js'
+import { selectLogs } from '../analyze/select-logs.js'
 import { UsageError } from '../usage-error.js'
 import { canDecodeSessionLogs } from '../replay/session-log.js'
 import { errorCode } from '../file-errors.js'
 import { name } from '../dsh/plugin.js'
 import { parseOptions } from './parse-options.js'
 
-export const ANALYZE_USAGE = `usage: dsh-brake analyze [--config file.yml] [--compare other.yml] [--json] [--html report.html] <path>…
+export const ANALYZE_USAGE = `usage: dsh-brake analyze [options] [<path>…]
 
-  <path>             a session log (session.jsonl.zstd), a folder of them, or a DSH home (its sessions/)
+  <path>             a session log (session.jsonl.zstd), a folder of them, or a DSH home (its sessions/);
+                     default: the DSH home ($DSH_HOME, else ~/.dsh)
   --config file.yml  the brake's config keys (as in a cordis.patch.yml config map); default: the defaults
   --compare b.yml    also replay under this config, side by side
+  --last N           only the N most recent sessions (by their last write), with their subagents
+  --since DATE       only sessions written to since DATE (2026-11-01, or a full ISO time)
+  --project DIR      only sessions whose working directory is DIR or under it
+  --all              also list the quiet sessions (no loop, nothing the brake would do)
+  --jobs N           threads to read logs on; default: one per core
   --json             print one JSON document instead of the text report
-  --html file.html   also write a self-contained page with a timeline per agent
+  --html file.html   also write a self-contained page: an overview, then a timeline per agent
   -h, --help         this help`
 
 /** Run the command with its arguments (after `analyze`); resolves to the exit code. */
@@ -36,6 +45,11 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     config: { type: 'string' },
     compare: { type: 'string' },
+    last: { type: 'string' },
+    since: { type: 'string' },
+    project: { type: 'string' },
+    all: { type: 'boolean' },
+    jobs: { type: 'string' },
     json: { type: 'boolean' },
     html: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -44,27 +58,59 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${ANALYZE_USAGE}\n`)
     return 0
   }
-  if (positionals.length === 0) throw new UsageError('analyze needs a session log, a folder of them, or a DSH home')
   if (!canDecodeSessionLogs()) throw new UsageError(`analyze needs Node 22.19 or later, as DSH does (its session logs are zstd); this is Node ${process.version}`)
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
-  const files = positionals.flatMap(sessionFiles)
-  const progress = createProgressLine(process.stderr, files.length)
-  const analysis = await analyzeSessions(files, setups, done => progress.update(done))
+  const jobs = wholeNumber(values['jobs'], '--jobs', 1)
+  const last = wholeNumber(values['last'], '--last', 1)
+  const { files, count, warnings } = selectLogs(positionals, {
+    ...last === undefined ? {} : { last },
+    ...values['since'] === undefined ? {} : { since: date(values['since'] as string) },
+    ...values['project'] === undefined ? {} : { project: values['project'] as string },
+  })
+  for (const warning of warnings) process.stderr.write(`${name}: ${warning}\n`)
+  const progress = createProgressLine(process.stderr, count)
+  const analysis = await analyzeSessions(files, setups, {
+    ...jobs === undefined ? {} : { jobs }, count, all: values['all'] === true, progress: done => progress.update(done),
+  })
   progress.end()
-  process.stdout.write(values['json'] === true ? jsonReport(analysis) : textReport(analysis))
+  // Part by part, each waiting for the last to drain: a pipe that reads slowly does not fill this process's memory.
+  for (const part of values['json'] === true ? jsonReportParts(analysis) : textReportParts(analysis)) {
+    if (!process.stdout.write(part)) await once(process.stdout, 'drain')
+  }
   const html = values['html'] as string | undefined
-  const written = html === undefined || writeHtml(html, htmlReport(analysis))
+  const written = html === undefined || writeHtml(html, analysis)
   for (const error of analysis.errors) process.stderr.write(`${name}: ${error.file}: ${error.message}\n`)
   return analysis.errors.length === 0 && written ? 0 : 1
+}
+
+/** A flag's whole number of at least `min`; undefined when the flag is not given. @throws UsageError naming the flag. */
+function wholeNumber(value: string | boolean | (string | boolean)[] | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < min) throw new UsageError(`\`${flag}\` takes a whole number of at least ${min}, got ${String(value)}`)
+  return number
+}
+
+/** `--since`'s date: a day (`2026-11-01`, from its start in local time) or a full ISO time. @throws UsageError. */
+function date(value: string): Date {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value)
+  const parsed = new Date(day ? `${value}T00:00:00` : value)
+  if (Number.isNaN(parsed.getTime())) throw new UsageError(`\`--since\` takes a date (2026-11-01) or an ISO time, got ${value}`)
+  return parsed
 }
 
 /**
  * Write the page, and say so on stderr; a page that cannot be written is one line there, not a stack, as the text
  * or JSON report is already out. @returns whether it was written.
  */
-function writeHtml(file: string, page: string): boolean {
+function writeHtml(file: string, analysis: Analysis): boolean {
   try {
-    writeFileSync(file, page)
+    const fd = openSync(file, 'w')
+    try {
+      for (const part of htmlReportParts(analysis)) writeSync(fd, part)
+    } finally {
+      closeSync(fd)
+    }
   } catch (error) {
     process.stderr.write(`${name}: cannot write the HTML report ${file} (${errorCode(error)})\n`)
     return false

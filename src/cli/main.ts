@@ -44,4 +44,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`dsh-brake analyze | head`) closes the pipe: that is the end of the report, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error
+  process.exit(process.exitCode ?? 0)
+})
+
 process.exitCode = await main(process.argv.slice(2))

@@ -47,6 +47,9 @@ export interface ReplayOptions {
   readonly headers?: ReadonlyMap<string, Readonly<Record<string, unknown>>>
 }
 
+/** Replay one recording through plugins mounted once. */
+export type Replayer = (events: readonly AgentEvent[], options?: ReplayOptions) => Promise<ReplayResult>
+
 /** A context message as DSH's loop carries it. */
 interface Message {
   readonly id: string
@@ -90,8 +93,20 @@ const neverAborted = new AbortController().signal
  * @returns what the plugins did: notices, refusals and stops, in order, and the calls a stop kept from being played.
  * @throws when a plugin refuses its config at mount time.
  */
-export function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
-  return withoutStopLines(() => play(events, mounts, options))
+export async function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
+  const host = await mount(mounts)
+  return withoutStopLines(() => play(host, events, options))
+}
+
+/**
+ * Plugins mounted once, to replay many recordings through: each replay's agents are new objects, so per-agent state
+ * starts empty as it does for a new session in DSH, where one mounted plugin serves every agent. Mounting is most of
+ * a short recording's replay, so a run over thousands of session logs mounts once.
+ * @throws when a plugin refuses its config at mount time.
+ */
+export async function createReplayer(mounts: readonly Mount[]): Promise<Replayer> {
+  const host = await mount(mounts)
+  return (events, options = {}) => withoutStopLines(() => play(host, events, options))
 }
 
 /**
@@ -116,8 +131,7 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function play(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions): Promise<ReplayResult> {
-  const host = await mount(mounts)
+async function play(host: Host, events: readonly AgentEvent[], options: ReplayOptions): Promise<ReplayResult> {
   const agents = new Map<string, AgentState>()
   const result: ReplayResult = { actions: [], notPlayed: 0 }
   let turn = 0

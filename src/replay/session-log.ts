@@ -73,6 +73,20 @@ export function decodeSessionLog(file: string, bytes: Buffer): SessionLog {
   return { file, header: header as SessionHeader, events }
 }
 
+/**
+ * The header of the log at `file`, from its first zstd frame alone (DSH writes the header with the first batch): what
+ * choosing logs by project or by delegation needs, without reading the whole log. Undefined when it cannot be read.
+ */
+export function readSessionHeader(file: string): Readonly<SessionHeader> | undefined {
+  try {
+    const text = zlib.zstdDecompressSync(readFileSync(file)).toString('utf8')
+    const header = JSON.parse(text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'))) as Partial<SessionHeader> & { type?: unknown }
+    return header.type === 'session' && typeof header.id === 'string' ? header as SessionHeader : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The text lines of every frame, in order. */
 function frameLines(file: string, bytes: Buffer): string[] {
   const lines: string[] = []

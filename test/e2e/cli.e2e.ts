@@ -151,14 +151,14 @@ describe('scenarios on the stock headless tools', () => {
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
     expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5', 'read × 8'])
     // The replay hears the reminder's notices in the contexts the log says each step claimed, as the live run did.
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 14]], replayed: ['notice@14'], said: ['notice@14'] })
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 14, 1]], costs: [[210, 195, 0]], replayed: ['notice@14'], said: ['notice@14'] })
   })
 
   it('the same loop without the reminder: the brake\'s own notice at the fourth read, the next at the ninth', async () => {
     const { run, server: model, cwd } = await play(linkHome, repeat(9, call('read', { file_path: 'notes.txt' })), BRAKE_ALONE, { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(noticesSent(model).map(n => n.request)).toEqual([5, 10])
-    expect(analyze(linkHome, cwd, BRAKE_ALONE)).toEqual({ loops: [['repeated-call', 1, 9]], replayed: ['notice@4', 'notice@9'], said: ['notice@4', 'notice@9'] })
+    expect(analyze(linkHome, cwd, BRAKE_ALONE)).toEqual({ loops: [['repeated-call', 1, 9, 1]], costs: [[135, 120, 75]], replayed: ['notice@4', 'notice@9'], said: ['notice@4', 'notice@9'] })
   })
 
   it('six identical reads in one response (parallel calls): the fourth carries the notice', async () => {
@@ -170,7 +170,7 @@ describe('scenarios on the stock headless tools', () => {
       [2, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
     ])
     // All six results went out in one request; the log says which call's result the notice was attached to.
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 6]], replayed: ['notice@4'], said: ['notice@4'] })
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 6, 1]], costs: [[15, 13, 5]], replayed: ['notice@4'], said: ['notice@4'] })
   })
 
   it('a sequence loop: read → bash → grep, eight laps, told at the third and the eighth, not as each call repeats', async () => {
@@ -185,7 +185,8 @@ describe('scenarios on the stock headless tools', () => {
       [25, '[dsh-brake] The same 3 calls have run 8 times in a row, each time with the same arguments and the same results: read → bash → grep.'],
     ])
     expect(storedNotices(sessionEvents(linkHome, cwd)).map(n => n.summary)).toEqual(['cycle × 3: read → bash → grep', 'cycle × 8: read → bash → grep'])
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 24]], replayed: ['notice@9', 'notice@24'], said: ['notice@9', 'notice@24'] })
+    // A cycle of 3, a loop from its second lap (call 4); 15 tokens a step: 24 calls, 21 wasted, 15 after the notice.
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['cycle', 1, 24, 3]], costs: [[360, 315, 225]], replayed: ['notice@9', 'notice@24'], said: ['notice@9', 'notice@24'] })
   })
 
   it('deny mode: the fourth and ninth failing runs are noticed, the eleventh and twelfth are refused and never run', async () => {
@@ -208,7 +209,8 @@ describe('scenarios on the stock headless tools', () => {
     const analyzed = analyze(linkHome, cwd, DENY)
     expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'refusal@11', 'refusal@12'])
     expect(analyzed.said).toEqual(analyzed.replayed)
-    expect(analyzed.loops).toEqual([['repeated-call', 1, 10]])
+    expect(analyzed.loops).toEqual([['repeated-call', 1, 10, 1]])
+    expect(analyzed.costs).toEqual([[150, 135, 90]])
   })
 
   it('a person\'s next task starts over: three and three identical calls in two runs draw no notice', async () => {
@@ -218,7 +220,7 @@ describe('scenarios on the stock headless tools', () => {
     expect([first.run.code, second.run.code]).toEqual([0, 0])
     expect([...noticesSent(first.server), ...noticesSent(second.server)]).toEqual([])
     expect(storedNotices([...sessionEvents(linkHome, first.cwd), ...sessionEvents(linkHome, second.cwd)])).toEqual([])
-    for (const { cwd } of [first, second]) expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], replayed: [], said: [] })
+    for (const { cwd } of [first, second]) expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], costs: [], replayed: [], said: [] })
   })
 
   it('polling a background job whose output changes: no notice', async () => {
@@ -233,7 +235,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(new Set(polls).size).toBeGreaterThanOrEqual(6)
     expect(noticesSent(model)).toEqual([])
     expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], replayed: [], said: [] })
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], costs: [], replayed: [], said: [] })
   })
 
   it('edit, then re-run the same failing test, seven times: no notice; the eighth run passes', async () => {
@@ -250,7 +252,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(results.filter(r => r.startsWith('PASS'))).not.toEqual([])
     expect(noticesSent(model)).toEqual([])
     expect(storedNotices(sessionEvents(linkHome, cwd))).toEqual([])
-    expect(analyze(linkHome, cwd, DENY)).toEqual({ loops: [], replayed: [], said: [] })
+    expect(analyze(linkHome, cwd, DENY)).toEqual({ loops: [], costs: [], replayed: [], said: [] })
   })
 
   it('a duplicated context block: another plugin re-injecting the same reminder is noticed at its third copy', async () => {
@@ -268,7 +270,7 @@ describe('scenarios on the stock headless tools', () => {
     ].join('\n')]])
     expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['repeated text × 3 from plugin hook-echo'])
     // A step's notice: given as the step after the third call began, from the contexts that step claimed.
-    expect(analyze(home, cwd, '[]\n')).toEqual({ loops: [], replayed: ['notice@3'], said: ['notice@3'] })
+    expect(analyze(home, cwd, '[]\n')).toMatchObject({ loops: [['duplicate-text', 1, 4, null]], replayed: ['notice@3'], said: ['notice@3'] })
   })
 
   it('a subagent\'s loop: its own log, noticed at its fourth read, and analyze reports it under its parent session', async () => {
@@ -280,15 +282,19 @@ describe('scenarios on the stock headless tools', () => {
     const files = sessionFiles(linkHome, cwd)
     expect(files).toHaveLength(2)
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', ...files], { cwd })
+    type Agent = { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }
     const report = JSON.parse(out.toString()) as {
-      agents: { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }[]
-      loops: { session: string; agent: string; kind: string; firstCall: number; calls: number }[]
+      sessions: { session: string; agentCount: number; agents: Agent[] }[]
+      loops: { session: string; agent: string; shape: string; firstCall: number; calls: number }[]
     }
-    const [main, child] = report.agents
-    expect(main!.agent).toBe('main')
-    expect(child!.session).toBe(main!.session)
+    // The parent made one call and nothing looped there: the session shows its subagent alone, and counts both.
+    const [session] = report.sessions
+    expect(report.sessions).toHaveLength(1)
+    expect(session!.agentCount).toBe(2)
+    const [child] = session!.agents
+    expect(child!.session).toBe(session!.session)
     expect(child!.agent).not.toBe('main')
-    expect(report.loops).toEqual([expect.objectContaining({ session: main!.session, agent: child!.agent, kind: 'repeated-call', firstCall: 1, calls: 6 })])
+    expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, shape: 'repeated-call', firstCall: 1, calls: 6 })])
     expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
   })
 

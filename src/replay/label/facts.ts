@@ -44,7 +44,6 @@ export interface CallFacts {
 /** The facts of one call, given the calls of its segment before it. */
 export function describeCall(event: CallEvent, index: number, before: readonly CallFacts[]): CallFacts {
   const action = actionOf(event.tool, event.args)
-  const outcome = `${event.isError ? 'error' : 'ok'}\n${normalizeOutcome(event.text)}`
   const shellEdit = !event.isError && SHELL_TOOLS.has(event.tool) && shellWrites(commandOf(event.args))
   const edit = shellEdit || (!event.isError && fileToolChanges(event.tool, event.args, event.text))
   let repeat: CallFacts['repeat'] = 'new'
@@ -52,13 +51,28 @@ export function describeCall(event: CallEvent, index: number, before: readonly C
   for (let j = before.length - 1; j >= 0; j--) {
     const earlier = before[j]!
     if (earlier.action !== action) continue
-    if (repeat === 'new') repeat = earlier.outcome === outcome ? 'same' : 'changed'
+    if (repeat === 'new') repeat = sameOutcome(earlier, { isError: event.isError, text: event.text, outcome: outcomeOf(event) }) ? 'same' : 'changed'
     if (earlier.edit) progress = false
     if (!progress) break
   }
+  // The outcome is only read when the action comes again: most calls' results are never normalized.
+  let outcome: string | undefined
   return {
-    index, tool: event.tool, args: event.args, action, outcome, edit, shellEdit, progress, repeat, isError: event.isError, text: event.text,
+    index, tool: event.tool, args: event.args, action, edit, shellEdit, progress, repeat, isError: event.isError, text: event.text,
+    get outcome() {
+      return outcome ??= outcomeOf(event)
+    },
   }
+}
+
+/** A call's outcome: its error flag and its result with the volatile parts blanked. */
+function outcomeOf(event: Pick<CallEvent, 'isError' | 'text'>): string {
+  return `${event.isError ? 'error' : 'ok'}\n${normalizeOutcome(event.text)}`
+}
+
+/** Whether two calls had the same outcome: the same result, or the same once volatile parts are blanked. */
+export function sameOutcome(a: Pick<CallFacts, 'isError' | 'text' | 'outcome'>, b: Pick<CallFacts, 'isError' | 'text' | 'outcome'>): boolean {
+  return a.isError === b.isError && (a.text === b.text || a.outcome === b.outcome)
 }
 
 // ── actions and outcomes ─────────────────────────────────────────────────────────────────────────────────────────

@@ -27,7 +27,7 @@
  * @module dsh-brake/replay/label/rules
  */
 import type { AgentEvent } from '../agent-events.js'
-import { describeCall, type CallFacts } from './facts.js'
+import { describeCall, sameOutcome, type CallFacts } from './facts.js'
 
 /** Same action and outcome this many times, with no progress between, is a loop (rule I). */
 export const IDENTICAL_CALLS = 4
@@ -122,14 +122,14 @@ export function findLoops(calls: readonly CallFacts[]): Span[] {
 /** Rule I: the same action and outcome IDENTICAL_CALLS times or more, with no progress between. */
 function identicalCalls(calls: readonly CallFacts[]): Span[] {
   const spans: Span[] = []
-  const chains = new Map<string, { outcome: string; epoch: number; count: number; first: number; second: number; span: Span | undefined }>()
+  const chains = new Map<string, { call: CallFacts; epoch: number; count: number; first: number; second: number; span: Span | undefined }>()
   let epoch = 0
   for (const call of calls) {
     // An edit that is progress starts a new epoch, itself included: its own repeats count from it.
     if (call.progress) epoch++
     const chain = chains.get(call.action)
-    if (chain === undefined || chain.outcome !== call.outcome || chain.epoch !== epoch) {
-      chains.set(call.action, { outcome: call.outcome, epoch, count: 1, first: call.index, second: -1, span: undefined })
+    if (chain === undefined || chain.epoch !== epoch || !sameOutcome(chain.call, call)) {
+      chains.set(call.action, { call, epoch, count: 1, first: call.index, second: -1, span: undefined })
       continue
     }
     chain.count++
@@ -229,7 +229,7 @@ function lookBacks(calls: readonly CallFacts[]): (number | undefined)[] {
 }
 
 function sameCall(a: CallFacts, b: CallFacts): boolean {
-  return a.action === b.action && a.outcome === b.outcome
+  return a.action === b.action && sameOutcome(a, b)
 }
 
 function oneAction(lap: readonly CallFacts[]): boolean {

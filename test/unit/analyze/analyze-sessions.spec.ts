@@ -1,83 +1,204 @@
 /**
- * The analysis over several logs: a subagent's log grouped under the session that delegated to it, loop costs from
- * usage records or estimated from text, and the progress line that shows only on a terminal.
+ * The analysis over several logs, on logs written as DSH writes them: each loop's shape read from its calls (not from
+ * the first rule that fired), what it cost, wasted and what the brake would save; whether the model heard the live
+ * notices; subagents under their session; the overview; quiet sessions counted and listed on request; and the
+ * progress line that shows only on a terminal.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { Loop } from '../../../src/analyze/analysis.ts'
 import { analyzeSessions } from '../../../src/analyze/analyze-sessions.ts'
 import { createProgressLine } from '../../../src/analyze/progress-line.ts'
-import { brakeNotice, header, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
+import { textReport } from '../../../src/analyze/report-text.ts'
+import { brakeNotice, header, message, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
 
 const home = mkdtempSync(join(tmpdir(), 'dsh-brake-sessions-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
-/** `count` identical reads, one per step, with `usage` per step (null: the log has none). */
-function reads(script: SessionScript, count: number, usage: { inputTokens: number; outputTokens: number } | null): SessionScript {
-  const read: ScriptedCall = { name: 'read', args: { file_path: 'notes.txt' }, result: 'x'.repeat(400) }
-  for (let call = 1; call <= count; call++) {
-    if (call > 1) script.openStep()
-    script.respond([read], usage)
-  }
+type Usage = { inputTokens: number; outputTokens: number } | null
+const USAGE = { inputTokens: 1000, outputTokens: 20 }
+const DEFAULTS = [{ name: 'defaults', config: {} }]
+
+/** Each of `calls` in a step of its own, with `usage` per step (null: the log has none). */
+function steps(script: SessionScript, calls: readonly ScriptedCall[], usage: Usage = USAGE): SessionScript {
+  calls.forEach((call, index) => {
+    if (index > 0) script.openStep()
+    script.respond([call], usage)
+  })
   return script
 }
 
-describe('sessions and subagents', () => {
-  it('groups a subagent under its parent session, named by its own id, and prices a loop from the usage records', async () => {
-    const parent = writeLog(home, 'session-parent', reads(new SessionScript(header('session-parent')).prompt('go'), 1, { inputTokens: 100, outputTokens: 10 }).bytes())
-    const child = writeLog(home, 'session-child', reads(new SessionScript(header('session-child', 'session-parent')).prompt('task'), 5, { inputTokens: 300, outputTokens: 20 }).bytes())
-    const analysis = await analyzeSessions([child, parent], [{ name: 'defaults', config: {} }])
-    expect(analysis.agents.map(agent => [agent.session, agent.agent])).toEqual([['session-parent', 'main'], ['session-parent', 'session-child']])
-    expect(analysis.agents[1]!.loops).toEqual([expect.objectContaining({
-      session: 'session-parent', agent: 'session-child', kind: 'repeated-call', firstCall: 1, calls: 5,
-      tokens: { input: 1500, output: 100, total: 1600, estimated: false },
-    })])
+const read = (file: string, result = `contents of ${file}`): ScriptedCall => ({ name: 'read', args: { file_path: file }, result })
+const times = <T>(count: number, item: T): T[] => Array.from({ length: count }, () => item)
+
+let logs = 0
+/** The analysis of one session: `calls`, one a step, after a prompt. */
+async function one(calls: readonly ScriptedCall[], usage: Usage = USAGE, setups = DEFAULTS) {
+  const id = `session-${++logs}`
+  const file = writeLog(home, id, steps(new SessionScript(header(id)).prompt('go'), calls, usage).end().bytes())
+  return analyzeSessions([file], setups)
+}
+
+async function loopsOf(calls: readonly ScriptedCall[], usage: Usage = USAGE): Promise<Loop[]> {
+  return (await one(calls, usage)).sessions.flatMap(session => session.agents.flatMap(agent => agent.loops))
+}
+
+describe('a loop\'s shape is read from its calls', () => {
+  it('a cycle of 4 with one call twice in the lap is a cycle of 4, not a repeated call', async () => {
+    const lap = [read('src/app.ts'), { name: 'grep', args: { pattern: 'port' }, result: 'app.ts:3' }, read('src/app.ts'), { name: 'bash', args: { command: 'make' }, result: 'error' }]
+    const [loop] = await loopsOf(times(4, lap).flat())
+    expect(loop).toMatchObject({ shape: 'cycle', period: 4, what: 'read src/app.ts → grep port → read src/app.ts → bash make', firstCall: 1, begins: 3, lastCall: 16 })
+    expect(loop!.rules).toEqual(['I', 'C'])
   })
 
-  it('estimates a loop\'s tokens from its text where the log has no usage, and says so', async () => {
-    const file = writeLog(home, 'session-bare', reads(new SessionScript(header('session-bare')).prompt('go'), 4, null).bytes())
-    const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
-    // Each call: 400 characters of result (100 tokens in) and 25 of arguments (7 tokens out, rounded up).
-    expect(agent!.loops[0]!.tokens).toEqual({ input: 400, output: 28, total: 428, estimated: true })
+  it('a viewing lap of 7 gone over again is a lap of 7, in order or not', async () => {
+    const windows = Array.from({ length: 7 }, (_, i) => ({ name: 'read', args: { file_path: 'big.py', offset: i * 50 }, result: `window ${i}` }))
+    const [inOrder] = await loopsOf([...windows, ...windows, ...windows])
+    expect(inOrder).toMatchObject({ shape: 'lap', period: 7, begins: 8 })
+    const [shuffled] = await loopsOf([...windows, ...[3, 0, 6, 1, 5, 2, 4].map(i => windows[i]!)])
+    expect(shuffled).toMatchObject({ shape: 'lap', period: 7, rules: ['L'] })
+  })
+
+  it('the same call again is a repeated call', async () => {
+    const [loop] = await loopsOf(times(5, read('notes.txt')))
+    expect(loop).toMatchObject({ shape: 'repeated-call', period: 1, what: 'read notes.txt', firstCall: 1, begins: 2, lastCall: 5 })
+  })
+
+  it('one tool failing the same way across arguments is the same error', async () => {
+    const failing = (path: string): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', path }, result: 'Error: the search index is not built', isError: true })
+    const [loop] = await loopsOf([failing('a'), failing('b'), failing('c'), failing('d')])
+    expect(loop).toMatchObject({ shape: 'same-error', rules: ['E'], what: 'grep: Error: the search index is not built', firstCall: 1, begins: 2, lastCall: 4 })
+  })
+
+  it('the same context text claimed step after step is duplicate text', async () => {
+    const hook = (): ReturnType<typeof message> => message('Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', { kind: 'plugin', plugin: 'hooks' })
+    const id = `session-${++logs}`
+    const script = new SessionScript(header(id)).prompt('go')
+    for (let call = 1; call <= 4; call++) {
+      if (call > 1) script.openStep([hook()])
+      script.respond([read(`file-${call}.txt`)])
+    }
+    const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
+    const [loop] = analysis.sessions[0]!.agents[0]!.loops
+    expect(loop).toMatchObject({ shape: 'duplicate-text', rules: ['T'], firstCall: 1, lastCall: 3, tokens: { total: 3 * 24, estimated: true }, wasted: { total: 2 * 24 } })
+  })
+
+  it('the same answer response after response is a repeated response', async () => {
+    const id = `session-${++logs}`
+    const answer = 'I cannot reach the registry from here, so the install cannot finish.'
+    const script = new SessionScript(header(id)).prompt('go').respond([read('a.txt')])
+    for (let i = 0; i < 3; i++) script.openStep().stream([{ part: 'text', deltas: [answer] }]).respond([], { inputTokens: 100, outputTokens: 30 })
+    const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
+    const [loop] = analysis.sessions[0]!.agents[0]!.loops
+    expect(loop).toMatchObject({ shape: 'repeated-response', rules: ['R'], what: answer, tokens: { total: 90, estimated: false }, wasted: { total: 60 } })
   })
 })
 
-describe('which action acts on a loop', () => {
-  /** Four identical reads (calls 1 to 4, a loop), then `others` other reads; the brake said `notice` after call `at`. */
-  function noticedLate(at: number, others: number): SessionScript {
-    const script = reads(new SessionScript(header(`session-late-${at}`)).prompt('go'), 4, null)
-    const notice = brakeNotice('read × 4, same result')
-    for (let call = 5; call < 5 + others; call++) {
-      // The step after the notice's call claims it, as DSH's loop does.
-      script.openStep(call === at + 1 ? [notice] : [])
-        .respond([{ name: 'read', args: { file_path: `other-${call}.txt` }, result: `other ${call}`, ...call === at ? { notice } : {} }], null)
-    }
-    return script
-  }
-
-  it('credits a loop with an action up to two calls after its last, as the evaluation scores it', async () => {
-    const file = writeLog(home, 'session-late-6', noticedLate(6, 4).bytes())
-    const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
-    expect(agent!.loops.map(loop => [loop.firstCall, loop.lastCall, loop.firstSaid])).toEqual([[1, 4, { kind: 'notice', call: 6, text: 'read × 4, same result' }]])
+describe('what a loop cost, wasted, and what the brake would save', () => {
+  it('prices a loop from the usage records: all of it, from its first repeat, after the first notice and after a stop', async () => {
+    const setups = [{ name: 'remind', config: {} }, { name: 'stop', config: { mode: 'stop' } }]
+    const [loop] = (await one(times(12, read('notes.txt')), USAGE, setups)).sessions[0]!.agents[0]!.loops
+    const each = (calls: number) => ({ input: calls * 1000, output: calls * 20, total: calls * 1020, estimated: false })
+    expect(loop!.tokens).toEqual(each(12))
+    expect(loop!.wasted).toEqual(each(11))
+    // Remind mode: a notice after the 4th call; stop mode: the notice, then the stop after the 9th.
+    expect(loop!.firstAction).toEqual({ remind: expect.objectContaining({ kind: 'notice', call: 4 }) as unknown, stop: expect.objectContaining({ kind: 'notice', call: 4 }) as unknown })
+    expect(loop!.saved).toEqual({ remind: { afterNotice: each(8), afterStop: null }, stop: { afterNotice: each(8), afterStop: each(3) } })
   })
 
-  it('does not credit it with an action further on', async () => {
-    const file = writeLog(home, 'session-late-7', noticedLate(7, 4).bytes())
-    const [agent] = (await analyzeSessions([file], [{ name: 'defaults', config: {} }])).agents
-    expect(agent!.loops.map(loop => [loop.firstCall, loop.lastCall, loop.firstSaid])).toEqual([[1, 4, null]])
+  it('estimates it from the text where the log has no usage, and says so', async () => {
+    const [loop] = await loopsOf(times(4, read('notes.txt', 'x'.repeat(400))), null)
+    // Each call: 400 characters of result (100 tokens in) and 25 of arguments (7 tokens out, rounded up).
+    expect(loop!.tokens).toEqual({ input: 400, output: 28, total: 428, estimated: true })
+  })
+})
+
+describe('which action acts on a loop, and whether the model heard it', () => {
+  /** Four identical reads (calls 1 to 4, a loop), then `others` other reads; the brake said `notice` after call `at`. */
+  async function noticedAt(at: number, others: number, loop = 4): Promise<Loop> {
+    const id = `session-${++logs}`
+    const script = steps(new SessionScript(header(id)).prompt('go'), times(loop, read('notes.txt')), null)
+    const notice = brakeNotice('read × 4, same result')
+    for (let call = loop + 1; call < loop + 1 + others; call++) {
+      // The step after the notice's call claims it, as DSH's loop does.
+      script.openStep(call === at + 1 ? [notice] : []).respond([{ ...read(`other-${call}.txt`), ...call === at ? { notice } : {} }], null)
+    }
+    const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
+    return analysis.sessions[0]!.agents[0]!.loops[0]!
+  }
+
+  it('credits a loop with an action up to two calls after its last, as the evaluation scores it; not further on', async () => {
+    expect((await noticedAt(6, 4)).firstSaid).toEqual({ kind: 'notice', call: 6, text: 'read × 4, same result' })
+    expect((await noticedAt(7, 4)).firstSaid).toBeNull()
+  })
+
+  it('counts the calls a loop went on after the brake\'s first live notice on it', async () => {
+    const id = `session-${++logs}`
+    const notice = brakeNotice('read × 4, same result')
+    const script = new SessionScript(header(id)).prompt('go')
+    for (let call = 1; call <= 10; call++) {
+      if (call > 1) script.openStep(call === 5 ? [notice] : [])
+      script.respond([{ ...read('notes.txt'), ...call === 4 ? { notice } : {} }], null)
+    }
+    const heardLate = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
+    expect(heardLate.sessions[0]!.agents[0]!.loops[0]!.callsAfterSaid).toBe(6)
+    expect(heardLate.overview.heard).toEqual({ loops: 1, endedSoon: 0 })
+  })
+})
+
+describe('sessions, subagents and the overview', () => {
+  it('groups a subagent under its parent session, named by its own id', async () => {
+    const parent = writeLog(home, 'session-parent', steps(new SessionScript(header('session-parent')).prompt('go'), [read('a.txt')]).bytes())
+    const child = writeLog(home, 'session-child', steps(new SessionScript(header('session-child', 'session-parent')).prompt('task'), times(5, read('b.txt')), { inputTokens: 300, outputTokens: 20 }).bytes())
+    const analysis = await analyzeSessions([child, parent], DEFAULTS)
+    expect(analysis.sessions.map(session => [session.session, session.agentCount, session.agents.map(agent => agent.agent)])).toEqual([['session-parent', 2, ['session-child']]])
+    expect(analysis.sessions[0]!.agents[0]!.loops).toEqual([expect.objectContaining({ session: 'session-parent', agent: 'session-child', shape: 'repeated-call', calls: 5 })])
+    expect(analysis.quiet.count).toBe(0)
+  })
+
+  it('puts the costliest sessions first, counts the quiet ones and lists them on request, and adds it all up', async () => {
+    const write = (id: string, calls: readonly ScriptedCall[]): string => writeLog(home, id, steps(new SessionScript(header(id)).prompt('go'), calls).end().bytes())
+    const files = [
+      write('session-small', times(4, read('a.txt'))),
+      write('session-quiet', [read('a.txt'), read('b.txt')]),
+      write('session-big', times(9, read('a.txt'))),
+    ]
+    const analysis = await analyzeSessions(files, DEFAULTS, { all: true })
+    expect(analysis.sessions.map(session => session.session)).toEqual(['session-big', 'session-small'])
+    expect(analysis.quiet).toEqual({ count: 1, sessions: [{ session: 'session-quiet', files: [files[1]], calls: 2, tokens: { input: 2000, output: 40, total: 2040, estimated: false } }] })
+    const { overview } = analysis
+    expect(overview).toMatchObject({ sessions: 3, agents: 3, calls: 15, sessionsWithLoops: 2, loops: { 'repeated-call': 2, 'cycle': 0 } })
+    expect(overview.tokens.total).toBe(15 * 1020)
+    expect(overview.wasted.total).toBe((8 + 3) * 1020)
+    expect(overview.costliest.map(loop => loop.session)).toEqual(['session-big', 'session-small'])
+    expect((await analyzeSessions(files, DEFAULTS)).quiet).toEqual({ count: 1, sessions: undefined })
+  })
+
+  it('opens the text report with the overview, then the sessions costliest first', async () => {
+    const write = (id: string, count: number): string => writeLog(home, id, steps(new SessionScript(header(id)).prompt('go'), times(count, read('a.txt'))).end().bytes())
+    const report = textReport(await analyzeSessions([write('session-t1', 5), write('session-t2', 8), write('session-t3', 1)], DEFAULTS))
+    const lines = report.split('\n')
+    expect(lines.slice(0, 3)).toEqual([
+      'dsh-brake analyze: 3 sessions (3 agents, 14 calls); config: defaults',
+      'loops: 2 in 2 sessions: 2 repeated-call',
+      `tokens: ${14 * 1020} in all; ${13 * 1020} in loops (92.9 %); ${11 * 1020} wasted from their first repeat on (78.6 %)`,
+    ])
+    expect(report).toContain('quiet sessions (no loop, nothing the brake would do or did): 1 (--all lists them)')
+    expect(report.indexOf('session session-t2 ·')).toBeLessThan(report.indexOf('session session-t1 ·'))
   })
 })
 
 describe('the progress line', () => {
-  it('is drawn and rewritten on a terminal, then erased', () => {
+  it('is drawn and rewritten on a terminal, with the logs left, then erased', () => {
     const written: string[] = []
     const progress = createProgressLine({ isTTY: true, write: text => written.push(text) }, 4)
     progress.update(2)
     progress.end()
     expect(written).toEqual([
-      '\r\u001B[2Kdsh-brake: reading session logs [                        ] 0/4',
-      '\r\u001B[2Kdsh-brake: reading session logs [############            ] 2/4',
+      '\r\u001B[2Kdsh-brake: reading session logs [                        ] 0/4, 4 left',
+      '\r\u001B[2Kdsh-brake: reading session logs [############            ] 2/4, 2 left',
       '\r\u001B[2K',
     ])
   })

@@ -1,0 +1,124 @@
+/**
+ * One session log, analyzed: read, its agent's calls replayed through the plugin under each config, its loops found
+ * and priced (loops.ts). What comes back is plain data a worker thread can post: the agent's figures always, and its
+ * full analysis only when there is something to show (a loop, or something the brake would do or did), so a quiet
+ * session costs the run a few numbers.
+ * @module dsh-brake/analyze/analyze-log
+ */
+import * as Brake from '../dsh/plugin.js'
+import { byCall, type Action } from '../replay/actions.js'
+import { labelRun } from '../replay/label/rules.js'
+import { createReplayer, type Replayer } from '../replay/replay.js'
+import { readSessionLog } from '../replay/session-log.js'
+import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
+import type { AgentAnalysis, BrakeAction, CallSummary, ReadError, ResponseCut, Tokens } from './analysis.js'
+import { loopsOf, sum } from './loops.js'
+import { cutInSession, wouldCut } from './response-cuts.js'
+
+/** A config to replay under, and the name the reports give it. */
+export interface ConfigSetup {
+  readonly name: string
+  readonly config: Readonly<Record<string, unknown>>
+}
+
+/** What one log gives the run: who its agent is, its figures, and its analysis when there is something to show. */
+export interface LogResult {
+  readonly file: string
+  readonly session: string
+  /** The delegating session, for a subagent's log. */
+  readonly parent: string | undefined
+  readonly subagent: boolean
+  readonly calls: number
+  readonly tokens: Tokens
+  readonly detail: AgentAnalysis | undefined
+}
+
+/** About four characters of text per token, for logs without usage records. */
+const CHARS_PER_TOKEN = 4
+
+/**
+ * An analyzer of logs under `setups`: the plugin is mounted once per config, on first use, and every log is replayed
+ * through it with agents of its own (a log's agent starts with empty state, as a new session's does in DSH).
+ */
+export function createLogAnalyzer(setups: readonly ConfigSetup[]): (file: string) => Promise<LogResult | ReadError> {
+  let replayers: Promise<Replayer[]> | undefined
+  return async (file) => {
+    replayers ??= Promise.all(setups.map(setup => createReplayer([{ plugin: Brake, config: setup.config }])))
+    return analyzeLog(file, setups, await replayers)
+  }
+}
+
+/** Analyze the log at `file` under each config (replayed by `replayers`, in order); an unreadable log comes back as its error. */
+async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayers: readonly Replayer[]): Promise<LogResult | ReadError> {
+  let recording: SessionRecording
+  try {
+    recording = recordingOf(readSessionLog(file), Brake.name)
+  } catch (error) {
+    return { file, message: error instanceof Error ? error.message.replace(`${file}: `, '') : String(error) }
+  }
+  const replayed: Record<string, Action[]> = {}
+  const spared: Record<string, number> = {}
+  const cuts: Record<string, ResponseCut[]> = {}
+  for (const [index, setup] of setups.entries()) {
+    const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
+    replayed[setup.name] = byCall(result.actions)
+    spared[setup.name] = result.notPlayed
+    cuts[setup.name] = wouldCut(recording.responses, setup.config)
+  }
+  // Rule S reads the responses under the default thresholds: the first config's cuts, when that is the defaults.
+  const first = setups[0]
+  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {})
+  const calls = recording.calls.map(call => summarizeCall(call, recording))
+  const tokens = sum([...calls.map(call => call.tokens), ...textOnlyResponses(recording)])
+  const labels = labelRun(recording.events).find(agent => agent.agent === recording.session)
+  const loops = loopsOf({
+    session: recording.session, agent: recording.session, events: recording.events, recorded: recording.calls,
+    facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], calls, responses: recording.responses,
+    replayed, cuts, defaultCuts, said: recording.said,
+  })
+  const brake: Record<string, BrakeAction[]> = {}
+  for (const [config, actions] of Object.entries(replayed)) brake[config] = actions.map(counted)
+  const said = recording.said.map(counted)
+  const live = cutInSession(recording.responses)
+  const quiet = loops.length === 0 && said.length === 0 && live.length === 0
+    && Object.values(brake).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
+  return {
+    file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent, calls: calls.length, tokens,
+    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, brake, spared, said, cuts, cutInSession: live, tokens },
+  }
+}
+
+/** An action as the reports number calls: from 1. */
+function counted({ kind, call, text }: Action): BrakeAction {
+  return { kind, call: call + 1, text }
+}
+
+/** A call for the reports, with its share of its model step's tokens (or an estimate from its text). */
+function summarizeCall(call: RecordedCall, recording: SessionRecording): CallSummary {
+  const used = recording.usage.get(call.step)
+  const share = recording.callsPerStep.get(call.step) ?? 1
+  const tokens: Tokens = used === undefined ? estimate(call) : {
+    input: used.inputTokens / share,
+    output: used.outputTokens / share,
+    total: (used.inputTokens + used.outputTokens) / share,
+    estimated: false,
+  }
+  return { call: call.index + 1, tool: call.tool, failed: call.isError, refused: call.refused, tokens }
+}
+
+/** The call's own text as tokens: its result goes into the context, its arguments came out of the model. */
+function estimate(call: RecordedCall): Tokens {
+  const input = Math.ceil(call.text.length / CHARS_PER_TOKEN)
+  const output = Math.ceil(call.argumentChars / CHARS_PER_TOKEN)
+  return { input, output, total: input + output, estimated: true }
+}
+
+/** The usage of the steps that asked for no call (answers): the session's tokens are all of its steps'. */
+function textOnlyResponses(recording: SessionRecording): Tokens[] {
+  const out: Tokens[] = []
+  for (const [step, used] of recording.usage) {
+    if (recording.callsPerStep.has(step)) continue
+    out.push({ input: used.inputTokens, output: used.outputTokens, total: used.inputTokens + used.outputTokens, estimated: false })
+  }
+  return out
+}

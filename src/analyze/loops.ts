@@ -1,0 +1,359 @@
+/**
+ * The loops of one agent, each with the shape it has, what it cost and what the brake would save of it.
+ *
+ * Call loops come from the labelling rule (src/replay/label/), which knows nothing of the brake; an episode's shape is
+ * read from its calls, not from the first rule that fired: the shortest period its calls repeat with from its first
+ * repeat on (1: a repeated call; 2 to 4: a cycle; 5 to 20: a lap), else a lap of the rule-L period (the same calls in
+ * another order), else a repeated call. The other shapes have rules of their own here, as plain as the labelling
+ * rule's and as independent of the brake:
+ *
+ * - E, same error: one tool failing with the same first line of error at least {@link SAME_ERRORS} times, with at least
+ *   two sets of arguments and no success of that tool between, outside any call loop;
+ * - T, duplicate text: the same context text (at least {@link TEXT_MIN} characters, whitespace folded) claimed in at
+ *   least {@link TEXT_COPIES} steps;
+ * - R, repeated response: the same answer (its visible text, whitespace folded) at least {@link SAME_RESPONSES}
+ *   responses in a row;
+ * - S, a response repeating itself as it streamed: what the plugin's own watch finds under the default thresholds,
+ *   or a response the brake cut in the session.
+ *
+ * Costs: a loop's tokens are its calls' (or texts', or responses') tokens; it *wastes* them from its first repeat on;
+ * the brake *saves* under a config what comes after its first notice, refusal or stop on the loop (if the model stops
+ * there) and what comes after a stop (for sure). Duplicate text is another plugin's doing and responses are not
+ * replayed, so the brake is credited with saving nothing of either; a cut saves the rest of its response for sure.
+ * @module dsh-brake/analyze/loops
+ */
+import { byCall, type Action } from '../replay/actions.js'
+import type { AgentEvent } from '../replay/agent-events.js'
+import type { CallFacts } from '../replay/label/facts.js'
+import type { Episode } from '../replay/label/rules.js'
+import { firstOn } from '../replay/score.js'
+import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
+import type { BrakeAction, CallSummary, Loop, LoopShape, ResponseCut, Saved, Tokens } from './analysis.js'
+
+/** Rule E: failures with the same error, across at least two sets of arguments. */
+export const SAME_ERRORS = 3
+/** Rule T: copies of one context text, and the least length that counts. */
+export const TEXT_COPIES = 3
+export const TEXT_MIN = 80
+/** Rule R: the same answer this many responses in a row. */
+export const SAME_RESPONSES = 3
+/** The longest lap the shape is read for (rule L's bound). */
+const LONGEST_LAP = 20
+/** About four characters of text per token, where a figure must be estimated. */
+const CHARS_PER_TOKEN = 4
+
+/** What one agent's loops are found and priced from. */
+export interface LoopInput {
+  readonly session: string
+  readonly agent: string
+  readonly events: readonly AgentEvent[]
+  readonly recorded: readonly RecordedCall[]
+  readonly facts: readonly CallFacts[]
+  readonly episodes: readonly Episode[]
+  readonly calls: readonly CallSummary[]
+  readonly responses: readonly RecordedResponse[]
+  /** Per config, the brake's actions under it (0-based calls, in call order). */
+  readonly replayed: Readonly<Record<string, readonly Action[]>>
+  /** Per config, the responses it would cut; and the cuts under the default thresholds (rule S). */
+  readonly cuts: Readonly<Record<string, readonly ResponseCut[]>>
+  readonly defaultCuts: readonly ResponseCut[]
+  /** What the brake did live. */
+  readonly said: readonly Action[]
+}
+
+/** A loop's place and what it is, before it is priced. */
+interface Found {
+  readonly shape: LoopShape
+  readonly rules: readonly string[]
+  readonly period: number | null
+  readonly what: string
+  /** 0-based calls, as the labelling rule counts them. */
+  readonly episode: Episode
+  /** What it cost, and wasted; what the brake would save under a config (undefined: priced from its calls). */
+  readonly priced?: { readonly tokens: Tokens; readonly wasted: Tokens; readonly saved: (config: string) => Saved }
+}
+
+/** Every loop of the agent, in the order they begin. */
+export function loopsOf(input: LoopInput): Loop[] {
+  const callLoops = input.episodes.map(episode => callLoop(episode, input.facts))
+  const found = [
+    ...callLoops,
+    ...sameErrorLoops(input, callLoops.map(loop => loop.episode)),
+    ...duplicateTextLoops(input),
+    ...repeatedResponseLoops(input),
+    ...cutLoops(input),
+  ].sort((a, b) => a.episode.start - b.episode.start || a.episode.end - b.episode.end)
+  return found.map(loop => priced(loop, input))
+}
+
+// ── shapes ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A call episode's shape, read from its calls. */
+function callLoop(episode: Episode, facts: readonly CallFacts[]): Found {
+  const calls = facts.filter(call => call.index >= episode.start && call.index <= episode.end)
+  const keys = calls.map(call => `${call.action}\n${call.outcome}`)
+  const first = calls.findIndex(call => call.index >= episode.begins)
+  const period = shortestPeriod(keys, Math.max(first, 1))
+  const lapPeriod = episode.rules.includes('L') ? lPeriod(episode, calls) : undefined
+  const shape: LoopShape = period === 1 ? 'repeated-call' : period !== undefined && period <= 4 ? 'cycle' : period !== undefined || lapPeriod !== undefined ? 'lap' : 'repeated-call'
+  const length = period ?? lapPeriod ?? 1
+  // What repeats: the repeated call, or the lap's calls in order from where the loop starts.
+  const lap = calls.slice(0, length).map(callLabel)
+  const what = shape === 'repeated-call' ? mostRepeated(calls) : lap.join(' → ')
+  return { shape, rules: episode.rules, period: shape === 'repeated-call' ? 1 : length, what, episode }
+}
+
+/** The shortest period (1 to LONGEST_LAP) the keys repeat with from `from` to their end, if any. */
+function shortestPeriod(keys: readonly string[], from: number): number | undefined {
+  for (let period = 1; period <= Math.min(LONGEST_LAP, keys.length - 1); period++) {
+    let periodic = true
+    for (let i = Math.max(from, period); i < keys.length && periodic; i++) periodic = keys[i] === keys[i - period]
+    if (periodic && keys.length >= 2 * period) return period
+  }
+  return undefined
+}
+
+/** Rule L's lap: the calls from the episode's start to its first repeat (the first lap, in any order). */
+function lPeriod(episode: Episode, calls: readonly CallFacts[]): number | undefined {
+  const lap = calls.filter(call => call.index < episode.begins).length
+  return lap >= 2 ? lap : undefined
+}
+
+/** The call that repeats most in `calls`. */
+function mostRepeated(calls: readonly CallFacts[]): string {
+  const counts = new Map<string, { call: CallFacts; count: number }>()
+  for (const call of calls) {
+    const entry = counts.get(call.action) ?? { call, count: 0 }
+    entry.count++
+    counts.set(call.action, entry)
+  }
+  const top = [...counts.values()].sort((a, b) => b.count - a.count)[0]
+  return top === undefined ? '' : callLabel(top.call)
+}
+
+/** A call in a few words: its tool and its first text argument (`read src/app.ts`, `bash npm test`). */
+function callLabel(call: CallFacts): string {
+  const args = call.args !== null && typeof call.args === 'object' ? Object.values(call.args as Record<string, unknown>) : [call.args]
+  const first = args.find((value): value is string => typeof value === 'string' && value.trim() !== '')
+  if (first === undefined) return call.tool
+  const text = first.replace(/\s+/g, ' ').trim()
+  return `${call.tool} ${text.length > 32 ? `${text.slice(0, 31)}…` : text}`
+}
+
+/** Rule E: one tool failing the same way across arguments, outside the call loops. */
+function sameErrorLoops({ agent, recorded }: LoopInput, callEpisodes: readonly Episode[]): Found[] {
+  const found: Found[] = []
+  const chains = new Map<string, { error: string; calls: RecordedCall[]; args: Set<string> }>()
+  const close = (tool: string): void => {
+    const chain = chains.get(tool)
+    chains.delete(tool)
+    if (chain === undefined || chain.calls.length < SAME_ERRORS || chain.args.size < 2) return
+    const start = chain.calls[0]!.index
+    const end = chain.calls.at(-1)!.index
+    if (callEpisodes.some(episode => start <= episode.end && end >= episode.start)) return
+    found.push({
+      shape: 'same-error', rules: ['E'], period: null, what: `${tool}: ${chain.error}`,
+      episode: episodeOf(agent, start, chain.calls[1]!.index, end, chain.calls[SAME_ERRORS - 1]!.index),
+    })
+  }
+  for (const call of recorded) {
+    const chain = chains.get(call.tool)
+    if (!call.isError) {
+      close(call.tool)
+      continue
+    }
+    const error = firstLine(call.text)
+    if (chain !== undefined && chain.error !== error) close(call.tool)
+    const open = chains.get(call.tool) ?? { error, calls: [], args: new Set<string>() }
+    open.calls.push(call)
+    open.args.add(JSON.stringify(call.args))
+    chains.set(call.tool, open)
+  }
+  for (const tool of [...chains.keys()]) close(tool)
+  return found
+}
+
+/** Rule T: the same context text claimed in several steps (a hook's reminder, another plugin's note). */
+function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
+  const texts = new Map<string, { copies: number[]; ids: Set<string>; chars: number }>()
+  let calls = 0
+  for (const event of events) {
+    if (event.kind === 'call') calls++
+    if (event.kind !== 'step') continue
+    for (const context of event.contexts) {
+      const text = context.texts.join('\n').replace(/\s+/g, ' ').trim()
+      if (text.length < TEXT_MIN) continue
+      const entry = texts.get(text) ?? { copies: [], ids: new Set<string>(), chars: text.length }
+      // A message claimed again under the same id is the same copy, seen again.
+      if (entry.ids.has(context.id)) continue
+      entry.ids.add(context.id)
+      entry.copies.push(calls)
+      texts.set(text, entry)
+    }
+  }
+  const found: Found[] = []
+  for (const [text, { copies, chars }] of texts) {
+    if (copies.length < TEXT_COPIES) continue
+    const each = Math.ceil(chars / CHARS_PER_TOKEN)
+    const tokens = (count: number): Tokens => ({ input: count * each, output: 0, total: count * each, estimated: true })
+    found.push({
+      shape: 'duplicate-text', rules: ['T'], period: null, what: text,
+      episode: episodeOf(agent, copies[0]! - 1, copies[1]! - 1, copies.at(-1)! - 1, copies[TEXT_COPIES - 1]! - 1),
+      priced: { tokens: tokens(copies.length), wasted: tokens(copies.length - 1), saved: () => NOTHING_SAVED },
+    })
+  }
+  return found
+}
+
+/** Rule R: the same answer, response after response. */
+function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
+  const found: Found[] = []
+  let run: RecordedResponse[] = []
+  const close = (): void => {
+    if (run.length >= SAME_RESPONSES) {
+      const labelledAt = run[SAME_RESPONSES - 1]!.callsBefore - 1
+      const cost = (list: readonly RecordedResponse[]): Tokens => sum(list.map(responseTokens))
+      found.push({
+        shape: 'repeated-response', rules: ['R'], period: null, what: visibleText(run[0]!),
+        episode: episodeOf(agent, run[0]!.callsBefore - 1, run[1]!.callsBefore - 1, run.at(-1)!.callsBefore - 1, labelledAt),
+        priced: { tokens: cost(run), wasted: cost(run.slice(1)), saved: () => NOTHING_SAVED },
+      })
+    }
+    run = []
+  }
+  for (const response of responses) {
+    const text = visibleText(response)
+    if (text === '' || (run.length > 0 && visibleText(run[0]!) !== text)) close()
+    if (text !== '') run.push(response)
+  }
+  close()
+  return found
+}
+
+/** Rule S: the responses that repeat themselves as they stream (the defaults' watch), and those the brake cut. */
+function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
+  const found: Found[] = []
+  for (const response of responses) {
+    const cut = defaultCuts.find(each => each.response === response.index + 1)
+    const inSession = cut?.cutInSession ?? response.finish === CUT
+    if (cut === undefined && !inSession) continue
+    const tokens = responseTokens(response)
+    const chars = responseChars(response)
+    // From its first repeat on, by the share of characters; a cut made live left little after it.
+    const share = cut === undefined || chars === 0 ? 0 : (chars - cut.repeatsFrom) / chars
+    const wasted = scale(tokens, share)
+    const call = response.callsBefore - 1
+    found.push({
+      shape: 'cut', rules: ['S'], period: null, what: cut?.unit ?? '',
+      episode: episodeOf(agent, call, call, call, call),
+      priced: {
+        tokens, wasted,
+        saved: (config) => {
+          const under = cuts[config]?.find(each => each.response === response.index + 1)
+          if (under === undefined) return NOTHING_SAVED
+          const spared: Tokens = { input: 0, output: under.tokensAfter, total: under.tokensAfter, estimated: under.estimated }
+          return { afterNotice: spared, afterStop: spared }
+        },
+      },
+    })
+  }
+  return found
+}
+
+/** A loop's place in the agent's calls (0-based), for one of this module's own rules. */
+function episodeOf(agent: string, start: number, begins: number, end: number, labelledAt: number): Episode {
+  return { agent, start, begins, end, labelledAt, rules: [], period: 0 }
+}
+
+/** The finish a response the brake cut ends with. */
+const CUT = 'dsh-brake/cut'
+
+// ── costs ────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+const NOTHING_SAVED: Saved = { afterNotice: null, afterStop: null }
+
+/** A found loop with its costs, where the brake acts on it under each config, and what it said live. */
+function priced(loop: Found, input: LoopInput): Loop {
+  const { episode } = loop
+  // Calls are numbered from 1; episodes count them from 0.
+  const between = (from: number, to: number): Tokens => sum(input.calls.slice(Math.max(0, from), to + 1).map(call => call.tokens))
+  const counted = (action: Action | undefined): BrakeAction | null => action === undefined
+    ? null
+    : { kind: action.kind, call: action.call + 1, text: action.text }
+  const firstAction: Record<string, BrakeAction | null> = {}
+  const saved: Record<string, Saved> = {}
+  for (const [config, actions] of Object.entries(input.replayed)) {
+    const first = firstOn(episode, actions)
+    firstAction[config] = counted(first)
+    if (loop.priced !== undefined) {
+      saved[config] = loop.priced.saved(config)
+      continue
+    }
+    const stop = firstOn(episode, actions, 'stop')
+    saved[config] = {
+      afterNotice: first === undefined ? null : between(first.call + 1, episode.end),
+      afterStop: stop === undefined ? null : between(stop.call + 1, episode.end),
+    }
+  }
+  const heard = firstOn(episode, byCall(input.said), 'notice')
+  return {
+    session: input.session,
+    // Named `main` until the session's agents are grouped (a subagent is then named by its own session id).
+    agent: 'main',
+    shape: loop.shape,
+    rules: loop.rules,
+    period: loop.period,
+    what: loop.what,
+    firstCall: episode.start + 1,
+    begins: episode.begins + 1,
+    lastCall: episode.end + 1,
+    calls: Math.max(0, episode.end - episode.start + 1),
+    tokens: loop.priced?.tokens ?? between(episode.start, episode.end),
+    wasted: loop.priced?.wasted ?? between(episode.begins, episode.end),
+    firstAction,
+    saved,
+    firstSaid: counted(firstOn(episode, input.said)),
+    callsAfterSaid: heard === undefined ? null : Math.max(0, episode.end - heard.call),
+  }
+}
+
+/** A response's output tokens: as reported, or its characters as tokens. */
+function responseTokens(response: RecordedResponse): Tokens {
+  const output = response.outputTokens ?? Math.ceil(responseChars(response) / CHARS_PER_TOKEN)
+  return { input: 0, output, total: output, estimated: response.outputTokens === undefined }
+}
+
+function responseChars(response: RecordedResponse): number {
+  return response.blocks.reduce((total, block) => total + block.deltas.reduce((length, delta) => length + delta.length, 0), 0)
+}
+
+/** A response's answer, whitespace folded. */
+function visibleText(response: RecordedResponse): string {
+  return response.blocks.filter(block => block.part === 'text').map(block => block.deltas.join('')).join('').replace(/\s+/g, ' ').trim()
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find(line => line.trim() !== '') ?? '').trim().slice(0, 200)
+}
+
+function scale(tokens: Tokens, share: number): Tokens {
+  const input = Math.round(tokens.input * share)
+  const output = Math.round(tokens.output * share)
+  return { input, output, total: input + output, estimated: tokens.estimated }
+}
+
+/** Tokens added up; an estimate anywhere makes the sum one. */
+export function sum(parts: readonly Tokens[]): Tokens {
+  let input = 0
+  let output = 0
+  let estimated = false
+  for (const part of parts) {
+    input += part.input
+    output += part.output
+    estimated ||= part.estimated
+  }
+  return { input: Math.round(input), output: Math.round(output), total: Math.round(input + output), estimated }
+}
+
+/** No tokens. */
+export const NO_TOKENS: Tokens = { input: 0, output: 0, total: 0, estimated: false }

@@ -1,0 +1,69 @@
+/**
+ * Session logs analyzed on every core: worker threads (analyze-worker.ts), each given the next log as soon as it has
+ * posted the last one. Where the worker's built file is not there (the sources run directly, in the tests), or one
+ * thread is asked for, the logs are analyzed on this thread instead, one after another: the same work, the same results.
+ * @module dsh-brake/analyze/pool
+ */
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ReadError } from './analysis.js'
+import { createLogAnalyzer, type ConfigSetup, type LogResult } from './analyze-log.js'
+
+/** The worker's built file, beside the command's (dist/cli/). */
+const WORKER = new URL('./analyze-worker.js', import.meta.url)
+
+/** How many threads to use by default: one per core. */
+export function defaultJobs(): number {
+  return availableParallelism()
+}
+
+/**
+ * Analyze every log in `files` under `setups` with up to `jobs` threads; `each` is given every result as it comes
+ * (in no set order), with how many logs are done.
+ */
+export async function analyzeAll(
+  files: Iterable<string>, count: number, setups: readonly ConfigSetup[], jobs: number,
+  each: (result: LogResult | ReadError, done: number) => void,
+): Promise<void> {
+  const threads = Math.min(jobs, count)
+  if (threads <= 1 || !existsSync(fileURLToPath(WORKER))) {
+    const analyzeLog = createLogAnalyzer(setups)
+    let done = 0
+    for (const file of files) each(await analyzeLog(file), ++done)
+    return
+  }
+  const queue = files[Symbol.iterator]()
+  let given = 0
+  let done = 0
+  let exhausted = false
+  await new Promise<void>((resolve, reject) => {
+    const workers: Worker[] = []
+    const finish = (error?: Error): void => {
+      for (const worker of workers) void worker.terminate()
+      if (error === undefined) resolve()
+      else reject(error)
+    }
+    for (let i = 0; i < threads; i++) {
+      // A worker's own `--import` hooks would not apply to the built file; it needs none.
+      const worker = new Worker(WORKER, { workerData: { setups }, execArgv: [] })
+      workers.push(worker)
+      const give = (): void => {
+        const next = queue.next()
+        if (next.done === true) exhausted = true
+        else {
+          given++
+          worker.postMessage(next.value)
+        }
+      }
+      worker.on('message', (result: LogResult | ReadError) => {
+        each(result, ++done)
+        give()
+        if (exhausted && done === given) finish()
+      })
+      worker.on('error', error => finish(error))
+      give()
+    }
+  })
+}

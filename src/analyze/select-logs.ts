@@ -1,0 +1,103 @@
+/**
+ * Which session logs a run reads: those under the paths given (a log, a folder of them, or a DSH home), or under the
+ * DSH home when none is given, as `dsh-brake doctor` reads it; then, when asked, only those since a date, of a
+ * project, or the last N sessions. A folder with no log in it is a warning, and the others are still read.
+ *
+ * "Sessions" are top-level sessions: a subagent's log comes with the session that delegated to it. Recency is the
+ * log's last write (a session's last activity); a project is the session's working directory, or one under it.
+ * @module dsh-brake/analyze/select-logs
+ */
+import { statSync } from 'node:fs'
+import { resolve, sep } from 'node:path'
+import { dshHome } from '../dsh-files/home.js'
+import { SESSION_LOG_NAME, walkSessionFiles } from '../dsh-files/session-files.js'
+import { readSessionHeader } from '../replay/session-log.js'
+
+/** How to narrow the logs down. */
+export interface Selection {
+  /** Only the most recent N sessions (with their subagents). */
+  readonly last?: number
+  /** Only sessions written to since this time. */
+  readonly since?: Date
+  /** Only sessions whose working directory is this one or under it. */
+  readonly project?: string
+}
+
+/** The logs to read, in path order, how many, and what a person should know about the paths. */
+export interface Selected {
+  /** Walked as they are read when nothing narrows them down: an archive is not held as a list of paths. */
+  readonly files: Iterable<string>
+  readonly count: number
+  readonly warnings: string[]
+}
+
+/** The logs under `paths` (or the DSH home), narrowed by `selection`. @throws UsageError for a path that does not exist. */
+export function selectLogs(
+  paths: readonly string[], selection: Selection, env: Readonly<Record<string, string | undefined>> = process.env,
+): Selected {
+  const warnings: string[] = []
+  let roots = paths
+  if (roots.length === 0) {
+    const home = dshHome(env)
+    roots = [home.dir]
+    if (!exists(home.dir)) return { files: [], count: 0, warnings: [`the DSH home ${home.dir} (${home.from}) does not exist: give a session log, a folder of them, or a DSH home`] }
+  }
+  // Counted first (a walk that keeps nothing), so a folder without logs is named and the progress line knows the total.
+  let count = 0
+  for (const path of roots) {
+    let found = 0
+    for (const _ of walkSessionFiles(path)) found++
+    if (found === 0) warnings.push(`\`${path}\`: no session logs (${SESSION_LOG_NAME}) under it`)
+    count += found
+  }
+  const walked = (function* () {
+    for (const path of roots) yield* walkSessionFiles(path)
+  })()
+  if (selection.last === undefined && selection.since === undefined && selection.project === undefined && roots.length === 1) {
+    return { files: walked, count, warnings }
+  }
+  // Several paths may name the same logs; narrowing reads them all first.
+  const files = narrow([...new Set(walked)].sort(), selection)
+  return { files, count: files.length, warnings }
+}
+
+function narrow(files: readonly string[], { last, since, project }: Selection): string[] {
+  if (last === undefined && since === undefined && project === undefined) return [...files]
+  const written = new Map(files.map(file => [file, statSync(file).mtimeMs]))
+  const headers = new Map(files.map(file => [file, readSessionHeader(file)]))
+  const inProject = (file: string): boolean => {
+    const cwd = headers.get(file)?.cwd
+    if (project === undefined) return true
+    const dir = resolve(project)
+    return cwd !== undefined && (cwd === dir || cwd.startsWith(dir.endsWith(sep) ? dir : dir + sep))
+  }
+  // Top-level sessions are chosen; a subagent's log follows the session it was delegated from.
+  const byId = new Map<string, string>()
+  for (const [file, header] of headers) if (header !== undefined) byId.set(header.id, file)
+  const rootOf = (file: string): string => {
+    let at = file
+    const seen = new Set<string>()
+    for (let header = headers.get(at); header?.origin === 'subagent' && header.parentSession !== undefined; header = headers.get(at)) {
+      const parent = byId.get(header.parentSession)
+      if (parent === undefined || seen.has(parent)) break
+      seen.add(parent)
+      at = parent
+    }
+    return at
+  }
+  let roots = files.filter(file => rootOf(file) === file)
+    .filter(file => since === undefined || written.get(file)! >= since.getTime())
+    .filter(inProject)
+  if (last !== undefined) roots = [...roots].sort((a, b) => written.get(b)! - written.get(a)!).slice(0, last)
+  const chosen = new Set(roots)
+  return files.filter(file => chosen.has(rootOf(file)))
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
