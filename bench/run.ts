@@ -4,15 +4,22 @@
  * `tools/post-execute` and `agent/pre-step`; the plugin is the built `dist/`. Figures are printed as a table and
  * written to bench/results/latest.json. Set BENCH_ROUNDS to trade time for stability (default 11).
  */
+import { spawnSync } from 'node:child_process'
 import { hash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import * as Brake from '../dist/index.js'
+import { sessionFiles } from '../src/dsh-files/session-files.ts'
+import { readSessionLog } from '../src/replay/session-log.ts'
+import { makeArchive, PER_PROJECT } from './archive.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
-/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream). */
+/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream, analyze). */
 const ONLY = process.env['BENCH_ONLY']?.split(',')
 const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name)
 const TRACE_LENGTH = 100_000
@@ -360,6 +367,72 @@ if (section('stream')) {
   report('  (per character: untouched / wrapper / brake)', `${perChar(t.none).toFixed(0)} / ${perChar(t.wrapper).toFixed(0)} / ${perChar(t.brake).toFixed(0)} ns`, '', undefined)
   report('state per live response after 256 000 chars ÷ after 3 000', ratio(late / early), '≤ 1.25×', late / early <= 1.25)
   report('  (memory per live response after 3 000 / 256 000 chars)', `${(early / 1024).toFixed(0)} / ${(late / 1024).toFixed(0)} KiB`, '', undefined)
+}
+
+// ── 7. `dsh-brake analyze` on an archive ──────────────────────────────────────────────────────────────────────────
+if (section('analyze')) {
+  const SESSIONS = 10_000
+  // Made once and kept (a few hundred MB): real-shaped logs in folders of 1,000 (bench/archive.ts).
+  const dir = makeArchive(join(tmpdir(), 'dsh-brake-bench-archive-v1'), SESSIONS)
+  const part = join(dir, 'sessions', 'project-0')
+  const partFiles = sessionFiles(part)
+  // Decoding and parsing alone, on this one thread: what reading the logs costs before anything is analyzed.
+  const decode = (): Promise<number> => {
+    const start = process.hrtime.bigint()
+    let events = 0
+    for (const file of partFiles) events += readSessionLog(file).events.length
+    if (events === 0) throw new Error('the archive has no events')
+    return Promise.resolve(Number(process.hrtime.bigint() - start))
+  }
+  await decode()
+  const decoded = (await rounds({ decode })).decode / partFiles.length
+  /**
+   * The command on `path`, in a process of its own: its wall time per session and its peak resident memory; with
+   * `kept`, run again with full collections every 250 ms, the peak of what it keeps (bench/analyze-child.mjs).
+   */
+  type Run = { perSession: number; keptMiB: number; rssMiB: number }
+  const command = (path: string, sessions: number, flags: string[] = [], kept = false): Run => {
+    const child = spawnSync(process.execPath, [
+      ...kept ? ['--expose-gc'] : [], fileURLToPath(new URL('./analyze-child.mjs', import.meta.url)), 'analyze', '--json', ...flags, path,
+    ], {
+      encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024,
+    })
+    const last = child.stderr.trim().split('\n').at(-1) ?? ''
+    if (child.status !== 0) throw new Error(`analyze failed (${String(child.status)}): ${child.stderr.slice(-400)}`)
+    const { wallMs, maxRssKiB, keptKiB } = JSON.parse(last) as { wallMs: number; maxRssKiB: number; keptKiB: number }
+    return { perSession: wallMs * 1e6 / sessions, keptMiB: keptKiB / 1024, rssMiB: maxRssKiB / 1024 }
+  }
+  /** Resident memory of decoding and parsing alone, in a process of its own: Node's zstd decoder's share of the figure. */
+  const decodeOnly = (path: string): number => {
+    const child = spawnSync(process.execPath, ['--import', fileURLToPath(new URL('../scripts/ts-imports.mjs', import.meta.url)), '--input-type=module', '-e',
+      `import { sessionFiles } from './src/dsh-files/session-files.ts'; import { readSessionLog } from './src/replay/session-log.ts'
+       for (const file of sessionFiles(${JSON.stringify(path)})) readSessionLog(file)
+       process.stdout.write(String(process.resourceUsage().maxRSS))`], { encoding: 'utf8', cwd: fileURLToPath(new URL('../', import.meta.url)) })
+    return Number(child.stdout) / 1024
+  }
+  const small = command(part, PER_PROJECT)
+  const large = command(dir, SESSIONS)
+  const oneThread = command(part, PER_PROJECT, ['--jobs', '1'])
+  const keptSmall = command(part, PER_PROJECT, [], true).keptMiB
+  const keptLarge = command(dir, SESSIONS, [], true).keptMiB
+  const memory = keptLarge / keptSmall
+  const resident = large.rssMiB / small.rssMiB
+  const decodeResident = [decodeOnly(part), decodeOnly(dir)] as const
+  const time = large.perSession / decoded
+  figures['analyze'] = {
+    sessions: [PER_PROJECT, SESSIONS], cores: availableParallelism(), decodeMsPerSession: decoded / 1e6,
+    msPerSession: { [PER_PROJECT]: small.perSession / 1e6, [SESSIONS]: large.perSession / 1e6, oneThread: oneThread.perSession / 1e6 },
+    keptMiB: { [PER_PROJECT]: keptSmall, [SESSIONS]: keptLarge }, keptRatio: memory,
+    residentMiB: { [PER_PROJECT]: small.rssMiB, [SESSIONS]: large.rssMiB }, residentRatio: resident,
+    decodeOnlyResidentMiB: { [PER_PROJECT]: decodeResident[0], [SESSIONS]: decodeResident[1] },
+    wallOverDecode: time, oneThreadOverDecode: oneThread.perSession / decoded,
+  }
+  report(`analyze: peak memory kept at ${SESSIONS} sessions ÷ at ${PER_PROJECT}`, ratio(memory), '≤ 1.20×', memory <= 1.2)
+  report(`  (kept: heap and buffers after a full collection, at ${PER_PROJECT} / ${SESSIONS})`, `${keptSmall.toFixed(1)} / ${keptLarge.toFixed(1)} MiB`, '', undefined)
+  report(`  (resident, workers included: ${ratio(resident)}; decoding alone: ${ratio(decodeResident[1] / decodeResident[0])})`,
+    `${small.rssMiB.toFixed(0)} / ${large.rssMiB.toFixed(0)} MiB; ${decodeResident[0].toFixed(0)} / ${decodeResident[1].toFixed(0)} MiB`, '', undefined)
+  report(`analyze: wall per session (${availableParallelism()} cores) ÷ decoding and parsing alone on one`, ratio(time), '≤ 1.50×', time <= 1.5)
+  report('  (per session: decode and parse / analyze on all cores / on one thread)', `${(decoded / 1e6).toFixed(2)} / ${(large.perSession / 1e6).toFixed(2)} / ${(oneThread.perSession / 1e6).toFixed(2)} ms`, '', undefined)
 }
 
 // ── output ───────────────────────────────────────────────────────────────────────────────────────────────────────
