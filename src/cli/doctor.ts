@@ -17,6 +17,7 @@ import { configProblems } from '../config/check.js'
 import { DEFAULTS } from '../config/keys.js'
 import { cannotBeRead } from '../file-errors.js'
 import { plural } from '../plural.js'
+import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
 import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
@@ -119,7 +120,25 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
   checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
   reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
+  checkCordis(home.dir, name, findings)
   return problems
+}
+
+/**
+ * Whether the dsh that runs this home has the Cordis family its release needs: a plain install of the newest pnpm, or
+ * a global one, pulls newer ones, and every boot then fails while `dsh --version` still answers.
+ */
+function checkCordis(home: string, name: string, findings: Findings): void {
+  const found = installedCordis(home)
+  const off = Object.entries(CORDIS_PINS).filter(([pkg, pin]) => found[pkg] !== undefined && found[pkg] !== pin)
+  if (Object.values(found).every(version => version === undefined)) {
+    findings.note(`dsh has not run with this home yet, so its Cordis packages are not checked: \`dsh --profile ${name} --dump-config\`, then the doctor again`)
+  } else if (off.length > 0) {
+    findings.problem(`the dsh that runs this home has Cordis packages off the versions DSH ${DSH_RELEASE} needs (${
+      off.map(([pkg, pin]) => `${pkg.replace('@deepseek-ai/', '')} ${found[pkg]!}, needs ${pin}`).join('; ')}): every boot fails with "user patch-layer watching requires the Cordis HMR service". Install dsh with the recipe of docs/install.md (its pnpm-workspace.yaml pins them), then run it once`)
+  } else {
+    findings.ok(`the dsh that runs this home has the Cordis packages DSH ${DSH_RELEASE} needs`)
+  }
 }
 
 /** The package as the profile resolves it, and whether it loads. */

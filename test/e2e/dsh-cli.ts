@@ -11,8 +11,9 @@ import { zstdDecompressSync } from 'node:zlib'
 import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 
-/** The CLI entry of the pinned release. */
+/** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with pnpm 11. */
 export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
+export const CLI_PNPM11 = join(PACKAGE_ROOT, '.e2e/cli-pnpm11/node_modules/@deepseek-ai/dsh/lib/bin.js')
 
 if (!existsSync(CLI)) throw new Error('the dsh CLI is not installed: run `npm run test:e2e` (it installs it first)')
 
@@ -22,6 +23,15 @@ const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-e2e-'))
 /** Remove every home and workspace this run created. */
 export function cleanUp(): void {
   rmSync(ROOT, { recursive: true, force: true })
+}
+
+/** Where and how to run the CLI: its home and folder, the model server, a time limit, another install of it. */
+export interface RunOptions {
+  readonly home: string
+  readonly cwd: string
+  readonly baseUrl?: string
+  readonly timeoutMs?: number
+  readonly cli?: string
 }
 
 export interface Run {
@@ -59,10 +69,10 @@ function inherited(): Record<string, string> {
  * Run the CLI with a controlled environment: Node 22 and pnpm first on PATH (the plugin command runs pnpm), the home,
  * no telemetry, and the model server as the DeepSeek endpoint with a dummy key.
  */
-export function dsh(args: readonly string[], options: { home: string; cwd: string; baseUrl?: string; timeoutMs?: number }): Promise<Run> {
+export function dsh(args: readonly string[], options: RunOptions): Promise<Run> {
   const env: Record<string, string> = {
     ...inherited(),
-    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, 'node_modules/.bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
+    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
     HOME: process.env['HOME'] ?? options.home,
     DSH_HOME: options.home,
     DSH_AGENTS_HOME: join(options.home, 'agents'),
@@ -72,7 +82,8 @@ export function dsh(args: readonly string[], options: { home: string; cwd: strin
   }
   return new Promise((resolve) => {
     const child = execFile(
-      process.execPath, [CLI, ...args], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      process.execPath, [options.cli ?? CLI, ...args],
+      { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     )
     child.stdin?.end()

@@ -1,7 +1,7 @@
 /**
  * The READMEs say what the code does: every model-facing template is quoted verbatim, the config table matches the
  * defaults, and the Chinese file mirrors the English one (DSH's bilingual convention: same structure, byte-identical
- * code fences, a README.i18n.yaml recording the git blob hash of each side as last confirmed equivalent).
+ * code fences, a readme-translation.yaml recording the git blob hash of each side as last confirmed equivalent).
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -11,7 +11,8 @@ import yaml from 'js-yaml'
 import { configProblems } from '../../src/config/check.ts'
 import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
 import * as messages from '../../src/messages.ts'
-import { recipeManifest } from '../../scripts/dsh-recipe.ts'
+import { RECIPE_FILES, recipeFile, recipeManifest } from '../../scripts/dsh-recipe.ts'
+import { CORDIS_PINS, DSH_RELEASE } from '../../src/dsh-files/dsh-release.ts'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 
 const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
@@ -185,7 +186,7 @@ describe('README.zh.md mirrors README.md', () => {
   })
 
   it('was confirmed equivalent for exactly these two versions (update with `npm run readme:record`)', () => {
-    const record = read('README.i18n.yaml')
+    const record = read('readme-translation.yaml')
     expect(record).toContain(`README.md: ${blob('README.md')}`)
     expect(record).toContain(`README.zh.md: ${blob('README.zh.md')}`)
   })
@@ -193,31 +194,37 @@ describe('README.zh.md mirrors README.md', () => {
 
 describe('the "Get dsh" recipe of docs/install.md', () => {
   const page = read('docs/install.md')
-
-  const fixture = read('test/e2e/cli/package.json')
   const project = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> }
 
-  it('is, byte for byte, the package.json the end-to-end tests install the dsh CLI from', () => {
-    expect(recipeManifest(page)).toBe(fixture)
+  it.each(RECIPE_FILES)('its %s is, byte for byte, the one the end-to-end tests install the dsh CLI from', (file, language) => {
+    expect(recipeFile(page, language)).toBe(read(`test/e2e/cli/${file}`))
   })
 
-  it('would notice the two drifting apart', () => {
-    expect(recipeManifest(page.replace('"@deepseek-ai/cordis": "4.0.1"', '"@deepseek-ai/cordis": "4.0.4"'))).not.toBe(fixture)
+  it('would notice them drifting apart', () => {
+    const fixture = read('test/e2e/cli/pnpm-workspace.yaml')
+    expect(recipeFile(page.replace("'@deepseek-ai/cordis': 4.0.1", "'@deepseek-ai/cordis': 4.0.4"), 'yaml')).not.toBe(fixture)
     expect(recipeManifest(page.replace('\n## Get dsh\n', '\n## Getting it\n'))).toBeUndefined()
   })
 
-  it('pins the release the project builds against, and the framework packages it was published with', () => {
-    const recipe = JSON.parse(fixture) as { dependencies: Record<string, string>; pnpm: { overrides: Record<string, string> } }
-    expect(recipe.dependencies['@deepseek-ai/dsh']).toBe(project.devDependencies['@deepseek-ai/dsh-agent'])
-    expect(Object.keys(recipe.pnpm.overrides)).toHaveLength(8)
+  it('pins the release the project builds against, and the framework packages it was published with, as the doctor checks them', () => {
+    const manifest = JSON.parse(recipeManifest(page)!) as { dependencies: Record<string, string>; pnpm?: unknown }
+    const workspace = yaml.load(recipeFile(page, 'yaml')!) as { overrides: Record<string, string>; allowBuilds: Record<string, boolean> }
+    expect(manifest.dependencies['@deepseek-ai/dsh']).toBe(DSH_RELEASE)
+    expect(DSH_RELEASE).toBe(project.devDependencies['@deepseek-ai/dsh-agent'])
+    // pnpm 11 no longer reads the `pnpm` field: the settings live in pnpm-workspace.yaml, which both majors read.
+    expect(manifest.pnpm).toBeUndefined()
+    expect(workspace.overrides).toEqual(CORDIS_PINS)
     for (const name of ['@deepseek-ai/cordis', '@deepseek-ai/cordis-plugin-include', '@deepseek-ai/cordis-plugin-loader', '@deepseek-ai/cosmokit', '@deepseek-ai/schemastery']) {
-      expect(recipe.pnpm.overrides[name], name).toBe(project.devDependencies[name])
+      expect(CORDIS_PINS[name], name).toBe(project.devDependencies[name])
     }
+    expect(Object.values(workspace.allowBuilds).every(allowed => !allowed)).toBe(true)
   })
 
-  it('installs with pnpm install, as the end-to-end setup does, and names the version it gets', () => {
+  it('installs with pnpm install, as the end-to-end setup does with both pnpm majors, and names the version it gets', () => {
     const commands = fences(page).find(fence => fence.includes('\npnpm install '))
     expect(commands).toContain('dsh --version                              # 0.1.0-rc.8')
-    expect(read('scripts/e2e-setup.ts')).toContain("execFileSync(pnpm, ['install', '--frozen-lockfile'")
+    const setup = read('scripts/e2e-setup.ts')
+    expect(setup).toContain("'install', '--frozen-lockfile'")
+    expect(setup).toContain('pnpm11')
   })
 })

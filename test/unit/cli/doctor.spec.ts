@@ -4,17 +4,19 @@
  * user's `cordis.patch.yml`. A good install must be reported good, and each broken one with its cause, file and line.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runDoctor } from '../../../src/cli/doctor.ts'
+import { CORDIS_PINS } from '../../../src/dsh-files/dsh-release.ts'
 import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
 
 const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-doctor-'))
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }))
 
 const STOCK = ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless']
+const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 interface Layout {
   /** The profile's bundles; dsh-brake is added by `dsh plugin add`. */
@@ -67,7 +69,7 @@ describe('dsh-brake doctor on a good install', () => {
     const { home: dir } = home()
     const { code, out } = await doctor(dir, '--profile', 'headless')
     expect(out).toContain("ok       dsh-brake is one of the profile's bundles")
-    expect(out).toContain(`ok       the package resolves from the profile: ${PACKAGE_ROOT.replace(/\/$/, '')} (version 0.1.0)`)
+    expect(out).toContain(`ok       the package resolves from the profile: ${PACKAGE_ROOT.replace(/\/$/, '')} (version ${VERSION})`)
     expect(out).toContain('ok       it loads: its entry exports name, Config and apply')
     expect(out).toContain('ok       no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
     expect(out).not.toContain('  problem  ')
@@ -203,6 +205,41 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     const { code, out } = await doctor(dir, '--profile', 'web')
     expect(out).toContain('problem  no such profile:')
     expect(code).toBe(1)
+  })
+})
+
+describe('dsh-brake doctor on the Cordis packages of the dsh that runs the home', () => {
+  /** The links DSH makes in `profiles/node_modules` at a boot: the Cordis family of its install, at `versions`. */
+  function booted(dir: string, versions: Readonly<Record<string, string>>): void {
+    for (const [name, version] of Object.entries(versions)) {
+      mkdirSync(join(dir, 'profiles', 'node_modules', name), { recursive: true })
+      writeFileSync(join(dir, 'profiles', 'node_modules', name, 'package.json'), JSON.stringify({ name, version }))
+    }
+  }
+
+  it('says they are the ones DSH 0.1.0-rc.8 needs, when the recipe was followed', async () => {
+    const { home: dir } = home()
+    booted(dir, CORDIS_PINS)
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('ok       the dsh that runs this home has the Cordis packages DSH 0.1.0-rc.8 needs')
+    expect(code).toBe(0)
+  })
+
+  it('names each one off the pins, what every boot then fails with, and what to do', async () => {
+    const { home: dir } = home()
+    booted(dir, { ...CORDIS_PINS, '@deepseek-ai/cordis': '4.0.4', '@deepseek-ai/cordis-plugin-hmr': '1.0.19' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('problem  the dsh that runs this home has Cordis packages off the versions DSH 0.1.0-rc.8 needs (cordis 4.0.4, needs 4.0.1; '
+      + 'cordis-plugin-hmr 1.0.19, needs 1.0.16): every boot fails with "user patch-layer watching requires the Cordis HMR service". '
+      + 'Install dsh with the recipe of docs/install.md (its pnpm-workspace.yaml pins them), then run it once')
+    expect(code).toBe(1)
+  })
+
+  it('notes that dsh has not run with the home yet, without calling it a problem', async () => {
+    const { home: dir } = home()
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('note     dsh has not run with this home yet, so its Cordis packages are not checked: `dsh --profile headless --dump-config`, then the doctor again')
+    expect(code).toBe(0)
   })
 })
 
