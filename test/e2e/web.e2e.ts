@@ -1,0 +1,176 @@
+/**
+ * What a person using DSH's web UI sees of the brake: the real `dsh --profile web` served on a loopback port against
+ * the scripted model, a real browser (Debian's chromium, headless, driven by playwright-core) used as a person uses
+ * it (the first-visit notice dismissed, a workspace chosen, the prompt typed and sent), then the rendered page read:
+ *
+ * - a notice is a collapsed row "Context injection · dsh-brake · <summary>", beside repeat-tool-reminder's, whose
+ *   text opens on a click: plugin-sourced, never the person's own message;
+ * - in deny mode a refused call is a red tool row whose first line says dsh-brake refused it;
+ * - in stop mode the turn ends after the ninth read, and its last row says why ("turn stopped: …"): DSH's web UI
+ *   draws a turn a hook ended with no row of its own, so the brake's stop notice is what tells the person.
+ *
+ * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PACKAGE_ROOT, repeat } from '../../scripts/dsh-loop.ts'
+import { CLI, cleanUp, dsh, freshHome, workspace, writeUserPatch } from './dsh-cli.ts'
+import { startModelServer, type Answer } from './model-server.ts'
+
+const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium'
+const SHOTS = join(PACKAGE_ROOT, '.test-results/web')
+
+let home: string
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's \`chromium\` (apt-get install -y chromium, as .ci/run does) or set CHROMIUM`)
+  mkdirSync(SHOTS, { recursive: true })
+  home = freshHome()
+  const added = await dsh(['plugin', '--profile', 'web', 'add', PACKAGE_ROOT], { home, cwd: home })
+  expect(added.code, added.stderr).toBe(0)
+}, 120_000)
+
+afterAll(() => {
+  cleanUp()
+})
+
+/** `dsh --profile web` on a free loopback port, against `baseUrl`; resolves once it prints its address. */
+async function serve(baseUrl: string, cwd: string): Promise<{ url: string; stop: () => void }> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
+    cwd,
+    env: {
+      ...process.env,
+      PATH: [dirname(process.execPath), join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? ''].join(':'),
+      DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1', DEEPSEEK_API_KEY: 'sk-scripted', DEEPSEEK_BASE_URL: baseUrl,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`dsh web did not start: ${out}`)), 60_000)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const found = /dsh web: (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (found !== null) {
+        clearTimeout(timer)
+        resolve(found[1]!)
+      }
+    })
+    child.stderr!.on('data', (chunk: Buffer) => void (out += chunk.toString()))
+    child.on('exit', code => reject(new Error(`dsh web exited (${String(code)}): ${out}`)))
+  })
+  return { url, stop: () => void child.kill() }
+}
+
+/** What the person did and saw: the page after the turn, and how its rows read. */
+interface Seen {
+  readonly page: Page
+  /** The text of each row a dsh-brake notice draws (label and summary). */
+  readonly notices: string[]
+  /** The text of each red tool row. */
+  readonly failed: string[]
+  readonly close: () => Promise<void>
+}
+
+/** Serve the web profile with `patch`, open it, send `prompt` as a person does, and wait for `answer`. */
+async function visit(
+  name: string, patch: string, script: Answer[], prompt: string, answer: string, files: Record<string, string>,
+): Promise<Seen> {
+  writeUserPatch(home, patch, 'web')
+  const cwd = workspace(files)
+  const server = await startModelServer(script)
+  const web = await serve(server.url, cwd)
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'UTC' })
+  await page.goto(web.url, { waitUntil: 'load' })
+  const box = page.locator('textarea').first()
+  await box.waitFor({ state: 'visible', timeout: 60_000 })
+  // A first visit shows DSH's notice about internal testing: a person reads it and continues.
+  const proceed = page.getByRole('button', { name: 'Continue' })
+  await proceed.waitFor({ timeout: 5_000 }).then(() => proceed.click(), () => undefined)
+  if (await box.getAttribute('aria-label') === 'Choose workspace') {
+    await box.click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Edit path' }).click()
+    await dialog.locator('input').first().fill(cwd)
+    await dialog.locator('input').first().press('Enter')
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+    await page.waitForFunction('document.querySelector("textarea")?.getAttribute("aria-label") !== "Choose workspace"')
+  }
+  await box.fill(prompt)
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await page.getByText(answer).last().waitFor({ timeout: 90_000 })
+  const rows = page.locator('[data-context-source]', { hasText: 'dsh-brake' })
+  const notices = await Promise.all((await rows.all()).map(row => row.locator('xpath=..').innerText()))
+  const failed = await Promise.all((await page.locator('[data-state=error]').all()).map(row => row.innerText()))
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+  return {
+    page, notices: notices.map(text => text.replace(/\s*\n\s*/g, ' · ')), failed,
+    close: async () => {
+      await browser.close()
+      web.stop()
+      await server.close()
+    },
+  }
+}
+
+const read = (file: string): Answer => ({ calls: [{ name: 'read', args: { file_path: file } }] })
+
+describe('the brake in DSH\'s web UI, as a person sees it', () => {
+  it('a notice is a plugin row, "Context injection · dsh-brake · <summary>", that opens on the notice\'s text', async () => {
+    const script = [...repeat(14, read('notes.txt')), { text: 'The answer is 42.' }]
+    const seen = await visit('notice', '[]\n', script, 'Read the notes.', 'The answer is 42.', { 'notes.txt': 'the answer is 42\n' })
+    try {
+      expect(seen.notices).toEqual(['Context injection · dsh-brake · read × 14, same result'])
+      // The stock reminder's rows stand beside it, each named by its own plugin.
+      expect(await seen.page.locator('[data-context-source]', { hasText: 'repeat-tool-reminder' }).count()).toBe(3)
+      await seen.page.locator('[data-context-source]', { hasText: 'dsh-brake' }).first().click()
+      const body = seen.page.locator('[data-context-injection-body]').filter({ hasText: '[dsh-brake]' })
+      await expect.poll(() => body.count()).toBe(1)
+      expect(await body.innerText()).toContain('[dsh-brake] You have called `read` with these exact arguments 14 times and got the same result each time:')
+    } finally {
+      await seen.close()
+    }
+  })
+
+  it('in deny mode, a refused call is a red tool row that says dsh-brake refused it', async () => {
+    const test = { calls: [{ name: 'bash', args: { command: 'sh test.sh', description: 'Run the test' } }] } as const
+    const script = [...repeat(12, test), { text: 'The server is not listening.' }]
+    const seen = await visit('deny', '- id: dsh-brake\n  config:\n    mode: deny\n', script, 'Make the test pass.', 'The server is not listening.', {
+      'test.sh': '#!/bin/sh\necho "FAIL server test: connection refused"; exit 1\n',
+    })
+    try {
+      // In deny mode the brake speaks at the 4th beside the reminder: its notice warns of the refusals to come.
+      expect(seen.notices).toEqual(['Context injection · dsh-brake · bash × 4, same failure', 'Context injection · dsh-brake · bash × 9, same failure'])
+      const refused = seen.failed.filter(text => text.includes('dsh-brake refused this call'))
+      expect(refused).toHaveLength(2)
+      expect(refused[0]).toMatch(/^Failed\s+Bash\s+Error: dsh-brake refused this call: `bash` has already been called 10 times/)
+    } finally {
+      await seen.close()
+    }
+  })
+
+  it('in stop mode, the turn ends after the ninth read and its last row says why', async () => {
+    const script = [...repeat(40, read('notes.txt')), { text: 'never reached' }]
+    const seen = await visit('stop', '- id: dsh-brake\n  config:\n    mode: stop\n', script, 'Read the notes.', 'turn stopped', { 'notes.txt': 'the answer is 42\n' })
+    try {
+      expect(seen.notices).toEqual([
+        'Context injection · dsh-brake · read × 4, same result',
+        expect.stringMatching(/^Context injection · dsh-brake · turn stopped: `read` was called 9 times with the same arguments/) as string,
+      ])
+      await seen.page.locator('[data-context-source]', { hasText: 'dsh-brake' }).last().click()
+      const body = seen.page.locator('[data-context-injection-body]').filter({ hasText: 'The turn was stopped here' })
+      await expect.poll(() => body.count()).toBe(1)
+      expect(await body.innerText()).toContain('[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing.')
+      expect(await seen.page.locator('[data-tool]').count()).toBe(9)
+    } finally {
+      await seen.close()
+    }
+  })
+})
