@@ -1,6 +1,6 @@
 /**
  * `npm run readme:record`: after checking that README.md and README.zh.md say the same thing, record the git blob
- * hash of each side in README.i18n.yaml (DSH's translation-pairing convention). The README test fails until the
+ * hash of each side in readme-translation.yaml (DSH's translation-pairing convention). The README test fails until the
  * record matches both files.
  */
 import { createHash } from 'node:crypto'
@@ -11,10 +11,10 @@ const blob = (file: string): string => {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
 }
 
-writeFileSync('README.i18n.yaml', [
+writeFileSync('readme-translation.yaml', [
   '# Git blob hashes of the two READMEs as last confirmed to say the same thing (npm run readme:record).',
   `README.md: ${blob('README.md')}`,
   `README.zh.md: ${blob('README.zh.md')}`,
   '',
 ].join('\n'))
-console.log(readFileSync('README.i18n.yaml', 'utf8'))
+console.log(readFileSync('readme-translation.yaml', 'utf8'))

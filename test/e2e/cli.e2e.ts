@@ -8,6 +8,7 @@
  * scenario played and to replay each notice and refusal after the very call the live run gave it.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT, repeat } from '../../scripts/dsh-loop.ts'
@@ -15,6 +16,7 @@ import { analyze, cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNo
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
+const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 /** The brake's notices in the model's requests, by the request they first appear in (1-based), deduplicated. */
 function noticesSent(server: ModelServer): { request: number; text: string }[] {
@@ -98,7 +100,8 @@ describe('installing from a tarball', () => {
     const out = workspace()
     execFileSync('npm', ['pack', '--pack-destination', out, '--silent'], { cwd: PACKAGE_ROOT, env: { ...process.env, npm_config_ignore_scripts: 'true' } })
     const home = freshHome()
-    const added = await dsh(['plugin', '--profile', 'headless', 'add', join(out, 'dsh-brake-0.1.0.tgz')], { home, cwd: out })
+    // The tarball the README's install lines name for this version.
+    const added = await dsh(['plugin', '--profile', 'headless', 'add', join(out, `dsh-brake-${VERSION}.tgz`)], { home, cwd: out })
     expect(added.code, added.stderr).toBe(0)
     const dump = await dsh(['--profile', 'headless', '--dump-config'], { home, cwd: home })
     expect(dump.stdout).toMatch(/# == dsh-brake\n(?:.*\n)*?\s*- id: dsh-brake/)

@@ -2,6 +2,7 @@
  * The package as it ships: the built module's shape, the bundle declaration, and the layering rules the code relies
  * on (pure core, one adapter that knows DSH, one module for model-facing text).
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -46,6 +47,24 @@ describe('the built command', () => {
     expect(manifest.bin).toEqual({ 'dsh-brake': './dist/cli/main.js' })
     expect(read('dist/cli/main.js').split('\n')[0]).toBe('#!/usr/bin/env node')
     expect(statSync(join(PACKAGE_ROOT, 'dist/cli/main.js')).mode & 0o111).not.toBe(0)
+  })
+})
+
+describe('the tarball', () => {
+  // What `npm pack` ships, and nothing else: the plugin, its declarations, the command and its worker, the bundle's
+  // patch, the READMEs, the changelog and the licence. No tests, no sources, no docs sources, no maps.
+  it('holds exactly what a user installs, under the version\'s name', () => {
+    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE_ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }]
+    expect(pack.filename).toBe(`dsh-brake-${(JSON.parse(read('package.json')) as { version: string }).version}.tgz`)
+    expect(pack.files.map(file => file.path).sort()).toEqual([
+      'CHANGELOG.md', 'LICENSE', 'README.md', 'README.zh.md', 'cordis.patch.yml',
+      'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/index.js', 'package.json',
+    ])
+  })
+
+  it('is the one the README\'s install lines name', () => {
+    const { version } = JSON.parse(read('package.json')) as { version: string }
+    for (const readme of ['README.md', 'README.zh.md']) expect(read(readme), readme).toContain(`dsh plugin --profile headless add ./dsh-brake-${version}.tgz`)
   })
 })
 
