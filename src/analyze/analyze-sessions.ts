@@ -31,19 +31,17 @@ export interface RunOptions {
 /** The costliest loops the overview names. */
 export const COSTLIEST = 10
 
-/** Analyze the session logs in `files` (`count` of them, when they are walked as they go) under each config. */
+/** Analyze the session logs in `files` (`count` of them, when it is known) under each config. */
 export async function analyzeSessions(
   files: Iterable<string>, setups: readonly ConfigSetup[], options: RunOptions & { readonly count?: number } = {},
 ): Promise<Analysis> {
-  // Without a count, the files are a list (walked logs come with theirs).
-  const listed = options.count === undefined ? [...files] : files
-  const count = options.count ?? (listed as string[]).length
+  const count = options.count ?? (Array.isArray(files) ? files.length : undefined)
   const configs = setups.map(setup => setup.name)
   const kept = new LogTable()
   const spill = createSpill<AgentAnalysis>()
   const totals = createTotals(configs)
   const errors: ReadError[] = []
-  await analyzeAll(listed, count, setups, options.jobs ?? defaultJobs(), (result, done) => {
+  await analyzeAll(files, count, setups, options.jobs ?? defaultJobs(), (result, done) => {
     if ('message' in result) errors.push(result)
     else keep(result)
     options.progress?.(done)

@@ -22,7 +22,7 @@ export interface LogExtra {
 
 export class LogTable {
   private readonly rows = new Map<string, number>()
-  private calls = new Float64Array(256)
+  private calls = new Int32Array(256)
   private input = new Float64Array(256)
   private output = new Float64Array(256)
   private estimated = new Uint8Array(256)
@@ -79,12 +79,12 @@ export class LogTable {
   }
 
   private grow(): void {
-    const grown = <T extends Float64Array | Uint8Array>(column: T, make: (length: number) => T): T => {
+    const grown = <T extends Float64Array | Int32Array | Uint8Array>(column: T, make: (length: number) => T): T => {
       const next = make(column.length * 2)
       next.set(column)
       return next
     }
-    this.calls = grown(this.calls, length => new Float64Array(length))
+    this.calls = grown(this.calls, length => new Int32Array(length))
     this.input = grown(this.input, length => new Float64Array(length))
     this.output = grown(this.output, length => new Float64Array(length))
     this.estimated = grown(this.estimated, length => new Uint8Array(length))

@@ -24,10 +24,10 @@ export function defaultJobs(): number {
  * (in no set order), with how many logs are done.
  */
 export async function analyzeAll(
-  files: Iterable<string>, count: number, setups: readonly ConfigSetup[], jobs: number,
+  files: Iterable<string>, count: number | undefined, setups: readonly ConfigSetup[], jobs: number,
   each: (result: LogResult | ReadError, done: number) => void,
 ): Promise<void> {
-  const threads = Math.min(jobs, count)
+  const threads = Math.min(jobs, count ?? jobs)
   if (threads <= 1 || !existsSync(fileURLToPath(WORKER))) {
     const analyzeLog = createLogAnalyzer(setups)
     let done = 0
@@ -65,5 +65,7 @@ export async function analyzeAll(
       worker.on('error', error => finish(error))
       give()
     }
+    // Fewer logs than threads, or none at all (a walk that found nothing): nothing more will come back.
+    if (exhausted && done === given) finish()
   })
 }

@@ -27,14 +27,21 @@ export interface Selection {
 export interface Selected {
   /** Walked as they are read when nothing narrows them down: an archive is not held as a list of paths. */
   readonly files: Iterable<string>
-  readonly count: number
+  /** How many, when they were counted (a walk that keeps nothing, for a progress line); undefined when not. */
+  readonly count: number | undefined
+  /** Complete once `files` has been walked: a folder without logs is only known then, when they are not counted. */
   readonly warnings: string[]
 }
 
+/** How the logs are walked: counted first (for a progress line) or not, and the environment that names the DSH home. */
+export interface Walking {
+  readonly count?: boolean
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
 /** The logs under `paths` (or the DSH home), narrowed by `selection`. @throws UsageError for a path that does not exist. */
-export function selectLogs(
-  paths: readonly string[], selection: Selection, env: Readonly<Record<string, string | undefined>> = process.env,
-): Selected {
+export function selectLogs(paths: readonly string[], selection: Selection, walking: Walking = {}): Selected {
+  const { count: counted = true, env = process.env } = walking
   const warnings: string[] = []
   let roots = paths
   if (roots.length === 0) {
@@ -42,23 +49,40 @@ export function selectLogs(
     roots = [home.dir]
     if (!exists(home.dir)) return { files: [], count: 0, warnings: [`the DSH home ${home.dir} (${home.from}) does not exist: give a session log, a folder of them, or a DSH home`] }
   }
+  const narrowed = selection.last !== undefined || selection.since !== undefined || selection.project !== undefined
+  if (!counted && !narrowed && roots.length === 1) {
+    // One walk, as the logs are read; a folder without any is noted when the walk ends.
+    const path = roots[0]!
+    const walk = walkSessionFiles(path)
+    const files = (function* () {
+      let found = 0
+      for (const file of walk) {
+        found++
+        yield file
+      }
+      if (found === 0) warnings.push(noLogs(path))
+    })()
+    return { files, count: undefined, warnings }
+  }
   // Counted first (a walk that keeps nothing), so a folder without logs is named and the progress line knows the total.
   let count = 0
   for (const path of roots) {
     let found = 0
     for (const _ of walkSessionFiles(path)) found++
-    if (found === 0) warnings.push(`\`${path}\`: no session logs (${SESSION_LOG_NAME}) under it`)
+    if (found === 0) warnings.push(noLogs(path))
     count += found
   }
   const walked = (function* () {
     for (const path of roots) yield* walkSessionFiles(path)
   })()
-  if (selection.last === undefined && selection.since === undefined && selection.project === undefined && roots.length === 1) {
-    return { files: walked, count, warnings }
-  }
+  if (!narrowed && roots.length === 1) return { files: walked, count, warnings }
   // Several paths may name the same logs; narrowing reads them all first.
   const files = narrow([...new Set(walked)].sort(), selection)
   return { files, count: files.length, warnings }
+}
+
+function noLogs(path: string): string {
+  return `\`${path}\`: no session logs (${SESSION_LOG_NAME}) under it`
 }
 
 function narrow(files: readonly string[], { last, since, project }: Selection): string[] {

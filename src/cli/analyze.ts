@@ -62,17 +62,20 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
   const jobs = wholeNumber(values['jobs'], '--jobs', 1)
   const last = wholeNumber(values['last'], '--last', 1)
+  // Counted up front only for the progress line, which only a terminal shows: else the logs are walked once.
   const { files, count, warnings } = selectLogs(positionals, {
     ...last === undefined ? {} : { last },
     ...values['since'] === undefined ? {} : { since: date(values['since'] as string) },
     ...values['project'] === undefined ? {} : { project: values['project'] as string },
-  })
+  }, { count: process.stderr.isTTY })
   for (const warning of warnings) process.stderr.write(`${name}: ${warning}\n`)
-  const progress = createProgressLine(process.stderr, count)
+  const said = warnings.length
+  const progress = createProgressLine(process.stderr, count ?? 0)
   const analysis = await analyzeSessions(files, setups, {
-    ...jobs === undefined ? {} : { jobs }, count, all: values['all'] === true, progress: done => progress.update(done),
+    ...jobs === undefined ? {} : { jobs }, ...count === undefined ? {} : { count }, all: values['all'] === true, progress: done => progress.update(done),
   })
   progress.end()
+  for (const warning of warnings.slice(said)) process.stderr.write(`${name}: ${warning}\n`)
   // Part by part, each waiting for the last to drain: a pipe that reads slowly does not fill this process's memory.
   for (const part of values['json'] === true ? jsonReportParts(analysis) : textReportParts(analysis)) {
     if (!process.stdout.write(part)) await once(process.stdout, 'drain')
