@@ -115,8 +115,8 @@ describe('a response that repeats itself, on the real CLI', () => {
     expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: court × \d+$/) as string])
     // The log as the CLI wrote it (deltas packed into storage rows) reads back with the cut, where the brake made it.
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', sessionFiles(home, cwd)[0]!], { cwd })
-    type Cuts = Record<string, { at: number; cutInSession: boolean }[]>
-    const [agent] = (JSON.parse(out.toString()) as { agents: { cutInSession: unknown[]; cuts: Cuts }[] }).agents
+    type Agent = { cutInSession: unknown[]; cuts: Record<string, { at: number; cutInSession: boolean }[]> }
+    const agent = (JSON.parse(out.toString()) as { sessions: { agents: Agent[] }[] }).sessions[0]?.agents[0]
     expect(agent!.cutInSession).toEqual([{ response: 1, callsBefore: 0 }])
     expect(agent!.cuts['defaults']).toEqual([expect.objectContaining({ part: 'text', unit: 'court ', cutInSession: true })])
     // Within the last delta the live run passed on (the look falls inside it).
