@@ -77,6 +77,15 @@ async function rounds<K extends string>(variants: Record<K, () => Promise<number
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>
 }
 
+/** Memory once the collector has run to the end (three full collections, each followed by a turn of the loop). */
+async function afterCollection(): Promise<NodeJS.MemoryUsage> {
+  for (let i = 0; i < 3; i++) {
+    gc!()
+    await new Promise(resolve => setImmediate(resolve))
+  }
+  return process.memoryUsage()
+}
+
 const figures: Record<string, unknown> = {}
 const rows: [string, string, string, string][] = []
 const ratio = (value: number): string => `${value.toFixed(2)}×`
@@ -217,13 +226,7 @@ if (section('text')) {
 
 // ── 5. memory ────────────────────────────────────────────────────────────────────────────────────────────────────
 if (section('memory')) {
-  const settle = async (): Promise<number> => {
-    for (let i = 0; i < 3; i++) {
-      gc()
-      await new Promise(resolve => setImmediate(resolve))
-    }
-    return process.memoryUsage().heapUsed
-  }
+  const settle = async (): Promise<number> => (await afterCollection()).heapUsed
   const waterfall = await host('brake')
   const distinct = (agent: object, count: number, tag: string): Promise<number> => {
     const calls: TraceCall[] = Array.from({ length: count }, (_, i) => ({
@@ -338,11 +341,7 @@ if (section('stream')) {
   // State per live response: responses held open mid-stream, after 3 000 characters and after all 256 000. The
   // watch keeps its characters in typed arrays, outside the JavaScript heap: both are counted.
   const settle = async (): Promise<number> => {
-    for (let i = 0; i < 3; i++) {
-      gc()
-      await new Promise(resolve => setImmediate(resolve))
-    }
-    const { heapUsed, arrayBuffers } = process.memoryUsage()
+    const { heapUsed, arrayBuffers } = await afterCollection()
     return heapUsed + arrayBuffers
   }
   const OPEN = 50

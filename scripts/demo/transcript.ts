@@ -9,6 +9,7 @@
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import { CUT_FINISH } from '../../src/dsh/stream.ts'
 import type { Scenario } from './scenarios.ts'
 import { plural } from '../../src/plural.ts'
 import { fit } from '../../src/text.ts'
@@ -164,7 +165,7 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
       case 'assistant/message': {
         const reasoning = event.data.message.content.map(part => part.type === 'reasoning' ? part.text : '').join('')
         if (reasoning.trim() !== '') row('model', preview('(reasoning) ', reasoning), dim)
-        if (finish === 'dsh-brake/cut') {
+        if (finish === CUT_FINISH) {
           tally.cuts++
           const kept = reasoning.length + textOf(event.data.message.content).length
           block('brake', `✂ response cut while it streamed, after ${kept} characters: the provider's stream was closed`, s => bold(yellow(s)), '┃')

@@ -161,6 +161,9 @@ export interface Overview {
   readonly costliest: readonly Loop[]
 }
 
+/** About four characters of text per token: what a figure is estimated with where a log has no usage for it. */
+export const CHARS_PER_TOKEN = 4
+
 /** A loop that ends within this many calls of the brake's first notice on it was heard. */
 export const HEARD_WITHIN = 3
 

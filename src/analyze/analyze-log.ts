@@ -11,8 +11,8 @@ import { labelRun } from '../replay/label/rules.js'
 import { createReplayer, type Replayer } from '../replay/replay.js'
 import { readSessionLog } from '../replay/session-log.js'
 import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
-import type { AgentAnalysis, BrakeAction, CallSummary, ReadError, ResponseCut, Tokens } from './analysis.js'
-import { loopsOf, sum } from './loops.js'
+import { CHARS_PER_TOKEN, type AgentAnalysis, type BrakeAction, type CallSummary, type ReadError, type ResponseCut, type Tokens } from './analysis.js'
+import { counted, loopsOf, sum } from './loops.js'
 import { cutInSession, wouldCut } from './response-cuts.js'
 
 /** A config to replay under, and the name the reports give it. */
@@ -32,9 +32,6 @@ export interface LogResult {
   readonly tokens: Tokens
   readonly detail: AgentAnalysis | undefined
 }
-
-/** About four characters of text per token, for logs without usage records. */
-const CHARS_PER_TOKEN = 4
 
 /**
  * An analyzer of logs under `setups`: the plugin is mounted once per config, on first use, and every log is replayed
@@ -86,11 +83,6 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent, calls: calls.length, tokens,
     detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, brake, spared, said, cuts, cutInSession: live, tokens },
   }
-}
-
-/** An action as the reports number calls: from 1. */
-function counted({ kind, call, text }: Action): BrakeAction {
-  return { kind, call: call + 1, text }
 }
 
 /** A call for the reports, with its share of its model step's tokens (or an estimate from its text). */

@@ -14,6 +14,7 @@ import type { ConfigSetup, LogResult } from './analyze-log.js'
 import { NO_TOKENS, sum } from './loops.js'
 import { analyzeAll, defaultJobs } from './pool.js'
 import { LogTable } from './log-table.js'
+import { rootSession } from './root-session.js'
 import { createSpill } from './spill.js'
 
 export type { ConfigSetup } from './analyze-log.js'
@@ -58,15 +59,10 @@ export async function analyzeSessions(
 
   // Each log under the top-level session it belongs to (following parents through the logs that were read; a
   // subagent whose parent was not read stands as its own session); the main agent first, then the subagents.
-  const rootOf = (session: string): string => {
-    let root = session
-    const seen = new Set<string>()
-    for (let parent = kept.parent(root); parent !== undefined && kept.has(parent) && !seen.has(parent); parent = kept.parent(root)) {
-      seen.add(root)
-      root = parent
-    }
-    return root
-  }
+  const rootOf = (session: string): string => rootSession(session, (id) => {
+    const parent = kept.parent(id)
+    return parent !== undefined && kept.has(parent) ? parent : undefined
+  })
   // Most sessions are one log: only the subagents' logs are listed under their session.
   const subagents = new Map<string, string[]>()
   for (const session of kept.sessions()) {
@@ -165,6 +161,7 @@ function createTotals(configs: readonly string[]) {
         sessionsWithLoops.add(loop.session)
       }
       // Ties in the order of their session and place, not in the order the threads finished them.
+      if (loops.length === 0) return
       costliest = [...costliest, ...loops]
         .sort((a, b) => b.wasted.total - a.wasted.total || byPlace(a, b))
         .slice(0, COSTLIEST)

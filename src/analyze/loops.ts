@@ -28,7 +28,9 @@ import type { CallFacts } from '../replay/label/facts.js'
 import type { Episode } from '../replay/label/rules.js'
 import { firstOn } from '../replay/score.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
-import type { BrakeAction, CallSummary, Loop, LoopShape, ResponseCut, Saved, Tokens } from './analysis.js'
+import { CUT_FINISH } from '../dsh/stream.js'
+import { CHARS_PER_TOKEN, type BrakeAction, type CallSummary, type Loop, type LoopShape, type ResponseCut, type Saved, type Tokens } from './analysis.js'
+import { responseChars } from './response-cuts.js'
 
 /** Rule E: failures with the same error, across at least two sets of arguments. */
 export const SAME_ERRORS = 3
@@ -39,8 +41,6 @@ export const TEXT_MIN = 80
 export const SAME_RESPONSES = 3
 /** The longest lap the shape is read for (rule L's bound). */
 const LONGEST_LAP = 20
-/** About four characters of text per token, where a figure must be estimated. */
-const CHARS_PER_TOKEN = 4
 
 /** What one agent's loops are found and priced from. */
 export interface LoopInput {
@@ -235,7 +235,7 @@ function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
   const found: Found[] = []
   for (const response of responses) {
     const cut = defaultCuts.find(each => each.response === response.index + 1)
-    const inSession = cut?.cutInSession ?? response.finish === CUT
+    const inSession = cut?.cutInSession ?? response.finish === CUT_FINISH
     if (cut === undefined && !inSession) continue
     const tokens = responseTokens(response)
     const chars = responseChars(response)
@@ -265,9 +265,6 @@ function episodeOf(agent: string, start: number, begins: number, end: number, la
   return { agent, start, begins, end, labelledAt, rules: [], period: 0 }
 }
 
-/** The finish a response the brake cut ends with. */
-const CUT = 'dsh-brake/cut'
-
 // ── costs ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
 const NOTHING_SAVED: Saved = { afterNotice: null, afterStop: null }
@@ -277,14 +274,12 @@ function priced(loop: Found, input: LoopInput): Loop {
   const { episode } = loop
   // Calls are numbered from 1; episodes count them from 0.
   const between = (from: number, to: number): Tokens => sum(input.calls.slice(Math.max(0, from), to + 1).map(call => call.tokens))
-  const counted = (action: Action | undefined): BrakeAction | null => action === undefined
-    ? null
-    : { kind: action.kind, call: action.call + 1, text: action.text }
+  const countedOrNull = (action: Action | undefined): BrakeAction | null => action === undefined ? null : counted(action)
   const firstAction: Record<string, BrakeAction | null> = {}
   const saved: Record<string, Saved> = {}
   for (const [config, actions] of Object.entries(input.replayed)) {
     const first = firstOn(episode, actions)
-    firstAction[config] = counted(first)
+    firstAction[config] = countedOrNull(first)
     if (loop.priced !== undefined) {
       saved[config] = loop.priced.saved(config)
       continue
@@ -312,7 +307,7 @@ function priced(loop: Found, input: LoopInput): Loop {
     wasted: loop.priced?.wasted ?? between(episode.begins, episode.end),
     firstAction,
     saved,
-    firstSaid: counted(firstOn(episode, input.said)),
+    firstSaid: countedOrNull(firstOn(episode, input.said)),
     callsAfterSaid: heard === undefined ? null : Math.max(0, episode.end - heard.call),
   }
 }
@@ -323,8 +318,9 @@ function responseTokens(response: RecordedResponse): Tokens {
   return { input: 0, output, total: output, estimated: response.outputTokens === undefined }
 }
 
-function responseChars(response: RecordedResponse): number {
-  return response.blocks.reduce((total, block) => total + block.deltas.reduce((length, delta) => length + delta.length, 0), 0)
+/** An action as the reports number calls: from 1. */
+export function counted({ kind, call, text }: Action): BrakeAction {
+  return { kind, call: call + 1, text }
 }
 
 /** A response's answer, whitespace folded. */

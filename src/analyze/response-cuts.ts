@@ -9,10 +9,7 @@ import { Config } from '../config/schema.js'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
 import type { RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
-import type { ResponseCut } from './analysis.js'
-
-/** About four characters of text per token, where the provider reported no usage for the response. */
-const CHARS_PER_TOKEN = 4
+import { CHARS_PER_TOKEN, type ResponseCut } from './analysis.js'
 
 /** Where the brake would cut each response under `config` (the plugin's config map), in response order. */
 export function wouldCut(responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>): ResponseCut[] {
@@ -20,7 +17,7 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
   for (const response of responses) {
-    const total = response.blocks.reduce((sum, block) => sum + length(block.deltas), 0)
+    const total = responseChars(response)
     // Blocks stream one after another (reasoning, then the answer): a cut in the second comes after all of the first.
     let before = 0
     for (const block of response.blocks) {
@@ -62,6 +59,11 @@ function firstRepetition(deltas: readonly string[], stream: RepetitionOptions): 
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/** The characters a response streamed, its reasoning and its answer. */
+export function responseChars(response: RecordedResponse): number {
+  return response.blocks.reduce((total, block) => total + length(block.deltas), 0)
 }
 
 function length(deltas: readonly string[]): number {

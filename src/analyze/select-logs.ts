@@ -7,11 +7,12 @@
  * log's last write (a session's last activity); a project is the session's working directory, or one under it.
  * @module dsh-brake/analyze/select-logs
  */
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import { dshHome } from '../dsh-files/home.js'
 import { SESSION_LOG_NAME, walkSessionFiles } from '../dsh-files/session-files.js'
 import { readSessionHeader } from '../replay/session-log.js'
+import { rootSession } from './root-session.js'
 
 /** How to narrow the logs down. */
 export interface Selection {
@@ -47,7 +48,7 @@ export function selectLogs(paths: readonly string[], selection: Selection, walki
   if (roots.length === 0) {
     const home = dshHome(env)
     roots = [home.dir]
-    if (!exists(home.dir)) return { files: [], count: 0, warnings: [`the DSH home ${home.dir} (${home.from}) does not exist: give a session log, a folder of them, or a DSH home`] }
+    if (!existsSync(home.dir)) return { files: [], count: 0, warnings: [`the DSH home ${home.dir} (${home.from}) does not exist: give a session log, a folder of them, or a DSH home`] }
   }
   const narrowed = selection.last !== undefined || selection.since !== undefined || selection.project !== undefined
   if (!counted && !narrowed && roots.length === 1) {
@@ -98,17 +99,10 @@ function narrow(files: readonly string[], { last, since, project }: Selection): 
   // Top-level sessions are chosen; a subagent's log follows the session it was delegated from.
   const byId = new Map<string, string>()
   for (const [file, header] of headers) if (header !== undefined) byId.set(header.id, file)
-  const rootOf = (file: string): string => {
-    let at = file
-    const seen = new Set<string>()
-    for (let header = headers.get(at); header?.origin === 'subagent' && header.parentSession !== undefined; header = headers.get(at)) {
-      const parent = byId.get(header.parentSession)
-      if (parent === undefined || seen.has(parent)) break
-      seen.add(parent)
-      at = parent
-    }
-    return at
-  }
+  const rootOf = (file: string): string => rootSession(file, (at) => {
+    const header = headers.get(at)
+    return header?.origin === 'subagent' && header.parentSession !== undefined ? byId.get(header.parentSession) : undefined
+  })
   let roots = files.filter(file => rootOf(file) === file)
     .filter(file => since === undefined || written.get(file)! >= since.getTime())
     .filter(inProject)
@@ -117,11 +111,3 @@ function narrow(files: readonly string[], { last, since, project }: Selection): 
   return files.filter(file => chosen.has(rootOf(file)))
 }
 
-function exists(path: string): boolean {
-  try {
-    statSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
