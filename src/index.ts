@@ -9,8 +9,8 @@ export { apply, Config, name } from './dsh/plugin.js'
 export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
 export type {
-  CutFinding, DuplicateTextFinding, Finding, LoopFinding, RepeatedCallFinding, RepeatedErrorFinding, RepeatedResponseFinding,
-  RevisitFinding, SequenceFinding,
+  RunawayFinding, DuplicateTextFinding, Finding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding,
+  SameGroundFinding, CycleFinding,
 } from './core/types.js'
 // The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop',
 // 'dsh-brake/cut'.

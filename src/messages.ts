@@ -8,8 +8,8 @@
  */
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
-  CutFinding, DuplicateTextFinding, LoopFinding, RepeatedCallFinding, RepeatedErrorFinding, RepeatedResponseFinding, RevisitFinding,
-  SequenceFinding,
+  RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
+  CycleFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -182,13 +182,13 @@ export const STOP_REASON = 'dsh-brake stopped the turn: a loop went on after its
 
 /** A loop in a phrase, by kind: what repeated and how many calls it took (a stop names its loop so, and a notice the rest of its loop). */
 export const LOOP = {
-  'repeated-call': '`{tool}` was called {count} times with the same arguments ({short}): {arguments}',
+  'identical-calls': '`{tool}` was called {count} times with the same arguments ({short}): {arguments}',
   'refused': '`{tool}` was called {count} times with the same arguments, the last of them refused: {arguments}',
-  'sequence': 'The same {length} calls went round {laps} times ({calls} calls): {cycle}',
-  'revisit': '{count} calls in a row went back over earlier calls, most often {calls}',
-  'repeated-error': '`{tool}` failed {count} times with the same error: {error}',
-  'repeated-response': '{count} responses in a row {sameness}: {head}',
-  'cut': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
+  'cycle': 'The same {length} calls went round {laps} times ({calls} calls): {cycle}',
+  'same-ground': '{count} calls in a row went back over earlier calls, most often {calls}',
+  'same-error': '`{tool}` failed {count} times with the same error: {error}',
+  'same-response': '{count} responses in a row {sameness}: {head}',
+  'runaway': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
 } as const
 
 /** One call a revisit run's phrase names, with how often it came up. */
@@ -220,12 +220,12 @@ export function loopNotice(told: Told, denyCount?: number): NoticeText {
 /** The notice for one finding alone. */
 function leadNotice(finding: LoopFinding): NoticeText {
   switch (finding.kind) {
-    case 'repeated-call': return repeatedCallNotice(finding)
-    case 'sequence': return sequenceNotice(finding)
-    case 'revisit': return revisitNotice(finding)
-    case 'repeated-error': return repeatedErrorNotice(finding)
-    case 'repeated-response': return repeatedResponseNotice(finding)
-    case 'cut': return cutNotice(finding)
+    case 'identical-calls': return repeatedCallNotice(finding)
+    case 'cycle': return sequenceNotice(finding)
+    case 'same-ground': return revisitNotice(finding)
+    case 'same-error': return repeatedErrorNotice(finding)
+    case 'same-response': return repeatedResponseNotice(finding)
+    case 'runaway': return cutNotice(finding)
   }
 }
 
@@ -234,15 +234,15 @@ function leadNotice(finding: LoopFinding): NoticeText {
  * a repeated call is still below the deny count; a poller is never refused, nor one error across arguments.
  */
 function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
-  if (finding.kind === 'repeated-error' || finding.kind === 'repeated-response' || finding.kind === 'cut') return false
-  return finding.kind !== 'repeated-call' || (finding.toolClass !== 'poller' && finding.count < denyCount)
+  if (finding.kind === 'same-error' || finding.kind === 'same-response' || finding.kind === 'runaway') return false
+  return finding.kind !== 'identical-calls' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
 /**
  * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
  * further identical calls will be refused.
  */
-export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: number): NoticeText {
+export function repeatedCallNotice(found: IdenticalCallsFinding, denyCount?: number): NoticeText {
   const tool = clip(found.tool, NAME_CHARS)
   const count = String(found.count)
   const advice = found.evidence === 'changed' ? CALL_ADVICE.changed
@@ -257,7 +257,7 @@ export function repeatedCallNotice(found: RepeatedCallFinding, denyCount?: numbe
 }
 
 /** The sequence notice. */
-export function sequenceNotice(found: SequenceFinding): NoticeText {
+export function sequenceNotice(found: CycleFinding): NoticeText {
   const cycle = found.tools.map(tool => clip(tool, NAME_CHARS)).join(' → ')
   const laps = String(found.laps)
   const sameness = found.sameResults ? SEQUENCE_SAMENESS.results : SEQUENCE_SAMENESS.arguments
@@ -268,7 +268,7 @@ export function sequenceNotice(found: SequenceFinding): NoticeText {
 }
 
 /** The revisit notice: the run's length and the calls it keeps going back to. */
-export function revisitNotice(found: RevisitFinding): NoticeText {
+export function revisitNotice(found: SameGroundFinding): NoticeText {
   const count = String(found.count)
   const calls = found.calls.map(call => fill(REVISIT_CALL_LINE, {
     tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
@@ -280,7 +280,7 @@ export function revisitNotice(found: RevisitFinding): NoticeText {
 }
 
 /** The repeated-error notice. */
-export function repeatedErrorNotice(found: RepeatedErrorFinding): NoticeText {
+export function repeatedErrorNotice(found: SameErrorFinding): NoticeText {
   const tool = clip(found.tool, NAME_CHARS)
   const count = String(found.count)
   const input = found.cause === 'input'
@@ -293,7 +293,7 @@ export function repeatedErrorNotice(found: RepeatedErrorFinding): NoticeText {
 }
 
 /** The notice after responses that said the same thing, or opened alike, step after step. */
-export function repeatedResponseNotice(found: RepeatedResponseFinding): NoticeText {
+export function repeatedResponseNotice(found: SameResponseFinding): NoticeText {
   const count = String(found.count)
   return {
     text: fill(REPEATED_RESPONSE_NOTICE, { count, sameness: RESPONSE_SAMENESS[found.whole ? 'whole' : 'opening'], head: oneLine(found.head, TEXT_PREVIEW_CHARS, found.head.length) }),
@@ -302,7 +302,7 @@ export function repeatedResponseNotice(found: RepeatedResponseFinding): NoticeTe
 }
 
 /** The notice a cut response leaves: where it repeated, what, and how often. */
-export function cutNotice(found: CutFinding): NoticeText {
+export function cutNotice(found: RunawayFinding): NoticeText {
   const copies = String(found.copies)
   return {
     text: fill(CUT_NOTICE, { part: CUT_PART[found.part], copies, unit: oneLine(found.unit, TEXT_PREVIEW_CHARS, found.unit.length) }),
@@ -357,31 +357,31 @@ export function subagentStoppedLine(reason: string): string {
 /** A loop in a phrase: its kind, what repeated, and how many calls it took; `refused` when its last call was refused. */
 function loopPhrase(loop: LoopFinding, refused: boolean): string {
   switch (loop.kind) {
-    case 'repeated-call':
-      return fill(refused ? LOOP.refused : LOOP['repeated-call'], {
+    case 'identical-calls':
+      return fill(refused ? LOOP.refused : LOOP['identical-calls'], {
         tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), short: SUMMARY_EVIDENCE[loop.evidence],
         arguments: clip(loop.args, ARGS_PREVIEW_CHARS),
       })
-    case 'sequence':
-      return fill(LOOP.sequence, {
+    case 'cycle':
+      return fill(LOOP.cycle, {
         length: String(loop.tools.length), laps: String(loop.laps), calls: String(loopCalls(loop)),
         cycle: loop.tools.map(tool => clip(tool, NAME_CHARS)).join(' → '),
       })
-    case 'revisit':
-      return fill(LOOP.revisit, {
+    case 'same-ground':
+      return fill(LOOP['same-ground'], {
         count: String(loop.count),
         calls: loop.calls.map(call => fill(LOOP_REVISIT_CALL, {
           tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
         })).join(', '),
       })
-    case 'repeated-error':
-      return fill(LOOP['repeated-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
-    case 'repeated-response':
-      return fill(LOOP['repeated-response'], {
+    case 'same-error':
+      return fill(LOOP['same-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
+    case 'same-response':
+      return fill(LOOP['same-response'], {
         count: String(loop.count), sameness: RESPONSE_SAMENESS[loop.whole ? 'whole' : 'opening'], head: oneLine(loop.head, TEXT_PREVIEW_CHARS, loop.head.length),
       })
-    case 'cut':
-      return fill(LOOP.cut, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
+    case 'runaway':
+      return fill(LOOP.runaway, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
   }
 }
 

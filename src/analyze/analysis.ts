@@ -4,6 +4,7 @@
  * @module dsh-brake/analyze/analysis
  */
 import type { Action } from '../replay/actions.js'
+import { LOOP_KINDS, type LoopKind } from '../core/types.js'
 
 /** Tokens, from the session's usage records or, where it has none, estimated from text size. */
 export interface Tokens {
@@ -14,16 +15,11 @@ export interface Tokens {
   readonly estimated: boolean
 }
 
-/**
- * A loop's shape: the same call again (`repeated-call`), a cycle of 2 to 4 calls (`cycle`), a lap of 5 to 20 calls
- * gone over again, in any order within it (`lap`: viewing or paging through the same places), one tool failing the
- * same way across arguments (`same-error`), the same context text claimed step after step (`duplicate-text`), the
- * same answer response after response (`repeated-response`), a response repeating itself as it streamed (`cut`).
- */
-export type LoopShape = 'repeated-call' | 'cycle' | 'lap' | 'same-error' | 'duplicate-text' | 'repeated-response' | 'cut'
+/** A loop's shape is its kind, in the one vocabulary (core/types.ts, docs/design.md "Loop kinds"). */
+export type LoopShape = LoopKind
 
 /** Every shape, in the order reports list them. */
-export const LOOP_SHAPES: readonly LoopShape[] = ['repeated-call', 'cycle', 'lap', 'same-error', 'duplicate-text', 'repeated-response', 'cut']
+export const LOOP_SHAPES: readonly LoopShape[] = LOOP_KINDS
 
 /** What the brake would save of a loop under one config, if the model stopped looping when it was told, and for sure at a stop. */
 export interface Saved {

@@ -95,12 +95,12 @@ function callLoop(episode: Episode, facts: readonly CallFacts[]): Found {
   const first = calls.findIndex(call => call.index >= episode.begins)
   const period = shortestPeriod(keys, Math.max(first, 1))
   const lapPeriod = episode.rules.includes('L') ? lPeriod(episode, calls) : undefined
-  const shape: LoopShape = period === 1 ? 'repeated-call' : period !== undefined && period <= 4 ? 'cycle' : period !== undefined || lapPeriod !== undefined ? 'lap' : 'repeated-call'
+  const shape: LoopShape = period === 1 ? 'identical-calls' : period !== undefined && period <= 4 ? 'cycle' : period !== undefined || lapPeriod !== undefined ? 'same-ground' : 'identical-calls'
   const length = period ?? lapPeriod ?? 1
   // What repeats: the repeated call, or the lap's calls in order from where the loop starts.
   const lap = calls.slice(0, length).map(callLabel)
-  const what = shape === 'repeated-call' ? mostRepeated(calls) : lap.join(' → ')
-  return { shape, rules: episode.rules, period: shape === 'repeated-call' ? 1 : length, what, episode }
+  const what = shape === 'identical-calls' ? mostRepeated(calls) : lap.join(' → ')
+  return { shape, rules: episode.rules, period: shape === 'identical-calls' ? 1 : length, what, episode }
 }
 
 /** The shortest period (1 to LONGEST_LAP) the keys repeat with from `from` to their end, if any. */
@@ -214,7 +214,7 @@ function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
       const labelledAt = run[SAME_RESPONSES - 1]!.callsBefore - 1
       const cost = (list: readonly RecordedResponse[]): Tokens => sum(list.map(responseTokens))
       found.push({
-        shape: 'repeated-response', rules: ['R'], period: null, what: visibleText(run[0]!),
+        shape: 'same-response', rules: ['R'], period: null, what: visibleText(run[0]!),
         episode: episodeOf(agent, run[0]!.callsBefore - 1, run[1]!.callsBefore - 1, run.at(-1)!.callsBefore - 1, labelledAt),
         priced: { tokens: cost(run), wasted: cost(run.slice(1)), saved: () => NOTHING_SAVED },
       })
@@ -244,7 +244,7 @@ function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
     const wasted = scale(tokens, share)
     const call = response.callsBefore - 1
     found.push({
-      shape: 'cut', rules: ['S'], period: null, what: cut?.unit ?? '',
+      shape: 'runaway', rules: ['S'], period: null, what: cut?.unit ?? '',
       episode: episodeOf(agent, call, call, call, call),
       priced: {
         tokens, wasted,

@@ -31,19 +31,19 @@ export function share(part: Tokens | number, whole: Tokens | number): string {
 export function shapeOf(loop: Loop): string {
   const what = fit(loop.what.replace(/\s+/g, ' ').trim(), 80)
   switch (loop.shape) {
-    case 'repeated-call': return `repeated call (${what})`
+    case 'identical-calls': return `repeated call (${what})`
     case 'cycle': return `cycle of ${loop.period} (${what})`
-    case 'lap': return `lap of ${loop.period} (${what})`
+    case 'same-ground': return `lap of ${loop.period} (${what})`
     case 'same-error': return `same error (${what})`
     case 'duplicate-text': return `duplicate text ("${what}")`
-    case 'repeated-response': return `repeated response ("${what}")`
-    case 'cut': return `response repeating itself ("${what}")`
+    case 'same-response': return `repeated response ("${what}")`
+    case 'runaway': return `response repeating itself ("${what}")`
   }
 }
 
 /** Where a loop is: `calls 12–60`, or `after call 12` for one that is not made of calls. */
 export function callsOf(loop: Loop): string {
-  if (loop.shape === 'cut') return `after call ${loop.firstCall}`
+  if (loop.shape === 'runaway') return `after call ${loop.firstCall}`
   return loop.firstCall === loop.lastCall ? `call ${loop.firstCall}` : `calls ${loop.firstCall}–${loop.lastCall}`
 }
 

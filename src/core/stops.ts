@@ -32,7 +32,7 @@ export function stopCause(call: CallObservation, told: Told | undefined, chain: 
   if (cause !== undefined) return { ...cause, refused: call.refused }
   if (!call.refused || call.kind === 'poller') return undefined
   return {
-    loop: { kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain, evidence: 'same-result' },
+    loop: { kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain, evidence: 'same-result' },
     refused: true,
   }
 }
@@ -41,12 +41,12 @@ export function stopCause(call: CallObservation, told: Told | undefined, chain: 
 export function loopStopCause(told: Told | undefined): StopCause | undefined {
   if (told?.again !== true) return undefined
   const loop = told.finding
-  if (loop.kind === 'repeated-call' && loop.toolClass === 'poller') return undefined
+  if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
   return { loop, refused: false }
 }
 
 /** How many calls (or responses) the loop took, as far as the brake counted them. */
 export function loopCalls(loop: LoopFinding): number {
-  if (loop.kind === 'sequence') return loop.laps * loop.tools.length
-  return loop.kind === 'cut' ? loop.cuts : loop.count
+  if (loop.kind === 'cycle') return loop.laps * loop.tools.length
+  return loop.kind === 'runaway' ? loop.cuts : loop.count
 }

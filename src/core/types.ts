@@ -69,8 +69,8 @@ export interface CallStep {
 }
 
 /** The same call identity observed `count` times in one chain (since the last progress, when progress-aware). */
-export interface RepeatedCallFinding {
-  readonly kind: 'repeated-call'
+export interface IdenticalCallsFinding {
+  readonly kind: 'identical-calls'
   readonly tool: string
   readonly toolClass: CallObservation['kind']
   /** Canonical arguments of the call that tripped the detector (unbounded; the message layer trims it). */
@@ -82,8 +82,8 @@ export interface RepeatedCallFinding {
 }
 
 /** The same tool failing with the same error, whatever the arguments. */
-export interface RepeatedErrorFinding {
-  readonly kind: 'repeated-error'
+export interface SameErrorFinding {
+  readonly kind: 'same-error'
   readonly tool: string
   /** Failures since the tool last succeeded (or since the last progress), the current one included. */
   readonly count: number
@@ -96,8 +96,8 @@ export interface RepeatedErrorFinding {
 }
 
 /** A cycle of pairwise-distinct call identities repeated back to back. */
-export interface SequenceFinding {
-  readonly kind: 'sequence'
+export interface CycleFinding {
+  readonly kind: 'cycle'
   /** Tool names of one lap, in call order, starting with the oldest call of the last lap. */
   readonly tools: readonly string[]
   /** Complete laps seen back to back, the current one included. */
@@ -107,8 +107,8 @@ export interface SequenceFinding {
 }
 
 /** A run of consecutive calls that each repeat an earlier call, unchanged, with no progress since. */
-export interface RevisitFinding {
-  readonly kind: 'revisit'
+export interface SameGroundFinding {
+  readonly kind: 'same-ground'
   /** Calls in the run, the current one included. */
   readonly count: number
   /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
@@ -139,8 +139,8 @@ export interface DuplicateTextFinding {
 }
 
 /** Responses in a row that said the same thing, or opened with the same passage, with no progress between. */
-export interface RepeatedResponseFinding {
-  readonly kind: 'repeated-response'
+export interface SameResponseFinding {
+  readonly kind: 'same-response'
   /** Responses in the run, the latest included. */
   readonly count: number
   /** Whether the responses were the same answer whole (text only, no tool call); else they opened alike. */
@@ -150,8 +150,8 @@ export interface RepeatedResponseFinding {
 }
 
 /** A response that fell into repeating itself while it streamed, and was cut there. */
-export interface CutFinding {
-  readonly kind: 'cut'
+export interface RunawayFinding {
+  readonly kind: 'runaway'
   /** Where it repeated: the visible answer, or the reasoning. */
   readonly part: 'text' | 'reasoning'
   /** The unit that repeated (bounded; the message layer trims it further). */
@@ -164,7 +164,7 @@ export interface CutFinding {
 
 /** What the brake can report of a loop in what the agent does: its calls, its responses. */
 export type LoopFinding =
-  | RepeatedCallFinding | RepeatedErrorFinding | SequenceFinding | RevisitFinding | RepeatedResponseFinding | CutFinding
+  | IdenticalCallsFinding | SameErrorFinding | CycleFinding | SameGroundFinding | SameResponseFinding | RunawayFinding
 
 /**
  * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
@@ -178,3 +178,14 @@ export interface Evidence<F extends LoopFinding = LoopFinding> {
 
 /** Anything a detector can report. */
 export type Finding = LoopFinding | DuplicateTextFinding
+
+/**
+ * The one vocabulary for kinds of loop (glossary: docs/design.md, "Loop kinds"): what a finding's `kind` says, what
+ * `analyze` reports a loop as, and what the events carry. README and notices use the same words.
+ */
+export type LoopKind = Finding['kind']
+
+/** Every loop kind, in the order reports list them. */
+export const LOOP_KINDS: readonly LoopKind[] = [
+  'identical-calls', 'cycle', 'same-ground', 'same-error', 'duplicate-text', 'same-response', 'runaway',
+]

@@ -90,7 +90,7 @@ function resolve(loop: Loop): Loop {
 
 /** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
 const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
-  'sequence': 0, 'revisit': 1, 'repeated-error': 2, 'repeated-response': 3, 'repeated-call': 4, 'cut': 5,
+  'cycle': 0, 'same-ground': 1, 'same-error': 2, 'same-response': 3, 'identical-calls': 4, 'runaway': 5,
 }
 
 /** A loop not yet told. */
@@ -139,7 +139,7 @@ export function createVoice(options: VoiceOptions): Voice {
 
   /** Whether a notice leading with `finding` says more than a plain "you repeated this call". */
   function saysMore(finding: LoopFinding): boolean {
-    if (finding.kind !== 'repeated-call') return true
+    if (finding.kind !== 'identical-calls') return true
     return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
   }
 
@@ -156,9 +156,9 @@ export function createVoice(options: VoiceOptions): Voice {
       const again = loop.told > 0
       loop.told++
       loop.toldAt = at
-      loop.unit = finding.kind === 'sequence' ? finding.tools.length : 1
+      loop.unit = finding.kind === 'cycle' ? finding.tools.length : 1
       // A repeat count adds nothing to a notice about a loop made of repeats; another kind of evidence does.
-      const also = ranked.slice(1).filter(other => other.kind !== 'repeated-call' && other.kind !== finding.kind)
+      const also = ranked.slice(1).filter(other => other.kind !== 'identical-calls' && other.kind !== finding.kind)
       return { finding, also, again }
     },
     heard(at, key, epoch) {

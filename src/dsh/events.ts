@@ -7,7 +7,7 @@
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { StopCause } from '../core/stops.js'
-import type { CutFinding, Finding } from '../core/types.js'
+import type { RunawayFinding, Finding } from '../core/types.js'
 
 /** The tool call an event concerns: its name and DSH's id for it. */
 export interface BrakeCall {
@@ -56,7 +56,7 @@ export interface BrakeCutEvent {
   readonly turn: number
   readonly step: number
   /** Where it repeated, what, how often, and how many responses of the turn were cut. */
-  readonly finding: CutFinding
+  readonly finding: RunawayFinding
   /** Characters of back-to-back repetition when it was cut. */
   readonly span: number
   /** Characters of that block streamed before the cut (what the response kept of it). */

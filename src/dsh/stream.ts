@@ -21,7 +21,7 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
 import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '../core/detectors/repetition.js'
 import { createResponseDigest } from '../core/detectors/responses.js'
-import type { CutFinding } from '../core/types.js'
+import type { RunawayFinding } from '../core/types.js'
 import { cutNotice, loopNotice } from '../messages.js'
 import type { Brake, LoopRequest } from './brake.js'
 import { notice } from './notices.js'
@@ -59,7 +59,7 @@ async function* watch(brake: Brake, request: LoopRequest, next: () => AsyncItera
   let watching = true
   let calls = false
   let finished = false
-  let cut: { index: number; part: CutFinding['part']; found: Repetition } | undefined
+  let cut: { index: number; part: RunawayFinding['part']; found: Repetition } | undefined
   for await (const chunk of next()) {
     yield chunk
     if (!watching) continue
@@ -97,7 +97,7 @@ async function* watch(brake: Brake, request: LoopRequest, next: () => AsyncItera
  */
 function observe(
   brake: Brake, chunk: StreamChunk, open: Map<number, OpenBlock>, digest: ReturnType<typeof createResponseDigest>,
-): { index: number; part: CutFinding['part']; found: Repetition } | undefined {
+): { index: number; part: RunawayFinding['part']; found: Repetition } | undefined {
   switch (chunk.type) {
     case 'block-start': {
       const watched = brake.stream !== undefined && (chunk.blockType === 'text' || chunk.blockType === 'reasoning')
@@ -123,7 +123,7 @@ function observe(
  * then the notice (or, for the turn's second cut in stop mode, the stop) for the model's next step.
  */
 function* endCut(
-  brake: Brake, request: LoopRequest, open: ReadonlyMap<number, OpenBlock>, cut: { index: number; part: CutFinding['part']; found: Repetition },
+  brake: Brake, request: LoopRequest, open: ReadonlyMap<number, OpenBlock>, cut: { index: number; part: RunawayFinding['part']; found: Repetition },
 ): Generator<StreamChunk> {
   const { agent, turn } = request
   let closing: StreamChunk[] = []
@@ -139,7 +139,7 @@ function* endCut(
     const counted = brake.cuts.get(agent)
     const cuts = counted?.turn === turn ? counted.count + 1 : 1
     brake.cuts.set(agent, { turn, count: cuts })
-    const finding: CutFinding = { kind: 'cut', part: cut.part, unit: cut.found.unit.slice(0, UNIT_KEPT), copies: cut.found.copies, cuts }
+    const finding: RunawayFinding = { kind: 'runaway', part: cut.part, unit: cut.found.unit.slice(0, UNIT_KEPT), copies: cut.found.copies, cuts }
     brake.emit('dsh-brake/cut', { agent, turn, step: request.step, finding, span: cut.found.span, streamed: cut.found.seen })
     const stop = cuts > 1 ? brake.stopMode?.cutEndsTurn(agent, turn, { loop: finding, refused: false }) : undefined
     const text = cutNotice(finding)

@@ -154,14 +154,14 @@ describe('scenarios on the stock headless tools', () => {
     const reminders = stored.filter(e => e.type === 'user/message' && (e.data?.['source'] as { plugin?: string }).plugin === 'repeat-tool-reminder')
     expect(reminders.map(e => (e.data?.['source'] as { summary: string }).summary)).toEqual(['read × 3', 'read × 5', 'read × 8'])
     // The replay hears the reminder's notices in the contexts the log says each step claimed, as the live run did.
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 14, 1]], costs: [[210, 195, 0]], replayed: ['notice@14'], said: ['notice@14'] })
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['identical-calls', 1, 14, 1]], costs: [[210, 195, 0]], replayed: ['notice@14'], said: ['notice@14'] })
   })
 
   it('the same loop without the reminder: the brake\'s own notice at the fourth read, the next at the ninth', async () => {
     const { run, server: model, cwd } = await play(linkHome, repeat(9, call('read', { file_path: 'notes.txt' })), BRAKE_ALONE, { 'notes.txt': 'the answer is 42\n' })
     expect(run.code, run.stderr).toBe(0)
     expect(noticesSent(model).map(n => n.request)).toEqual([5, 10])
-    expect(analyze(linkHome, cwd, BRAKE_ALONE)).toEqual({ loops: [['repeated-call', 1, 9, 1]], costs: [[135, 120, 75]], replayed: ['notice@4', 'notice@9'], said: ['notice@4', 'notice@9'] })
+    expect(analyze(linkHome, cwd, BRAKE_ALONE)).toEqual({ loops: [['identical-calls', 1, 9, 1]], costs: [[135, 120, 75]], replayed: ['notice@4', 'notice@9'], said: ['notice@4', 'notice@9'] })
   })
 
   it('six identical reads in one response (parallel calls): the fourth carries the notice', async () => {
@@ -173,7 +173,7 @@ describe('scenarios on the stock headless tools', () => {
       [2, '[dsh-brake] You have called `read` with these exact arguments 4 times and got the same result each time:'],
     ])
     // All six results went out in one request; the log says which call's result the notice was attached to.
-    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['repeated-call', 1, 6, 1]], costs: [[15, 13, 5]], replayed: ['notice@4'], said: ['notice@4'] })
+    expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['identical-calls', 1, 6, 1]], costs: [[15, 13, 5]], replayed: ['notice@4'], said: ['notice@4'] })
   })
 
   it('a sequence loop: read → bash → grep, eight laps, told at the third and the eighth, not as each call repeats', async () => {
@@ -212,7 +212,7 @@ describe('scenarios on the stock headless tools', () => {
     const analyzed = analyze(linkHome, cwd, DENY)
     expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'refusal@11', 'refusal@12'])
     expect(analyzed.said).toEqual(analyzed.replayed)
-    expect(analyzed.loops).toEqual([['repeated-call', 1, 10, 1]])
+    expect(analyzed.loops).toEqual([['identical-calls', 1, 10, 1]])
     expect(analyzed.costs).toEqual([[150, 135, 90]])
   })
 
@@ -297,7 +297,7 @@ describe('scenarios on the stock headless tools', () => {
     const [child] = session!.agents
     expect(child!.session).toBe(session!.session)
     expect(child!.agent).not.toBe('main')
-    expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, shape: 'repeated-call', firstCall: 1, calls: 6 })])
+    expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, shape: 'identical-calls', firstCall: 1, calls: 6 })])
     expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
   })
 

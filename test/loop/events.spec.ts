@@ -60,12 +60,12 @@ describe('the brake\'s Cordis events', () => {
     expect(agents.every(which => which === target)).toBe(true)
     const [notice, refusal, stop] = heard as [Extract<Heard, { event: 'notice' }>, Extract<Heard, { event: 'refusal' }>, Extract<Heard, { event: 'stop' }>]
     expect(notice.data).toMatchObject({
-      call: { name: 'read', callId: ids[1] }, finding: { kind: 'repeated-call', tool: 'read', count: 2 }, summary: 'read × 2, same result',
+      call: { name: 'read', callId: ids[1] }, finding: { kind: 'identical-calls', tool: 'read', count: 2 }, summary: 'read × 2, same result',
     })
     expect(notice.data.text).toMatch(/^\[dsh-brake\] You have called `read` with these exact arguments 2 times/)
     expect(refusal.data).toMatchObject({ call: { name: 'read', callId: ids[3] }, count: 3 })
     expect(results(target)[3]!.text).toBe(`Error: ${refusal.data.reason}`)
-    expect(stop.data).toMatchObject({ cause: { refused: true, loop: { kind: 'repeated-call', count: 4 } } })
+    expect(stop.data).toMatchObject({ cause: { refused: true, loop: { kind: 'identical-calls', count: 4 } } })
     const end = target.session.events.findLast(event => event.type === 'turn/end')!.data as { reason: { reason: { reason: string } } }
     expect(end.reason.reason.reason).toBe(stop.data.reason)
   })

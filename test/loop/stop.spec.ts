@@ -146,7 +146,7 @@ describe('stop mode and goals', () => {
     await done
     await target.whenIdle()
     const reason = (turnEnds(target)[0] as { reason: { reason: string } }).reason.reason
-    expect(reason).toBe(stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"file_path":"a.ts"}', count: 9, evidence: 'same-result' } }))
+    expect(reason).toBe(stopReason({ refused: false, loop: { kind: 'identical-calls', tool: 'read', toolClass: 'default', args: '{"file_path":"a.ts"}', count: 9, evidence: 'same-result' } }))
     expect(ctx.goals.get(target)).toMatchObject({ phase: 'blocked', blockedReason: { code: 'loop-brake', message: reason } })
     // One round, stopped after its ninth call: the goal did not go on.
     expect(turnEnds(target)).toHaveLength(1)

@@ -91,7 +91,7 @@ describe('a response that repeats itself', () => {
     // One notice, read by the model at its next step, in the same turn, which then completed.
     const [cut] = heard.cuts
     expect(heard.cuts).toHaveLength(1)
-    expect(cut!.finding).toMatchObject({ kind: 'cut', part: entry.part, unit, cuts: 1 })
+    expect(cut!.finding).toMatchObject({ kind: 'runaway', part: entry.part, unit, cuts: 1 })
     expect(cut!.streamed).toBeLessThanOrEqual(kept.length)
     expect(notices(target)).toEqual([{ ...cutNotice(cut!.finding), id: expect.any(String) as string }])
     expect(model.requests).toHaveLength(2)
@@ -182,7 +182,7 @@ describe('responses that repeat across steps', () => {
     const script: Turn[] = Array.from({ length: 6 }, (_, i) => ({ text: `${OPENING}\n\nAttempt ${i + 1}.`, calls: [{ name: 'read', args: { file_path: `log-${i}` } }] }))
     const { agent: target } = agent(ctx, [...script, say('Giving up: the import is missing from the lockfile.')])
     await prompt(ctx, target)
-    expect(heard.notices.map(({ finding }) => finding.kind)).toEqual(['repeated-response'])
+    expect(heard.notices.map(({ finding }) => finding.kind)).toEqual(['same-response'])
     expect(notices(target).map(n => n.summary)).toEqual(['same response × 3'])
     expect(notices(target)[0]!.text).toContain('opened with the same passage')
   })
@@ -197,7 +197,7 @@ describe('responses that repeat across steps', () => {
       if (which === target && ++pushes < 3) which.steer(createUserMessage({ content: [{ type: 'text', text: 'Keep going until it is done.' }], source: { kind: 'plugin', plugin: 'keep-going' } }))
     })
     await prompt(ctx, target)
-    expect(heard.notices.map(({ finding }) => finding)).toEqual([{ kind: 'repeated-response', count: 3, whole: true, head: answer }])
+    expect(heard.notices.map(({ finding }) => finding)).toEqual([{ kind: 'same-response', count: 3, whole: true, head: answer }])
     await prompt(ctx, target, 'try once more')
     expect(heard.notices).toHaveLength(1)
   })

@@ -109,18 +109,18 @@ describe('README.md', () => {
     expect(english).toContain('[docs/notices.md](docs/notices.md)')
     const page = read('docs/notices.md')
     const examples = [
-      messages.repeatedCallNotice({ kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
-      messages.sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.repeatedCallNotice({ kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
+      messages.sequenceNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
       messages.repeatedErrorNotice({
-        kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
+        kind: 'same-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
       }).text,
       messages.duplicateTextNotice({
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
-      messages.cutNotice({ kind: 'cut', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
+      messages.cutNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
       messages.repeatedResponseNotice({
-        kind: 'repeated-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
+        kind: 'same-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
       }).text,
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
@@ -129,12 +129,12 @@ describe('README.md', () => {
   it('shows, in docs/notices.md, a notice that carries more than one finding, as the plugin renders it', () => {
     const told = {
       finding: {
-        kind: 'revisit', count: 10, calls: [
+        kind: 'same-ground', count: 10, calls: [
           { tool: 'read', args: '{"file_path":"src/server.ts"}', count: 4 }, { tool: 'bash', args: '{"command":"npm test"}', count: 3 },
           { tool: 'bash', args: '{"command":"npm start"}', count: 3 },
         ],
       },
-      also: [{ kind: 'repeated-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
+      also: [{ kind: 'same-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
       again: false,
     } as const
     expect(read('docs/notices.md')).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DuplicateBlock, RepeatedCallFinding } from '../../src/core/types.ts'
+import type { DuplicateBlock, IdenticalCallsFinding } from '../../src/core/types.ts'
 import {
   ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, loopNotice, repeatedCallNotice, repeatedErrorNotice,
   revisitNotice, sequenceNotice, sourceLabel, stopReason,
@@ -9,8 +9,8 @@ import {
 const wellFormed = (text: string): boolean => text.isWellFormed()
 
 describe('repeated-call notice', () => {
-  const call = (over: Partial<RepeatedCallFinding> = {}): RepeatedCallFinding => ({
-    kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
+  const call = (over: Partial<IdenticalCallsFinding> = {}): IdenticalCallsFinding => ({
+    kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 6, evidence: 'same-result', ...over,
   })
 
   it('says what was seen and what to do instead', () => {
@@ -23,7 +23,7 @@ describe('repeated-call notice', () => {
     expect(summary).toBe('read × 6, same result')
   })
 
-  it.each<[string, Partial<RepeatedCallFinding>, string, string]>([
+  it.each<[string, Partial<IdenticalCallsFinding>, string, string]>([
     ['a failing command', { tool: 'bash', toolClass: 'default', evidence: 'same-failure' }, 'and it failed the same way each time:', 'Calling it again will not tell you anything new.'],
     ['a poll', { tool: 'job_output', toolClass: 'poller' }, 'and got the same result each time:', 'Polling more often will not make it finish sooner.'],
     ['a change', { tool: 'write', toolClass: 'mutating' }, 'and got the same result each time:', 'Making the same change again will not change the outcome.'],
@@ -61,7 +61,7 @@ describe('repeated-call notice', () => {
 
 describe('sequence notice', () => {
   it('names the cycle and the laps', () => {
-    const { text, summary } = sequenceNotice({ kind: 'sequence', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
+    const { text, summary } = sequenceNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
     expect(text).toBe([
       '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
       'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
@@ -71,7 +71,7 @@ describe('sequence notice', () => {
 
   it('keeps the summary within 120 characters for long cycles', () => {
     const tools = Array.from({ length: 32 }, (_, i) => `tool_with_a_long_name_${i}`)
-    const { summary, text } = sequenceNotice({ kind: 'sequence', tools, laps: 3, sameResults: false })
+    const { summary, text } = sequenceNotice({ kind: 'cycle', tools, laps: 3, sameResults: false })
     expect(text).toContain('each time with the same arguments: tool_with')
     expect(summary.length).toBe(SUMMARY_CHARS)
     expect(summary.endsWith('…')).toBe(true)
@@ -103,8 +103,8 @@ describe('duplicate-text notice', () => {
 })
 
 describe('one notice per loop', () => {
-  const cycle = { kind: 'sequence', tools: ['grep', 'read'], laps: 3, sameResults: true } as const
-  const failing = { kind: 'repeated-error', tool: 'bash', count: 4, variants: 2, error: 'Error: no such file', cause: 'environment' } as const
+  const cycle = { kind: 'cycle', tools: ['grep', 'read'], laps: 3, sameResults: true } as const
+  const failing = { kind: 'same-error', tool: 'bash', count: 4, variants: 2, error: 'Error: no such file', cause: 'environment' } as const
 
   it('is the strongest finding\'s notice alone when nothing else adds to it', () => {
     expect(loopNotice({ finding: cycle, also: [], again: false })).toEqual(sequenceNotice(cycle))
@@ -130,7 +130,7 @@ describe('one notice per loop', () => {
 describe('repeated-error notice', () => {
   it('says the inputs are not the problem, quoting the error', () => {
     const { text, summary } = repeatedErrorNotice({
-      kind: 'repeated-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
+      kind: 'same-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
     })
     expect(text).toBe([
       '[dsh-brake] `read` has failed 3 times with the same error, with 3 different sets of arguments:',
@@ -142,7 +142,7 @@ describe('repeated-error notice', () => {
 
   it('says the input is the problem when the tool rejected it', () => {
     const { text, summary } = repeatedErrorNotice({
-      kind: 'repeated-error', tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
+      kind: 'same-error', tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
     })
     expect(text).toBe([
       '[dsh-brake] `edit` has rejected your input 5 times with the same error, with 4 different sets of arguments:',
@@ -156,7 +156,7 @@ describe('repeated-error notice', () => {
 describe('revisit notice', () => {
   it('says how long the run is and names the calls it keeps going back to, bounded', () => {
     const { text, summary } = revisitNotice({
-      kind: 'revisit', count: 9,
+      kind: 'same-ground', count: 9,
       calls: [
         { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
         { tool: 'grep', args: `{"pattern":"${'x'.repeat(300)}"}`, count: 2 },
@@ -182,14 +182,14 @@ describe('denial reason', () => {
 
 describe('stop reason', () => {
   it('is told by its wording: the brake\'s own stop, not another reason that mentions the brake', () => {
-    const reason = stopReason({ refused: false, loop: { kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result' } })
+    const reason = stopReason({ refused: false, loop: { kind: 'identical-calls', tool: 'read', toolClass: 'default', args: '{}', count: 9, evidence: 'same-result' } })
     expect(isStopReason(reason)).toBe(true)
     expect(isStopReason('budget-guard stopped the turn after dsh-brake warned')).toBe(false)
     expect(isStopReason(`Error: ${reason}`)).toBe(false)
   })
 
   it('ends the loop\'s sentence once, when a quoted error ends with its own full stop', () => {
-    const reason = stopReason({ refused: false, loop: { kind: 'repeated-error', tool: 'grep', count: 4, variants: 2, error: 'Stop hook: keep working.', cause: 'environment' } })
+    const reason = stopReason({ refused: false, loop: { kind: 'same-error', tool: 'grep', count: 4, variants: 2, error: 'Stop hook: keep working.', cause: 'environment' } })
     expect(reason).toContain('`grep` failed 4 times with the same error: Stop hook: keep working. Send a message to go on')
   })
 })
@@ -198,7 +198,7 @@ describe('bounded, well-formed text', () => {
   it('never splits a surrogate pair when clipping', () => {
     const emoji = '😀'.repeat(100)
     for (let max = 1; max < 20; max++) expect(wellFormed(clip(emoji, max))).toBe(true)
-    const { summary } = sequenceNotice({ kind: 'sequence', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
+    const { summary } = sequenceNotice({ kind: 'cycle', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
     expect(wellFormed(summary)).toBe(true)
   })
 

@@ -9,7 +9,7 @@
  */
 import { touch } from '../bounded-map.js'
 import { normalizeError } from '../normalize.js'
-import type { CallStep, Evidence, RepeatedErrorFinding } from '../types.js'
+import type { CallStep, Evidence, SameErrorFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the repeated-error detector. */
@@ -55,7 +55,7 @@ function blankChain(): Chain {
 }
 
 /** Create a repeated-error detector. */
-export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, Evidence<RepeatedErrorFinding>> {
+export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, Evidence<SameErrorFinding>> {
   const chains = new Map<string, Chain>()
   return {
     observe({ call, epoch }) {
@@ -84,7 +84,7 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       chain.noticedAt = chain.n
       const cause = call.inputError ? 'input' : 'environment'
       return {
-        finding: { kind: 'repeated-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause },
+        finding: { kind: 'same-error', tool: call.tool, count: chain.n, variants: chain.variants.size, error: line, cause },
         calls: [...chain.variants],
       }
     },

@@ -9,7 +9,7 @@
  * @module dsh-brake/core/detectors/identical-calls
  */
 import { canonicalJson } from '../canonical.js'
-import type { CallStep, Evidence, RepeatedCallFinding } from '../types.js'
+import type { CallStep, Evidence, IdenticalCallsFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the identical-call detector. */
@@ -23,7 +23,7 @@ export interface IdenticalCallOptions {
 }
 
 /** The identical-call detector, plus what the deny guard asks of it. */
-export interface IdenticalCallDetector extends Detector<CallStep, Evidence<RepeatedCallFinding>> {
+export interface IdenticalCallDetector extends Detector<CallStep, Evidence<IdenticalCallsFinding>> {
   /**
    * The length of the chain of the identity numbered `slot` in the call history (-1: not remembered), as it stands in
    * progress epoch `epoch`: 0 when unknown, or (progress-aware) broken by progress made since it was last extended.
@@ -96,8 +96,8 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       if (!isDue(call.kind === 'poller' ? options.pollSchedule : options.schedule, chain.n, chain.noticed)) return undefined
       chain.noticed = chain.n
       const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
-      const finding: RepeatedCallFinding = {
-        kind: 'repeated-call', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence,
+      const finding: IdenticalCallsFinding = {
+        kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence,
       }
       return { finding, calls: [call.key] }
     },

@@ -12,7 +12,7 @@
  * @module dsh-brake/core/detectors/responses
  */
 import { fingerprint } from '../fingerprint.js'
-import type { Evidence, RepeatedResponseFinding } from '../types.js'
+import type { Evidence, SameResponseFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Characters of a response's opening passage kept, at most. */
@@ -83,7 +83,7 @@ export function createResponseDigest(): ResponseDigest {
 }
 
 /** Create the detector of responses that repeat, on `schedule` (counted in responses). */
-export function createResponseRepeats(schedule: Schedule): Detector<ResponseObservation, Evidence<RepeatedResponseFinding>> {
+export function createResponseRepeats(schedule: Schedule): Detector<ResponseObservation, Evidence<SameResponseFinding>> {
   let key: number | undefined
   let epoch = 0
   let count = 0
@@ -104,7 +104,7 @@ export function createResponseRepeats(schedule: Schedule): Detector<ResponseObse
       count++
       if (!isDue(schedule, count, noticed)) return undefined
       noticed = count
-      return { finding: { kind: 'repeated-response', count, whole, head: response.opening }, calls: [next] }
+      return { finding: { kind: 'same-response', count, whole, head: response.opening }, calls: [next] }
     },
     reset() {
       key = undefined

@@ -11,7 +11,7 @@
  * @module dsh-brake/core/detectors/revisits
  */
 import { canonicalJson } from '../canonical.js'
-import type { CallStep, Evidence, RevisitFinding } from '../types.js'
+import type { CallStep, Evidence, SameGroundFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the revisit detector. */
@@ -34,7 +34,7 @@ interface RunCall {
 }
 
 /** Create a revisit detector. */
-export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<RevisitFinding>> {
+export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
   // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
   const tools: string[] = []
   const keys = new Float64Array(RUN_WINDOW)
@@ -101,7 +101,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       noticed = run
       if (owned()) return undefined
       const calls = runCalls()
-      return { finding: { kind: 'revisit', count: run, calls: named(calls) }, calls: [...new Set(calls.map(call => call.key))] }
+      return { finding: { kind: 'same-ground', count: run, calls: named(calls) }, calls: [...new Set(calls.map(call => call.key))] }
     },
     reset() {
       tools.length = 0
@@ -115,7 +115,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
 }
 
 /** The run's most repeated calls, most first (latest first among equals), with their canonical arguments. */
-function named(calls: readonly RunCall[]): RevisitFinding['calls'] {
+function named(calls: readonly RunCall[]): SameGroundFinding['calls'] {
   const counts = new Map<number, { call: RunCall; count: number; last: number }>()
   calls.forEach((call, index) => {
     const entry = counts.get(call.key)

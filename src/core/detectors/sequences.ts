@@ -10,7 +10,7 @@
  * leaves plain repeats (A A A) to the identical-call detector.
  * @module dsh-brake/core/detectors/sequences
  */
-import type { CallStep, Evidence, SequenceFinding } from '../types.js'
+import type { CallStep, Evidence, CycleFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the sequence detector. */
@@ -24,7 +24,7 @@ export interface SequenceOptions {
 }
 
 /** Create a sequence detector. */
-export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, Evidence<SequenceFinding>> {
+export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, Evidence<CycleFinding>> {
   const { maxLength, schedule, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
@@ -59,7 +59,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
       versions[slot] = version
       tools[slot] = call.tool
       seen++
-      let found: Evidence<SequenceFinding> | undefined
+      let found: Evidence<CycleFinding> | undefined
       for (let period = 2; period <= maxLength; period++) {
         const back = at(period)
         if (seen <= period || keys[back] !== key || versions[back] !== version) {
@@ -79,7 +79,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
           lap.push(tools[at(i)]!)
           calls.push(keys[at(i)]!)
         }
-        found = { finding: { kind: 'sequence', tools: lap, laps: done, sameResults: progressAware }, calls }
+        found = { finding: { kind: 'cycle', tools: lap, laps: done, sameResults: progressAware }, calls }
       }
       return found
     },

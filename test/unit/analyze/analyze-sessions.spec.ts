@@ -56,14 +56,14 @@ describe('a loop\'s shape is read from its calls', () => {
   it('a viewing lap of 7 gone over again is a lap of 7, in order or not', async () => {
     const windows = Array.from({ length: 7 }, (_, i) => ({ name: 'read', args: { file_path: 'big.py', offset: i * 50 }, result: `window ${i}` }))
     const [inOrder] = await loopsOf([...windows, ...windows, ...windows])
-    expect(inOrder).toMatchObject({ shape: 'lap', period: 7, begins: 8 })
+    expect(inOrder).toMatchObject({ shape: 'same-ground', period: 7, begins: 8 })
     const [shuffled] = await loopsOf([...windows, ...[3, 0, 6, 1, 5, 2, 4].map(i => windows[i]!)])
-    expect(shuffled).toMatchObject({ shape: 'lap', period: 7, rules: ['L'] })
+    expect(shuffled).toMatchObject({ shape: 'same-ground', period: 7, rules: ['L'] })
   })
 
   it('the same call again is a repeated call', async () => {
     const [loop] = await loopsOf(times(5, read('notes.txt')))
-    expect(loop).toMatchObject({ shape: 'repeated-call', period: 1, what: 'read notes.txt', firstCall: 1, begins: 2, lastCall: 5 })
+    expect(loop).toMatchObject({ shape: 'identical-calls', period: 1, what: 'read notes.txt', firstCall: 1, begins: 2, lastCall: 5 })
   })
 
   it('one tool failing the same way across arguments is the same error', async () => {
@@ -92,7 +92,7 @@ describe('a loop\'s shape is read from its calls', () => {
     for (let i = 0; i < 3; i++) script.openStep().stream([{ part: 'text', deltas: [answer] }]).respond([], { inputTokens: 100, outputTokens: 30 })
     const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
     const [loop] = analysis.sessions[0]!.agents[0]!.loops
-    expect(loop).toMatchObject({ shape: 'repeated-response', rules: ['R'], what: answer, tokens: { total: 90, estimated: false }, wasted: { total: 60 } })
+    expect(loop).toMatchObject({ shape: 'same-response', rules: ['R'], what: answer, tokens: { total: 90, estimated: false }, wasted: { total: 60 } })
   })
 })
 
@@ -154,7 +154,7 @@ describe('sessions, subagents and the overview', () => {
     const child = writeLog(home, 'session-child', steps(new SessionScript(header('session-child', 'session-parent')).prompt('task'), times(5, read('b.txt')), { inputTokens: 300, outputTokens: 20 }).bytes())
     const analysis = await analyzeSessions([child, parent], DEFAULTS)
     expect(analysis.sessions.map(session => [session.session, session.agentCount, session.agents.map(agent => agent.agent)])).toEqual([['session-parent', 2, ['session-child']]])
-    expect(analysis.sessions[0]!.agents[0]!.loops).toEqual([expect.objectContaining({ session: 'session-parent', agent: 'session-child', shape: 'repeated-call', calls: 5 })])
+    expect(analysis.sessions[0]!.agents[0]!.loops).toEqual([expect.objectContaining({ session: 'session-parent', agent: 'session-child', shape: 'identical-calls', calls: 5 })])
     expect(analysis.quiet.count).toBe(0)
   })
 
@@ -169,7 +169,7 @@ describe('sessions, subagents and the overview', () => {
     expect(analysis.sessions.map(session => session.session)).toEqual(['session-big', 'session-small'])
     expect(analysis.quiet).toEqual({ count: 1, sessions: [{ session: 'session-quiet', files: [files[1]], calls: 2, tokens: { input: 2000, output: 40, total: 2040, estimated: false } }] })
     const { overview } = analysis
-    expect(overview).toMatchObject({ sessions: 3, agents: 3, calls: 15, sessionsWithLoops: 2, loops: { 'repeated-call': 2, 'cycle': 0 } })
+    expect(overview).toMatchObject({ sessions: 3, agents: 3, calls: 15, sessionsWithLoops: 2, loops: { 'identical-calls': 2, 'cycle': 0 } })
     expect(overview.tokens.total).toBe(15 * 1020)
     expect(overview.wasted.total).toBe((8 + 3) * 1020)
     expect(overview.costliest.map(loop => loop.session)).toEqual(['session-big', 'session-small'])
@@ -182,7 +182,7 @@ describe('sessions, subagents and the overview', () => {
     const lines = report.split('\n')
     expect(lines.slice(0, 3)).toEqual([
       'dsh-brake analyze: 3 sessions (3 agents, 14 calls); config: defaults',
-      'loops: 2 in 2 sessions: 2 repeated-call',
+      'loops: 2 in 2 sessions: 2 identical-calls',
       `tokens: ${14 * 1020} in all; ${13 * 1020} in loops (92.9 %); ${11 * 1020} wasted from their first repeat on (78.6 %)`,
     ])
     expect(report).toContain('quiet sessions (no loop, nothing the brake would do or did): 1 (--all lists them)')

@@ -79,7 +79,7 @@ describe('a DSH home with a good log and a truncated one', () => {
     expect(stderr).toMatch(/: is truncated or corrupt: the last zstd frame \(byte \d+\) ends in the middle of a line\n$/)
     const report = JSON.parse(stdout) as Report
     expect(report.errors.map(error => error.file)).toEqual([truncated])
-    expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', shape: 'repeated-call', period: 1, firstCall: 1, calls: 6 })])
+    expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', shape: 'identical-calls', period: 1, firstCall: 1, calls: 6 })])
     expect(first(report).brake['defaults']).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
     expect(first(report).said).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
   })

@@ -67,7 +67,7 @@ describe('progress', () => {
       return found
     }
     expect(feed(true)).toEqual([])
-    expect(feed(false)).toEqual(['sequence'])
+    expect(feed(false)).toEqual(['cycle'])
   })
 
   it('tells a cycle as a cycle, and holds back its calls\' repeat counts as they come', () => {
@@ -76,7 +76,7 @@ describe('progress', () => {
     const b = callOf('bash', { command: 'make' })
     const told = Array.from({ length: 8 }, (_, i) => state.observeCall(i % 2 === 0 ? a : b))
     // The sixth call ends the third lap of a-b; the seventh and eighth are a's and b's fourth: the same loop.
-    expect(told[5]).toEqual({ finding: expect.objectContaining({ kind: 'sequence', laps: 3 }) as unknown, also: [], again: false })
+    expect(told[5]).toEqual({ finding: expect.objectContaining({ kind: 'cycle', laps: 3 }) as unknown, also: [], again: false })
     expect(told.filter(said => said !== undefined)).toHaveLength(1)
   })
 })
@@ -93,7 +93,7 @@ describe('one loop, one voice', () => {
     const heard = told(createBrakeState(four), Array.from({ length: 8 }, () => lap).flat())
     // Lap 3 (call 9) is the cycle's notice; calls 10 to 12 are each call's fourth: the same loop, held back. Lap 8
     // (call 24) is its next notice, five laps on.
-    expect(heard.flatMap((kind, index) => kind === '-' ? [] : [`${index + 1}:${kind}`])).toEqual(['9:sequence', '24:sequence'])
+    expect(heard.flatMap((kind, index) => kind === '-' ? [] : [`${index + 1}:${kind}`])).toEqual(['9:cycle', '24:cycle'])
   })
 
   it('holds back the repeat counts of the calls a noticed run of revisits keeps going back to', () => {
@@ -102,16 +102,16 @@ describe('one loop, one voice', () => {
     // Four laps of six views: the run of revisits starts with lap two and trips at its eighth call (options: 8), then
     // every five calls; the views' fourth repeats in lap four are the same loop.
     const heard = told(state, Array.from({ length: 4 }, () => views).flat())
-    expect(heard.filter(kind => kind !== '-')).toEqual(['revisit', 'revisit', 'revisit'])
+    expect(heard.filter(kind => kind !== '-')).toEqual(['same-ground', 'same-ground', 'same-ground'])
     // A new call ends the run; the first view's ninth call is the loop's next notice, five calls after the last.
     state.observeCall(callOf('grep', { pattern: 'new' }))
-    expect(told(state, [1, 2, 3, 4, 5].map(() => views[0]!))).toEqual(['-', '-', '-', '-', 'repeated-call'])
+    expect(told(state, [1, 2, 3, 4, 5].map(() => views[0]!))).toEqual(['-', '-', '-', '-', 'identical-calls'])
   })
 
   it('starts every loop afresh after progress', () => {
     const state = createBrakeState(four)
     const read = callOf('read', { file_path: 'a' })
-    expect(told(state, [read, read, read, read])).toEqual(['-', '-', '-', 'repeated-call'])
+    expect(told(state, [read, read, read, read])).toEqual(['-', '-', '-', 'identical-calls'])
     state.observeCall(callOf('write', { file_path: 'a', content: 'v1' }, { kind: 'mutating' }))
     const again = [read, read, read, read].map(call => state.observeCall(call))
     expect(again.map(said => said?.again)).toEqual([undefined, undefined, undefined, false])
@@ -134,7 +134,7 @@ describe('one loop, one voice', () => {
     const read = callOf('read', { file_path: 'a' })
     told(state, [read, read, read])
     state.heardAbout('read')
-    expect(told(state, [read])).toEqual(['repeated-call'])
+    expect(told(state, [read])).toEqual(['identical-calls'])
   })
 })
 

@@ -30,13 +30,13 @@ describe('stop mode settles a stop', () => {
   it('on the second notice of identical calls: the first notice at 4, the second at 9', () => {
     const stop = firstStop(times(40, () => read('a.ts')))
     expect(stop?.at).toBe(DEFAULTS.callWarnCount + DEFAULTS.callReWarnEvery)
-    expect(stop?.cause).toMatchObject({ refused: false, loop: { kind: 'repeated-call', tool: 'read', count: 9 } })
+    expect(stop?.cause).toMatchObject({ refused: false, loop: { kind: 'identical-calls', tool: 'read', count: 9 } })
   })
 
   it('on the second notice of a cycle, and counts its calls', () => {
     const cycle = ['a', 'b', 'c', 'd'].map(file => read(file))
     const stop = firstStop(times(15, () => cycle).flat())
-    expect(stop?.cause.loop).toMatchObject({ kind: 'sequence', laps: DEFAULTS.sequenceCount + DEFAULTS.callReWarnEvery })
+    expect(stop?.cause.loop).toMatchObject({ kind: 'cycle', laps: DEFAULTS.sequenceCount + DEFAULTS.callReWarnEvery })
     expect(stop?.at).toBe(loopCalls(stop!.cause.loop))
     expect(stop?.at).toBeLessThanOrEqual(40)
   })
@@ -46,13 +46,13 @@ describe('stop mode settles a stop', () => {
       failed: true, errorLine: 'make: *** No rule to make target', result: `make: *** No rule to make target t${i}`,
     })
     const stop = firstStop(times(20, failing))
-    expect(stop?.cause.loop).toMatchObject({ kind: 'repeated-error', count: DEFAULTS.errorRepeatCount + DEFAULTS.callReWarnEvery })
+    expect(stop?.cause.loop).toMatchObject({ kind: 'same-error', count: DEFAULTS.errorRepeatCount + DEFAULTS.callReWarnEvery })
   })
 
   it('on a refused call, which the brake refuses only after a notice on its chain', () => {
     const calls = [...times(3, () => read('a.ts')), { ...read('a.ts'), refused: true, result: REFUSED }]
     const stop = firstStop(calls)
-    expect(stop).toMatchObject({ at: 4, cause: { refused: true, loop: { kind: 'repeated-call', tool: 'read', count: 4 } } })
+    expect(stop).toMatchObject({ at: 4, cause: { refused: true, loop: { kind: 'identical-calls', tool: 'read', count: 4 } } })
   })
 })
 

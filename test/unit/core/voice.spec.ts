@@ -6,18 +6,18 @@ import { createVoice, type VoiceOptions } from '../../../src/core/voice.ts'
 const options: VoiceOptions = { every: 5, denyCount: undefined, maxCalls: 64 }
 
 const repeat = (key: number, count = 4): Evidence => ({
-  finding: { kind: 'repeated-call', tool: `t${key}`, toolClass: 'default', args: '{}', count, evidence: 'same-result' },
+  finding: { kind: 'identical-calls', tool: `t${key}`, toolClass: 'default', args: '{}', count, evidence: 'same-result' },
   calls: [key],
 })
 const poll = (key: number): Evidence => ({
-  finding: { kind: 'repeated-call', tool: `t${key}`, toolClass: 'poller', args: '{}', count: 6, evidence: 'same-result' },
+  finding: { kind: 'identical-calls', tool: `t${key}`, toolClass: 'poller', args: '{}', count: 6, evidence: 'same-result' },
   calls: [key],
 })
 const cycle = (keys: number[], laps = 3): Evidence => ({
-  finding: { kind: 'sequence', tools: keys.map(key => `t${key}`), laps, sameResults: true }, calls: keys,
+  finding: { kind: 'cycle', tools: keys.map(key => `t${key}`), laps, sameResults: true }, calls: keys,
 })
 const error = (keys: number[]): Evidence => ({
-  finding: { kind: 'repeated-error', tool: 't', count: keys.length, variants: keys.length, error: 'Error: no such file', cause: 'environment' },
+  finding: { kind: 'same-error', tool: 't', count: keys.length, variants: keys.length, error: 'Error: no such file', cause: 'environment' },
   calls: keys,
 })
 const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(finding => finding.kind)
@@ -25,9 +25,9 @@ const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(findi
 describe('a loop told once', () => {
   it('makes one notice of one call\'s findings, leading with the strongest and naming what adds something', () => {
     const told = createVoice(options).speak(1, 1, 0, 1, [repeat(1), error([1, 2]), cycle([1, 2])])
-    expect(told?.finding.kind).toBe('sequence')
+    expect(told?.finding.kind).toBe('cycle')
     // The repeat count adds nothing beside a cycle of repeats; the same error does.
-    expect(kinds(told!.also)).toEqual(['repeated-error'])
+    expect(kinds(told!.also)).toEqual(['same-error'])
     expect(told?.again).toBe(false)
   })
 
@@ -38,7 +38,7 @@ describe('a loop told once', () => {
     expect([11, 12, 13].map(at => voice.speak(at, at - 10, 0, at, [repeat(at - 10)]))).toEqual([undefined, undefined, undefined])
     // A cycle last told counts its repeats in laps: five laps of three calls on.
     expect(voice.speak(24, 3, 0, 24, [repeat(3, 8)])).toBeUndefined()
-    expect(voice.speak(25, 3, 0, 25, [cycle([1, 2, 3], 8)])).toMatchObject({ finding: { kind: 'sequence' }, again: true })
+    expect(voice.speak(25, 3, 0, 25, [cycle([1, 2, 3], 8)])).toMatchObject({ finding: { kind: 'cycle' }, again: true })
   })
 
   it('joins the loops a finding touches into one: a cycle over two calls told apart', () => {

@@ -17,7 +17,7 @@ import { callOf } from '../../support/observations.ts'
 const refused = callOf('read', { file_path: 'a.ts' }, { kind: 'read', refused: true })
 const cause: StopCause = {
   refused: true,
-  loop: { kind: 'repeated-call', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 5, evidence: 'same-result' },
+  loop: { kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"a.ts"}', count: 5, evidence: 'same-result' },
 }
 const config = {} as LlmCallConfig
 

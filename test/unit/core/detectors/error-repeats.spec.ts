@@ -47,7 +47,7 @@ describe('same error, different arguments', () => {
     const b = attempt('read', 'b', ENOENT)
     detector.observe(a)
     expect(detector.observe(b)).toEqual({
-      finding: { kind: 'repeated-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'`, cause: 'environment' },
+      finding: { kind: 'same-error', tool: 'read', count: 2, variants: 2, error: `${ENOENT} 'src/b.ts'`, cause: 'environment' },
       // The loop is made of the calls that raised the error.
       calls: [a.call.key, b.call.key],
     })

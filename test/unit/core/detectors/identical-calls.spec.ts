@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createIdenticalCallDetector, type IdenticalCallDetector, type IdenticalCallOptions } from '../../../../src/core/detectors/identical-calls.ts'
 import { resultOf } from '../../../../src/core/results.ts'
-import type { CallObservation, RepeatedCallFinding } from '../../../../src/core/types.ts'
+import type { CallObservation, IdenticalCallsFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper, type Override } from '../../../support/observations.ts'
 
 const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)
@@ -14,7 +14,7 @@ const warnAt = (first: number, every = 5): Partial<Options> => ({ schedule: { fi
 /** A detector fed through a stepper, as the brake state feeds it. */
 /** A detector fed through a call history bounded by `maxTracked`, as the brake state feeds it; `count` by key. */
 function detectorOf(options: Options): Omit<IdenticalCallDetector, 'observe'> & {
-  observe: (call: CallObservation, epoch?: number) => RepeatedCallFinding | undefined
+  observe: (call: CallObservation, epoch?: number) => IdenticalCallsFinding | undefined
 } {
   const detector = createIdenticalCallDetector(options)
   const step = createStepper(options.maxTracked)
@@ -61,7 +61,7 @@ describe('identical calls', () => {
     const detector = detectorOf({ ...DEFAULTS, ...warnAt(2) })
     detector.observe(obs('read', { b: 2, a: 1 }))
     expect(detector.observe(obs('read', { a: 1, b: 2 }))).toEqual({
-      kind: 'repeated-call', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
+      kind: 'identical-calls', tool: 'read', toolClass: 'default', args: '{"a":1,"b":2}', count: 2, evidence: 'same-result',
     })
   })
 

@@ -47,7 +47,7 @@ describe('responses that repeat across steps', () => {
     const detector = createResponseRepeats({ first: 2, every: 5 })
     detector.observe(response(ANSWER))
     expect(detector.observe(response(ANSWER))).toEqual({
-      finding: { kind: 'repeated-response', count: 2, whole: true, head: ANSWER },
+      finding: { kind: 'same-response', count: 2, whole: true, head: ANSWER },
       calls: [expect.any(Number) as number],
     })
   })

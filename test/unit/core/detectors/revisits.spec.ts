@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRevisitDetector, type RevisitOptions } from '../../../../src/core/detectors/revisits.ts'
-import type { CallObservation, Evidence, RevisitFinding } from '../../../../src/core/types.ts'
+import type { CallObservation, Evidence, SameGroundFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
 const DEFAULTS: RevisitOptions = { schedule: { first: 8, every: 5 }, ownedPeriod: 4 }
@@ -52,12 +52,12 @@ describe('going over the same ground', () => {
     const detector = createRevisitDetector({ ...DEFAULTS, schedule: { first: 5, every: 5 } })
     const step = createStepper()
     const call = (file: string): CallObservation => callOf('read', { file_path: file })
-    let found: Evidence<RevisitFinding> | undefined
+    let found: Evidence<SameGroundFinding> | undefined
     for (const file of ['a', 'b', 'c', 'a', 'b', 'a', 'c', 'a']) found ??= detector.observe(step(call(file)))
     // The loop is made of the calls the run went over.
     expect(found?.calls.toSorted()).toEqual([call('a').key, call('b').key, call('c').key].toSorted())
     expect(found?.finding).toEqual({
-      kind: 'revisit', count: 5,
+      kind: 'same-ground', count: 5,
       calls: [
         { tool: 'read', args: '{"file_path":"a"}', count: 3 },
         { tool: 'read', args: '{"file_path":"c"}', count: 1 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSequenceDetector, type SequenceOptions } from '../../../../src/core/detectors/sequences.ts'
-import type { SequenceFinding } from '../../../../src/core/types.ts'
+import type { CycleFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
 const options = (maxLength: number, laps: number, reWarnEvery: number): SequenceOptions =>
@@ -22,7 +22,7 @@ function run(stream: string, options = DEFAULTS): string[] {
   const detector = detectorOf(options)
   const out: string[] = []
   Array.from(stream.replaceAll(' ', '')).forEach((letter, index) => {
-    const found: SequenceFinding | undefined = detector.observe(callOf(letter, { q: letter }))?.finding
+    const found: CycleFinding | undefined = detector.observe(callOf(letter, { q: letter }))?.finding
     if (found) out.push(`${index + 1}:${found.laps}:${found.tools.join('')}`)
   })
   return out
@@ -73,7 +73,7 @@ describe('sequence loops', () => {
 
   it('arguments are part of identity: a new query is a new sequence', () => {
     const detector = detectorOf(DEFAULTS)
-    let found: SequenceFinding | undefined
+    let found: CycleFinding | undefined
     for (let lap = 0; lap < 3; lap++) {
       for (const tool of ['grep', 'read']) found ??= detector.observe(callOf(tool, { q: tool === 'grep' ? lap : 0 }))?.finding
     }
@@ -82,8 +82,8 @@ describe('sequence loops', () => {
 
   it('forgets the stream on reset', () => {
     const detector = detectorOf(DEFAULTS)
-    const feed = (letters: string): SequenceFinding | undefined => {
-      let found: SequenceFinding | undefined
+    const feed = (letters: string): CycleFinding | undefined => {
+      let found: CycleFinding | undefined
       for (const letter of letters) found ??= detector.observe(callOf(letter))?.finding
       return found
     }
