@@ -69,6 +69,17 @@ describe('the tarball', () => {
 })
 
 describe('the manifest', () => {
+  it('describes the package as the config schema does, in the words of the README\'s first paragraph', async () => {
+    const { description } = JSON.parse(read('package.json')) as { description: string }
+    const { Config } = await import('../../src/config/schema.ts')
+    expect((Config as unknown as { meta: { description: Record<string, string> } }).meta.description['']).toBe(description)
+    const opening = read('README.md').split('\n\n').find(paragraph => paragraph.startsWith('dsh-brake is '))!.replace(/\s+/g, ' ')
+    for (const words of ['DeepSeek Harness (DSH) plugin that notices an agent going round in a loop', 'tells the model what it saw and what to do instead']) {
+      expect(description).toContain(words)
+      expect(opening).toContain(words)
+    }
+  })
+
   it('declares the DSH bundle with a patch that ships and inserts the dsh-brake row without config', () => {
     expect(manifest.dsh.bundle.patch).toBe('./cordis.patch.yml')
     expect(manifest.files).toContain('cordis.patch.yml')
