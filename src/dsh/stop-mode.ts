@@ -23,8 +23,7 @@ import type { Events } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { LlmCallConfig, UserMessage } from '@deepseek-ai/dsh-llm'
-import { loopStopCause, stopCause, type StopCause } from '../core/stops.js'
-import type { CallObservation } from '../core/types.js'
+import { loopStopCause, stopCause, type CountedCall, type StopCause } from '../core/stops.js'
 import type { Told } from '../core/voice.js'
 import { stopNotice, stopReason } from '../messages.js'
 import type { Brake } from './brake.js'
@@ -44,11 +43,11 @@ export interface StopMode {
   /** A step of the agent's turn `turn` begins: a stop settled in an earlier turn lapses. */
   stepBegins(agent: Agent, turn: number): void
   /**
-   * A call was counted, and `told` is what the brake tells of its loop now: when that settles a stop, the agent's next
-   * step is its turn's last (a stop already coming stays as it is). `chain` is the length of a refused call's chain
-   * of identical calls, which its cause reports. Returns whether this call settled the stop.
+   * A call was counted, and `counted.told` is what the brake tells of its loop now: when that settles a stop, the
+   * agent's next step is its turn's last (a stop already coming stays as it is). Returns whether this call settled the
+   * stop.
    */
-  callCounted(agent: Agent, call: CallObservation, told: Told | undefined, chain: number): boolean
+  callCounted(agent: Agent, counted: CountedCall): boolean
   /** A response was counted, and `told` is what the brake tells of its loop: as for a call. */
   responseCounted(agent: Agent, told: Told | undefined): boolean
   /**
@@ -127,9 +126,7 @@ export function createStopMode(host: StopModeHost): StopMode {
 
   return {
     stepBegins: (agent, turn) => void turns.set(agent, turn),
-    callCounted(agent, call, told, chain) {
-      return settle(agent, stopCause(call, told, chain))
-    },
+    callCounted: (agent, counted) => settle(agent, stopCause(counted)),
     responseCounted(agent, told) {
       return settle(agent, loopStopCause(told))
     },
