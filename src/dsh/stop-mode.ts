@@ -26,8 +26,9 @@ import type { LlmCallConfig, UserMessage } from '@deepseek-ai/dsh-llm'
 import { loopStopCause, stopCause, type CountedCall, type StopCause } from '../core/stops.js'
 import type { Told } from '../core/voice.js'
 import { stopNotice, stopReason } from '../messages.js'
-import type { Brake } from './brake.js'
+import type { EmitBrakeEvent } from './events.js'
 import { notice } from './notices.js'
+import type { SubagentStops } from './subagents.js'
 
 type RequestPayload = Parameters<Events['agent/request']>[0]
 
@@ -74,8 +75,18 @@ export interface StopMode {
   onRequest(payload: RequestPayload, next: () => Promise<LlmCallConfig>): Promise<LlmCallConfig>
 }
 
-/** What stop mode shares with its brake, and what only a stop uses of the host. */
-export interface StopModeHost extends Pick<Brake, 'name' | 'subagents' | 'emit' | 'contain'> {
+/**
+ * What stop mode uses of its brake (the brake hands in its own parts: it is made from them, stop mode among them), and
+ * what only a stop uses of the host.
+ */
+export interface StopModeHost {
+  /** The plugin name, the stop notice's source. */
+  readonly name: string
+  /** Where a stopped subagent's reason waits for its parent's delegation result. */
+  readonly subagents: SubagentStops
+  readonly emit: EmitBrakeEvent
+  /** Log the first failure at `where`; the rest of the stop goes on without that part. */
+  contain(where: string, error: unknown): void
   /** DSH's goals service, when the host runs one. */
   goals(): GoalService | undefined
   /** Where a stop's reason is written for the person at the terminal (one line each). */
