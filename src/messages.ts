@@ -223,11 +223,19 @@ export function findingNotice(found: LoopFinding): NoticeText {
 }
 
 /**
- * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly (a repeat, a cycle, a run), and
- * a repeated call is still below the deny count; a poller is never refused, nor one error across arguments.
+ * Whether a loop of each kind is made of calls that repeat exactly, which deny mode refuses past its count: a repeat,
+ * a cycle, a run do; one error across arguments does not, nor do responses.
+ */
+const REPEATS_EXACTLY: Readonly<Record<LoopFinding['kind'], boolean>> = {
+  'identical-calls': true, 'cycle': true, 'same-ground': true, 'same-error': false, 'same-response': false, 'runaway': false,
+}
+
+/**
+ * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly, and a repeated call is still
+ * below the deny count; a poller is never refused.
  */
 function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
-  if (finding.kind === 'same-error' || finding.kind === 'same-response' || finding.kind === 'runaway') return false
+  if (!REPEATS_EXACTLY[finding.kind]) return false
   return finding.kind !== 'identical-calls' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
