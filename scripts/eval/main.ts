@@ -103,6 +103,14 @@ async function main(): Promise<void> {
   console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
   console.log(`labels: rule I (${IDENTICAL_CALLS} identical), C (2–4 calls × ${CYCLE_LAPS} laps), L (${LONG_PERIOD_MIN}–${LONG_PERIOD_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
   console.log(figuresTable(summaries))
+  if (stuck !== undefined && stuckSummaries !== undefined) {
+    const replayed = stuckSummaries[0]?.stuck.runs ?? 0
+    const episodes = stuck.runs.reduce((sum, run) => sum + run.episodes.length, 0)
+    console.log(`\n── stuck episodes marked by reading: ${stuck.path} ──`)
+    console.log(`${stuck.runs.length} runs marked (${replayed} of them replayed), ${stuck.runs.filter(run => run.stuck).length} stuck with ${episodes} episodes;`
+      + ` caught = a notice or refusal in [from, to + ${CATCH_SLACK}], delay from firstStuckCall (docs/evaluation.md)\n`)
+    console.log(stuckTable(stuckSummaries))
+  }
   console.log('\n── episodes ──')
   console.log(episodeTable(runs, summaries))
   for (const summary of summaries) {
@@ -113,11 +121,6 @@ async function main(): Promise<void> {
   console.log('\n── responses: the stream watch on real text ──')
   console.log(textSurveyText(texts.result, texts.options))
   if (stuck !== undefined && stuckSummaries !== undefined) {
-    const labelled = stuckSummaries[0]?.stuck.runs ?? 0
-    const episodes = stuck.runs.reduce((sum, run) => sum + run.episodes.length, 0)
-    console.log(`\n── stuck episodes marked by reading: ${stuck.path} ──`)
-    console.log(`${stuck.runs.length} runs marked, ${stuck.runs.filter(run => run.stuck).length} stuck with ${episodes} episodes; ${labelled} of the runs replayed; caught = a notice or refusal in [from, to + ${CATCH_SLACK}], delay from firstStuckCall (docs/evaluation.md)\n`)
-    console.log(stuckTable(stuckSummaries))
     console.log('\n── marked episodes ──')
     console.log(stuckEpisodeTable(stuckSummaries))
     for (const { name, stuck: summary } of stuckSummaries) {

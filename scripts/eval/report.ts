@@ -9,10 +9,10 @@
  * with the cases worth reading: missed episodes and the slowest catches, each with a compact listing of the calls
  * around the loop.
  */
-import type { Action } from '../../src/replay/actions.ts'
+import { addedTo, type Action } from '../../src/replay/actions.ts'
 import type { CallFacts } from '../../src/replay/label/facts.ts'
 import type { AgentLabels, Episode } from '../../src/replay/label/rules.ts'
-import { actsOn, CATCH_SLACK, firstOn, spread, type Spread } from '../../src/replay/score.ts'
+import { actsOn, CATCH_SLACK, firstOn, keptFromPlay, spread, type Spread } from '../../src/replay/score.ts'
 import { scoreStuckRun, STUCK_KINDS, summarizeStuck, type StuckRun, type StuckSummary, type UnwantedTally } from '../../src/replay/stuck.ts'
 import { fit } from '../../src/text.ts'
 import { addHearings, hearRun, SOON, SPAN, type Hearing } from './hearing.ts'
@@ -99,8 +99,7 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
     callsStopped += run.notPlayed[name] ?? 0
     const all = run.labels.flatMap(labels => labels.episodes)
     // An episode a stop kept from being played is neither caught nor missed: the runaway ended before it.
-    const episodes = all.filter(episode => !stops.some(stop => stop.agent === episode.agent && stop.call < episode.start
-      && !(run.turnStarts[episode.agent] ?? []).some(start => start > stop.call && start <= episode.start)))
+    const episodes = all.filter(episode => !keptFromPlay(episode, stops, run.turnStarts[episode.agent] ?? []))
     unreached += all.length - episodes.length
     hearings.push(hearRun(actions, episodes))
     if (all.length === 0) {
@@ -295,7 +294,7 @@ export function stuckFor(name: string, runs: readonly RunResult[], labels: reado
   const byId = new Map(runs.map(run => [run.id, run]))
   return summarizeStuck(labels.flatMap((label) => {
     const run = byId.get(label.id)
-    return run === undefined ? [] : [scoreStuckRun(label, run.callAgents, run.actions[name] ?? [])]
+    return run === undefined ? [] : [scoreStuckRun(label, run, run.actions[name] ?? [])]
   }))
 }
 
@@ -313,6 +312,7 @@ export function stuckTable(summaries: readonly NamedStuckSummary[]): string {
     row(name(kind), s => `${s.byKind[kind].caught} of ${s.byKind[kind].episodes}`,
       kind === 'all' ? `≥ ${Math.ceil(all * STUCK_TARGETS.told[0] / STUCK_TARGETS.told[1])}` : '')
   }
+  row('  not reached: a stop ended the run before them', s => String(s.byKind.all.unreached))
   row('calls from firstStuckCall to first notice: median / p75 / max', () => '')
   for (const kind of kinds) {
     row(name(kind), s => `${show(s.byKind[kind].delay.median)} / ${show(s.byKind[kind].delay.p75)} / ${show(s.byKind[kind].delay.max)}`,
@@ -345,6 +345,7 @@ export function stuckEpisodeTable(summaries: readonly NamedStuckSummary[]): stri
       number++
       const outcomes = summaries.map((s) => {
         const score = s.stuck.runScores[runIndex]!.scores[episodeIndex]!
+        if (score.unreached) return `${s.name}: not reached`
         return score.delay === undefined ? `${s.name}: missed` : `${s.name}: ${signed(score.delay)} (@${score.caughtAt})`
       })
       lines.push(`#${number} ${runScore.run.id} calls ${episode.from}–${episode.to}, ${episode.kind}, stuck at ${episode.firstStuckCall}, ${episode.confidence}: ${episode.what}`)
@@ -369,16 +370,12 @@ export function unlabelledText(name: string, runs: readonly RunResult[], labels:
   const cases: NoticeCase[] = []
   for (const run of runs) {
     if (marked.has(run.id) || run.labels.some(labels => labels.episodes.length > 0)) continue
-    const before = baseline?.get(run.id)?.[name] ?? []
-    for (const action of run.actions[name] ?? []) {
-      if (action.kind === 'stop') continue
-      const given = (old: Action): boolean => old.kind === action.kind && old.agent === action.agent && old.call === action.call
-        && old.plugin === action.plugin
-      if (before.some(given)) continue
-      cases.push({ run: run.id, notices: [action] })
-    }
+    const told = (run.actions[name] ?? []).filter(action => action.kind !== 'stop')
+    for (const action of addedTo(baseline?.get(run.id)?.[name] ?? [], told)) cases.push({ run: run.id, notices: [action] })
   }
-  const title = `notices on runs no one labelled${baseline === undefined ? '' : ', not in the baseline'} (${name})`
+  const compared = baseline === undefined ? ''
+    : [...baseline.values()].some(configurations => name in configurations) ? ', not in the baseline' : ', the baseline has no such configuration'
+  const title = `notices on runs no one labelled${compared} (${name})`
   return noticeCasesText(title, cases, runs, Infinity)
 }
 

@@ -25,6 +25,16 @@ export function firstOn(episode: Window, actions: readonly Action[], kind?: Acti
   return actions.find(action => (kind === undefined || action.kind === kind) && actsOn(episode, action))
 }
 
+/**
+ * Whether a stop kept `window` from being played: a stop of its agent before its first call, and no person's message
+ * between to open a new turn (`turnStarts`: the agent's calls made before each of them). Such a loop is neither caught
+ * nor missed: the turn ended before it.
+ */
+export function keptFromPlay(window: Window, stops: readonly Action[], turnStarts: readonly number[]): boolean {
+  return stops.some(stop => stop.kind === 'stop' && stop.agent === window.agent && stop.call < window.start
+    && !turnStarts.some(start => start > stop.call && start <= window.start))
+}
+
 /** Median, 75th percentile and maximum of a list of delays. */
 export interface Spread {
   readonly median: number | undefined

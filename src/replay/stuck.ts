@@ -13,7 +13,7 @@
  * @module dsh-brake/replay/stuck
  */
 import type { Action } from './actions.js'
-import { actsOn, spread, type Spread } from './score.js'
+import { actsOn, keptFromPlay, spread, type Spread } from './score.js'
 
 /** How a stuck episode goes round, as the labels name it. */
 export const STUCK_KINDS = ['exact', 'near-duplicate', 'edit-revert', 'same-failure-different-fix'] as const
@@ -99,6 +99,8 @@ export function runCalls(actions: readonly Action[], callAgents: readonly string
 export interface StuckScore {
   readonly run: string
   readonly episode: StuckEpisode
+  /** A stop ended the agent's turn before the episode began: it was not played, so neither caught nor missed. */
+  readonly unreached: boolean
   /** The first notice or refusal on the episode (its call numbered within its agent, as every action is). */
   readonly action: Action | undefined
   /** The run's call that action falls on. */
@@ -115,13 +117,21 @@ export interface StuckRunScore {
   readonly unwanted: readonly Action[]
 }
 
+/** What the scoring needs to know of the replayed run. */
+export interface ReplayedRun {
+  /** The agent of each of the run's calls, in order. */
+  readonly callAgents: readonly string[]
+  /** Per agent, its calls made before each person's message (a turn starts there). */
+  readonly turnStarts: Readonly<Record<string, readonly number[]>>
+}
+
 /**
  * Score what one configuration did on one labelled run.
- * @param callAgents the agent of each of the run's calls, in order.
  * @param actions what the configuration did, each call numbered within its agent as the replay numbers them.
  * @throws Error when the labels count another number of calls than the run has (labels of another trace file).
  */
-export function scoreStuckRun(run: StuckRun, callAgents: readonly string[], actions: readonly Action[]): StuckRunScore {
+export function scoreStuckRun(run: StuckRun, replayed: ReplayedRun, actions: readonly Action[]): StuckRunScore {
+  const { callAgents, turnStarts } = replayed
   if (run.calls !== callAgents.length) throw new Error(`${run.id}: the labels count ${run.calls} calls, the run has ${callAgents.length}`)
   const told = actions.filter(action => action.kind !== 'stop')
   const calls = runCalls(told, callAgents)
@@ -129,9 +139,13 @@ export function scoreStuckRun(run: StuckRun, callAgents: readonly string[], acti
   const placed = told.map((action, index) => ({ action, agent: action.agent, call: calls[index]! })).sort((a, b) => a.call - b.call)
   const windows = run.episodes.map(episode => ({ agent: callAgents[episode.firstStuckCall]!, start: episode.from, end: episode.to }))
   const scores = run.episodes.map((episode, index) => {
-    const first = placed.find(candidate => actsOn(windows[index]!, candidate))
+    const window = windows[index]!
+    // Stops and turns are numbered within the agent: so is the episode's first call, to ask whether a stop came first.
+    const start = callAgents.slice(0, episode.from).filter(agent => agent === window.agent).length
+    const unreached = keptFromPlay({ ...window, start }, actions, turnStarts[window.agent] ?? [])
+    const first = unreached ? undefined : placed.find(candidate => actsOn(window, candidate))
     return {
-      run: run.id, episode, action: first?.action, caughtAt: first?.call,
+      run: run.id, episode, unreached, action: first?.action, caughtAt: first?.call,
       delay: first === undefined ? undefined : first.call - episode.firstStuckCall,
     }
   })
@@ -141,7 +155,10 @@ export function scoreStuckRun(run: StuckRun, callAgents: readonly string[], acti
 
 /** Caught episodes among marked ones, with the delays of the catches. */
 export interface StuckTally {
+  /** Episodes played (a stop may have kept some from being played). */
   readonly episodes: number
+  /** Episodes a stop kept from being played. */
+  readonly unreached: number
   readonly caught: number
   readonly delay: Spread
 }
@@ -171,7 +188,8 @@ export function summarizeStuck(runScores: readonly StuckRunScore[]): StuckSummar
   const tally = (kind: StuckKind | 'all'): StuckTally => {
     const of = scores.filter(score => kind === 'all' || score.episode.kind === kind)
     const delays = of.flatMap(score => score.delay === undefined ? [] : [score.delay])
-    return { episodes: of.length, caught: delays.length, delay: spread(delays) }
+    const unreached = of.filter(score => score.unreached).length
+    return { episodes: of.length - unreached, unreached, caught: delays.length, delay: spread(delays) }
   }
   const unwanted = (stuck: boolean, resolved: boolean): UnwantedTally => {
     const of = runScores.filter(runScore => runScore.run.stuck === stuck && runScore.run.resolved === resolved)

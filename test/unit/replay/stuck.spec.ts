@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../src/replay/actions.ts'
 import { CATCH_SLACK } from '../../../src/replay/score.ts'
 import {
-  readStuckLabels, runCalls, scoreStuckRun, summarizeStuck, type StuckEpisode, type StuckKind, type StuckRun,
+  readStuckLabels, runCalls, scoreStuckRun, summarizeStuck, type ReplayedRun, type StuckEpisode, type StuckKind, type StuckRun,
 } from '../../../src/replay/stuck.ts'
 
 const at = (call: number, kind: Action['kind'] = 'notice', agent = 'main'): Action => ({ kind, agent, call, text: `${kind} at ${call}` })
@@ -11,7 +11,8 @@ const episode = (from: number, to: number, firstStuckCall: number, kind: StuckKi
   ({ from, to, firstStuckCall, kind, confidence: 'high', what: '' })
 const run = (episodes: StuckEpisode[], calls = 40, resolved = false): StuckRun =>
   ({ id: `run-${calls}-${episodes.length}-${resolved}`, calls, resolved, stuck: episodes.length > 0, episodes })
-const oneAgent = (calls: number): string[] => Array.from({ length: calls }, () => 'main')
+/** A run of one agent and one turn. */
+const oneAgent = (calls: number): ReplayedRun => ({ callAgents: Array.from({ length: calls }, () => 'main'), turnStarts: { main: [0] } })
 
 describe('scoreStuckRun', () => {
   it.each([
@@ -38,10 +39,20 @@ describe('scoreStuckRun', () => {
   it('numbers calls across the run, and credits only the agent that makes the first stuck call', () => {
     // Run calls: 0 main, 1 sub, 2 main, 3 sub, 4 sub, 5 main; the episode is sub's calls 3–4.
     const agents = ['main', 'sub', 'main', 'sub', 'sub', 'main']
-    const score = scoreStuckRun(run([episode(3, 4, 3)], 6), agents, [at(1, 'notice', 'main'), at(2, 'notice', 'sub')])
+    const score = scoreStuckRun(run([episode(3, 4, 3)], 6), { callAgents: agents, turnStarts: {} }, [at(1, 'notice', 'main'), at(2, 'notice', 'sub')])
     // main's call 1 is run call 2 (inside the window, but not sub's); sub's call 2 is run call 4.
     expect(score.scores[0]).toMatchObject({ caughtAt: 4, delay: 1, action: at(2, 'notice', 'sub') })
     expect(score.unwanted).toEqual([at(1, 'notice', 'main')])
+  })
+
+  it('leaves out an episode a stop kept from being played, unless a person\'s message opened a new turn before it', () => {
+    const stopped = [at(4), at(5, 'stop')]
+    const marked = run([episode(10, 20, 12)])
+    expect(scoreStuckRun(marked, oneAgent(40), stopped).scores[0]).toMatchObject({ unreached: true, action: undefined, delay: undefined })
+    const newTurn = { callAgents: oneAgent(40).callAgents, turnStarts: { main: [0, 8] } }
+    expect(scoreStuckRun(marked, newTurn, [...stopped, at(13)]).scores[0]).toMatchObject({ unreached: false, delay: 1 })
+    // A stop inside the episode is not a catch, and does not keep it from being played.
+    expect(scoreStuckRun(marked, oneAgent(40), [at(15, 'stop')]).scores[0]).toMatchObject({ unreached: false, action: undefined })
   })
 
   it('refuses labels that count another number of calls than the run has', () => {
@@ -67,13 +78,18 @@ describe('summarizeStuck', () => {
       scoreStuckRun(run([], 14, true), oneAgent(14), [at(7)]),
     ])
     expect(summary.runs).toBe(5)
-    expect(summary.byKind.all).toEqual({ episodes: 4, caught: 3, delay: { median: 1, p75: 1, max: 1 } })
-    expect(summary.byKind.exact).toEqual({ episodes: 2, caught: 2, delay: { median: 0.5, p75: 1, max: 1 } })
-    expect(summary.byKind['near-duplicate']).toEqual({ episodes: 1, caught: 1, delay: { median: 1, p75: 1, max: 1 } })
-    expect(summary.byKind['edit-revert']).toEqual({ episodes: 1, caught: 0, delay: { median: undefined, p75: undefined, max: undefined } })
+    expect(summary.byKind.all).toEqual({ episodes: 4, unreached: 0, caught: 3, delay: { median: 1, p75: 1, max: 1 } })
+    expect(summary.byKind.exact).toEqual({ episodes: 2, unreached: 0, caught: 2, delay: { median: 0.5, p75: 1, max: 1 } })
+    expect(summary.byKind['near-duplicate']).toEqual({ episodes: 1, unreached: 0, caught: 1, delay: { median: 1, p75: 1, max: 1 } })
+    expect(summary.byKind['edit-revert']).toEqual({ episodes: 1, unreached: 0, caught: 0, delay: { median: undefined, p75: undefined, max: undefined } })
     expect(summary.byKind['same-failure-different-fix'].episodes).toBe(0)
     expect(summary.notStuck).toEqual({ resolved: { runs: 1, runsTold: 1, actions: 1 }, unresolved: { runs: 2, runsTold: 1, actions: 2 } })
     expect(summary.outside).toEqual({ resolved: { runs: 1, runsTold: 1, actions: 1 }, unresolved: { runs: 1, runsTold: 1, actions: 1 } })
+  })
+
+  it('counts an episode a stop kept from being played apart from the episodes played', () => {
+    const summary = summarizeStuck([scoreStuckRun(run([episode(2, 6, 3), episode(10, 20, 12)]), oneAgent(40), [at(4), at(6, 'stop')])])
+    expect(summary.byKind.all).toMatchObject({ episodes: 1, unreached: 1, caught: 1 })
   })
 })
 
