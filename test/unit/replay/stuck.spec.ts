@@ -37,9 +37,9 @@ describe('scoreStuckRun', () => {
   })
 
   it('numbers calls across the run, and credits only the agent that makes the first stuck call', () => {
-    // Run calls: 0 main, 1 sub, 2 main, 3 sub, 4 sub, 5 main; the episode is sub's calls 3–4.
+    // Run calls: 0 main, 1 sub, 2 main, 3 sub, 4 sub, 5 main; the episode is calls 2–4, sub's from its first stuck call.
     const agents = ['main', 'sub', 'main', 'sub', 'sub', 'main']
-    const score = scoreStuckRun(run([episode(3, 4, 3)], 6), { callAgents: agents, turnStarts: {} }, [at(1, 'notice', 'main'), at(2, 'notice', 'sub')])
+    const score = scoreStuckRun(run([episode(2, 4, 3)], 6), { callAgents: agents, turnStarts: {} }, [at(1, 'notice', 'main'), at(2, 'notice', 'sub')])
     // main's call 1 is run call 2 (inside the window, but not sub's); sub's call 2 is run call 4.
     expect(score.scores[0]).toMatchObject({ caughtAt: 4, delay: 1, action: at(2, 'notice', 'sub') })
     expect(score.unwanted).toEqual([at(1, 'notice', 'main')])
@@ -53,6 +53,13 @@ describe('scoreStuckRun', () => {
     expect(scoreStuckRun(marked, newTurn, [...stopped, at(13)]).scores[0]).toMatchObject({ unreached: false, delay: 1 })
     // A stop inside the episode is not a catch, and does not keep it from being played.
     expect(scoreStuckRun(marked, oneAgent(40), [at(15, 'stop')]).scores[0]).toMatchObject({ unreached: false, action: undefined })
+  })
+
+  it('holds a stop against the episode in the agent\'s own numbering', () => {
+    // sub's calls are the run's calls 3–6; its stop after its call 1 (the run's 4) comes inside the episode, not before.
+    const replayed = { callAgents: ['main', 'main', 'main', 'sub', 'sub', 'sub', 'sub'], turnStarts: { main: [0], sub: [0] } }
+    expect(scoreStuckRun(run([episode(3, 6, 4)], 7), replayed, [at(1, 'stop', 'sub')]).scores[0]!.unreached).toBe(false)
+    expect(scoreStuckRun(run([episode(5, 6, 5)], 7), replayed, [at(1, 'stop', 'sub')]).scores[0]!.unreached).toBe(true)
   })
 
   it('refuses labels that count another number of calls than the run has', () => {
