@@ -7,7 +7,8 @@
  * where the loop begins, its first repeat (the delays from its first call and from the call the labelling rule fires
  * at are reported beside it). A false alarm is a run with no labelled loop that got any notice. The text report ends
  * with the cases worth reading: missed episodes and the slowest catches, each with a compact listing of the calls
- * around the loop.
+ * around the loop. Beside them, the same configurations against the stuck episodes a person marked by reading
+ * (scored by src/replay/stuck.ts), with the notices a person would not give and those on runs no one labelled.
  */
 import { addedTo, type Action } from '../../src/replay/actions.ts'
 import type { CallFacts } from '../../src/replay/label/facts.ts'
@@ -304,7 +305,7 @@ export function stuckTable(summaries: readonly NamedStuckSummary[]): string {
   function row(label: string, cell: (s: StuckSummary) => string, target = ''): void {
     rows.push([label, ...summaries.map(s => cell(s.stuck)), target])
   }
-  const all = summaries[0]?.stuck.byKind.all.episodes ?? 0
+  const all = summaries[0] === undefined ? 0 : summaries[0].stuck.byKind.all.episodes + summaries[0].stuck.byKind.all.unreached
   const kinds = ['all', ...STUCK_KINDS] as const
   const name = (kind: typeof kinds[number]): string => kind === 'all' ? 'all' : `  ${kind}`
   row(`episodes caught (notice or refusal in [from, to + ${CATCH_SLACK}])`, () => '')
