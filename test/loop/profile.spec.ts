@@ -38,7 +38,7 @@ describe('loaded from a profile', () => {
       .rejects.toThrow('dsh-brake: `callDenyCount` must be greater than `callWarnCount` (12), got 10')
     const other = await bootDsh()
     await expect(mountProfile(other, [{ id: 'dsh-brake', config: { callWarnCnt: 3 } }]))
-      .rejects.toThrow('dsh-brake: unknown config key `callWarnCnt`')
+      .rejects.toThrow('dsh-brake: unknown config key `callWarnCnt`: did you mean `callWarnCount`?')
   })
 
   it('can be disabled from the profile patch without uninstalling', async () => {

@@ -142,7 +142,7 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
   it.each([
     ['callWarnCount: 1\n', '`callWarnCount` must be an integer >= 2, got 1'],
     ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
-    ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
+    ['callWarnCont: 4\n', 'unknown config key `callWarnCont`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount'],
     ['mode: loud\n', '`mode` must be one of `remind`, `deny`, `stop`, got "loud"'],
     ['callWarnCount: "3"\n', '`callWarnCount` must be a number, got the string "3": write it without quotes'],
     ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],

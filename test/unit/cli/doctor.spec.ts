@@ -125,7 +125,7 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
   it('an unknown key', async () => {
     const { home: dir, patchFile } = home({ patch: row('    callWarnCnt: 6\n') })
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`problem  ${patchFile}:4: unknown config key \`callWarnCnt\` (valid keys: mode, callWarnCount,`)
+    expect(out).toContain(`problem  ${patchFile}:4: unknown config key \`callWarnCnt\`: did you mean \`callWarnCount\`? (valid keys: mode, callWarnCount,`)
     expect(code).toBe(1)
   })
 
