@@ -251,14 +251,12 @@ describe('the page', () => {
     expect(page).not.toMatch(/<script|<link|src="http/)
   })
 
-  it('a page that cannot be written is one line on stderr, the unreadable logs are still named, and the exit is 1', async () => {
-    const { code, stdout, stderr } = await run('analyze', '--json', '--html', join(home, 'no-such-folder', 'x.html'), home)
-    expect(code).toBe(1)
-    expect(JSON.parse(stdout)).toHaveProperty('loops')
-    expect(stderr.split('\n')).toEqual([
-      `dsh-brake: cannot write the HTML report ${join(home, 'no-such-folder', 'x.html')} (ENOENT)`,
-      expect.stringMatching(/^dsh-brake: .*session-cut.*: is truncated or corrupt/) as string,
-      '',
-    ])
+  it.each([
+    [join(home, 'no-such-folder', 'x.html'), `cannot be written: the folder ${join(home, 'no-such-folder')} does not exist`],
+    [home, 'is a folder; name a file in it (report.html)'],
+    [join(good, 'x.html'), `cannot be written: ${good} is not a folder`],
+  ])('a page that cannot be written at %s is said before any log is read: one line, no report, exit 2', async (page, why) => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', page, home)
+    expect([code, stdout, stderr]).toEqual([2, '', `dsh-brake: \`--html\` file ${page}: ${why}\n`])
   })
 })
