@@ -12,7 +12,7 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { configProblems } from '../config/check.js'
 import { DEFAULTS } from '../config/keys.js'
 import { cannotBeRead } from '../file-errors.js'
@@ -20,6 +20,7 @@ import { plural } from '../plural.js'
 import { closestSpelling } from '../spelling.js'
 import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
+import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
 import { UsageError } from '../usage-error.js'
@@ -279,17 +280,6 @@ async function loadProblems(dir: string): Promise<string[]> {
   if (loaded['Config'] === undefined) problems.push(`${where} does not export \`Config\`: DSH would not check or fill its settings`)
   if ('default' in loaded) problems.push(`${where} has a default export: the Loader would take it and drop the named exports`)
   return problems
-}
-
-/** This doctor's own package version (the package.json above this file, built or not). */
-function ownVersion(): string | undefined {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    const file = join(dir, 'package.json')
-    if (!existsSync(file)) continue
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-    if (manifest.name === PLUGIN) return manifest.version
-  }
-  return undefined
 }
 
 /** Every row of the patch files that exist, with its file; YAML errors are problems. */
