@@ -53,7 +53,7 @@ describe('the built command', () => {
 })
 
 describe('the tarball', () => {
-  /** The files `npm pack` ships, as npm lists them (asked once). */
+  /** The files `npm pack` ships, as npm lists them (asked once; npm takes seconds, hence the tests' longer limits). */
   let listed: { filename: string; paths: string[] } | undefined
   const packed = (): { filename: string; paths: string[] } => {
     if (listed !== undefined) return listed
@@ -74,7 +74,7 @@ describe('the tarball', () => {
       'docs/analyze.md', 'docs/design.md', 'docs/evaluation.md', 'docs/install.md', 'docs/notices.md', 'docs/testing.md', 'docs/web-ui.png',
       'package.json',
     ])
-  })
+  }, 60_000)
 
   // The registry's page shows the README without the package's files around it, and the project names no public
   // repository to resolve relative links against: a shipped README links to each file as published, at this version.
@@ -88,7 +88,7 @@ describe('the tarball', () => {
     expect(linkTargets(shipped).filter(link => isRelative(link.target))).toEqual([])
     expect(shipped).toContain(`](${publishedUrl('dsh-brake', version, 'docs/install.md')})`)
     expect(() => absoluteLinks('[the bench](bench/run.ts)', 'dsh-brake', version, paths)).toThrow('links to files the package does not ship: bench/run.ts')
-  })
+  }, 60_000)
 
   it('packs the READMEs with those links and leaves the repository\'s as they were (prepack, postpack)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'dsh-brake-pack-'))
