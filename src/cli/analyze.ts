@@ -4,13 +4,13 @@
  *
  * Exit codes: 0 when every log was read (a folder with no log in it is a warning on stderr, and the others are read);
  * 1 when some could not be (each is named on stderr, and the report of the others is still written) or the HTML page
- * could not be written; 2 for bad input (an unknown flag, a missing path, a bad number or date, a config the plugin
- * refuses).
+ * could not be written after all; 2 for bad input (an unknown flag, a missing path, a bad number or date, a config the
+ * plugin refuses, an `--html` path that cannot be written, checked before any log is read).
  * @module dsh-brake/cli/analyze
  */
 import { once } from 'node:events'
-import { closeSync, openSync, writeSync } from 'node:fs'
-import { basename } from 'node:path'
+import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
 import { analyzeSessions, type ConfigSetup } from '../analyze/analyze-sessions.js'
 import { readConfigFile } from '../analyze/config-file.js'
 import { createProgressLine } from '../analyze/progress-line.js'
@@ -60,6 +60,8 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   }
   if (!canDecodeSessionLogs()) throw new UsageError(`analyze needs Node 22.19 or later, as DSH does (its session logs are zstd); this is Node ${process.version}`)
   const setups = configSetups(values['config'] as string | undefined, values['compare'] as string | undefined)
+  const html = values['html'] as string | undefined
+  if (html !== undefined) checkWritable(html)
   const jobs = wholeNumber(values['jobs'], '--jobs', 1)
   const last = wholeNumber(values['last'], '--last', 1)
   // Counted up front only for the progress line, which only a terminal shows: else the logs are walked once.
@@ -80,7 +82,6 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   for (const part of values['json'] === true ? jsonReportParts(analysis) : textReportParts(analysis)) {
     if (!process.stdout.write(part)) await once(process.stdout, 'drain')
   }
-  const html = values['html'] as string | undefined
   const written = html === undefined || writeHtml(html, analysis)
   for (const error of analysis.errors) process.stderr.write(`${name}: ${error.file}: ${error.message}\n`)
   return analysis.errors.length === 0 && written ? 0 : 1
@@ -120,6 +121,27 @@ function writeHtml(file: string, analysis: Analysis): boolean {
   }
   process.stderr.write(`${name}: HTML report written to ${file}\n`)
   return true
+}
+
+/**
+ * Whether the page can be written where `--html` names it, asked before the logs are read: a report of a whole home
+ * takes a while, and a path that fails only at the end would lose the page after it. Nothing is created here.
+ * @throws UsageError naming the path and what is wrong with it.
+ */
+function checkWritable(file: string): void {
+  const folder = dirname(resolve(file))
+  let problem: string | undefined
+  try {
+    const found = statSync(file, { throwIfNoEntry: false })
+    const parent = found === undefined ? statSync(folder, { throwIfNoEntry: false }) : undefined
+    if (found?.isDirectory() === true) problem = 'is a folder; name a file in it (report.html)'
+    else if (found === undefined && parent === undefined) problem = `cannot be written: the folder ${folder} does not exist`
+    else if (found === undefined && parent?.isDirectory() !== true) problem = `cannot be written: ${folder} is not a folder`
+    else accessSync(found === undefined ? folder : file, constants.W_OK)
+  } catch (error) {
+    problem = `cannot be written (${errorCode(error)})`
+  }
+  if (problem !== undefined) throw new UsageError(`\`--html\` file ${file}: ${problem}`)
 }
 
 /** The configs to replay under: `--config`'s (or the defaults), then `--compare`'s, each named for the reports. */

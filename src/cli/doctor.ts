@@ -12,13 +12,15 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { configProblems } from '../config/check.js'
 import { DEFAULTS } from '../config/keys.js'
 import { cannotBeRead } from '../file-errors.js'
 import { plural } from '../plural.js'
+import { closestSpelling } from '../spelling.js'
 import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
+import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
 import { UsageError } from '../usage-error.js'
@@ -119,6 +121,8 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   await checkPackage(dir, name, findings)
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
   checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
+  misspelledRows(rows, findings)
+  rowsInRootConfig(dir, findings)
   reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
   checkCordis(home.dir, name, findings)
   return problems
@@ -171,6 +175,44 @@ function checkRows(own: readonly { file: string; row: PatchRow }[], listed: bool
       .sort((a, b) => a.line - b.line)
     for (const { line, message } of found) findings.problem(`${file}:${line}: ${message}`)
     if (found.length === 0 && row.hasConfig) findings.ok(`${at}: its config passes every rule`)
+    // What the person saw of it: nothing, if they saved the edit while dsh ran (DSH keeps the last good tree).
+    if (found.length > 0) {
+      findings.note(`${at}: until this row is fixed, dsh does not start this profile (it exits 1 naming the problem), `
+        + 'and a dsh already running keeps dsh-brake\'s previous config: the edit is not applied')
+    }
+  }
+}
+
+/**
+ * Rows whose id is one slip from `dsh-brake` (`dsh-brakes`, `dsh_brake`): DSH applies a row to the entry of that id,
+ * finds none, and skips it with a warning that stock dsh shows nowhere, so the config the person wrote never runs. A
+ * row that names a module inserts an entry of its own, and is left alone.
+ */
+function misspelledRows(rows: readonly { file: string; row: PatchRow }[], findings: Findings): void {
+  for (const { file, row } of rows) {
+    if (row.id === PLUGIN || row.name !== undefined || closestSpelling(row.id, [PLUGIN]) === undefined) continue
+    findings.problem(`${file}:${row.line}: a row with the id \`${row.id}\`: did you mean \`${PLUGIN}\`? No plugin has that id, `
+      + 'so DSH skips the row and nothing in it applies')
+  }
+}
+
+/**
+ * dsh-brake rows in the profile's `cordis.yml`: dsh writes that file afresh (an empty list) at every boot, before it
+ * reads it, so such a row is gone before it could apply. It belongs in `cordis.patch.yml`, beside it.
+ */
+function rowsInRootConfig(dir: string, findings: Findings): void {
+  const file = join(dir, 'cordis.yml')
+  if (!existsSync(file)) return
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return
+  }
+  for (const row of readPatchFile(text).rows) {
+    if (row.id !== PLUGIN && row.name !== PLUGIN && closestSpelling(row.id, [PLUGIN]) === undefined) continue
+    findings.problem(`${file}:${row.line}: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: `
+      + `nothing in it applies. Move it to ${join(dir, 'cordis.patch.yml')} (\`- id: dsh-brake\` with its \`config\`)`)
   }
 }
 
@@ -238,17 +280,6 @@ async function loadProblems(dir: string): Promise<string[]> {
   if (loaded['Config'] === undefined) problems.push(`${where} does not export \`Config\`: DSH would not check or fill its settings`)
   if ('default' in loaded) problems.push(`${where} has a default export: the Loader would take it and drop the named exports`)
   return problems
-}
-
-/** This doctor's own package version (the package.json above this file, built or not). */
-function ownVersion(): string | undefined {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    const file = join(dir, 'package.json')
-    if (!existsSync(file)) continue
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-    if (manifest.name === PLUGIN) return manifest.version
-  }
-  return undefined
 }
 
 /** Every row of the patch files that exist, with its file; YAML errors are problems. */

@@ -3,12 +3,13 @@
  * The `dsh-brake` command: one subcommand per file, dispatched by its first argument.
  *
  * Bad input (an unknown command or flag, a missing file, a bad config) is one line on stderr naming what was wrong,
- * then exit code 2; `--help` prints the usage.
+ * then exit code 2; `--help` prints the usage, `--version` (`-v`) the package's version.
  * @module dsh-brake/cli/main
  */
 import { UsageError } from '../usage-error.js'
 import { ANALYZE_USAGE, runAnalyze } from './analyze.js'
 import { DOCTOR_USAGE, runDoctor } from './doctor.js'
+import { ownVersion } from './own-version.js'
 
 /** Each subcommand: its arguments (after its name) in, its exit code out. */
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
@@ -17,6 +18,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
 }
 
 const USAGE = `usage: dsh-brake <command> [options]
+       dsh-brake --version
 
 commands:
   analyze   the loops in DSH session logs, what the brake would do about them, and what they cost
@@ -32,6 +34,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process[command === undefined ? 'stderr' : 'stdout'].write(`${USAGE}\n`)
     return command === undefined ? 2 : 0
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${ownVersion() ?? 'unknown'}\n`)
+    return 0
   }
   const run = COMMANDS[command]
   try {

@@ -9,6 +9,7 @@
  * expresses.
  * @module dsh-brake/config/check
  */
+import { closestSpelling } from '../spelling.js'
 import { DEFAULTS, KEY_ENTRIES, TOOL_CLASSES, type ConfigKey } from './keys.js'
 
 /** One thing wrong with a config. */
@@ -37,7 +38,7 @@ export function configProblems(raw: unknown): ConfigProblem[] {
   }
   const keys: readonly string[] = Object.keys(DEFAULTS)
   for (const key of Object.keys(raw)) {
-    if (!keys.includes(key)) report([key], `unknown config key \`${key}\` (valid keys: ${keys.join(', ')})`)
+    if (!keys.includes(key)) report([key], `unknown config key \`${key}\`${didYouMean(key, keys)} (valid keys: ${keys.join(', ')})`)
   }
   for (const [key, { rule }] of KEY_ENTRIES) {
     // A key with no value (`callWarnCount:` in YAML) takes its default, as the schema treats it.
@@ -55,6 +56,16 @@ export function configProblems(raw: unknown): ConfigProblem[] {
     if (rule.kind === 'integer' && rule.above !== undefined) checkAbove(report, raw, key, rule.above as ConfigKey)
   }
   return problems
+}
+
+/**
+ * `: did you mean \`callWarnCount\`?` after an unknown key one slip away from a real one; nothing otherwise. An unknown
+ * key fails the load like any other mistake, as DSH's own plugins that check their keys do: a key that was meant to
+ * change something and silently does not is the mistake a person cannot see.
+ */
+function didYouMean(key: string, keys: readonly string[]): string {
+  const meant = closestSpelling(key, keys)
+  return meant === undefined ? '' : `: did you mean \`${meant}\`?`
 }
 
 /** One message for all of a config's problems, in the plugin's error style. */
@@ -134,7 +145,7 @@ function checkPolicies(report: Report, value: unknown, classes: readonly string[
       continue
     }
     for (const key of Object.keys(policy)) {
-      if (!POLICY_KEYS.includes(key)) report([...at, key], `unknown policy key \`${dotted([...at, key])}\` (valid keys: ${POLICY_KEYS.join(', ')})`)
+      if (!POLICY_KEYS.includes(key)) report([...at, key], `unknown policy key \`${dotted([...at, key])}\`${didYouMean(key, POLICY_KEYS)} (valid keys: ${POLICY_KEYS.join(', ')})`)
     }
     if (policy['class'] === undefined) report(at, `\`${dotted([...at, 'class'])}\` is required: one of ${classes.map(name => `\`${name}\``).join(', ')}`)
     else checkChoice(report, [...at, 'class'], policy['class'], classes)

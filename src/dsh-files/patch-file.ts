@@ -11,6 +11,8 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAM
 /** One row of a patch file. */
 export interface PatchRow {
   readonly id: string
+  /** The row's `name` (the module it loads) when it writes one: a row that inserts an entry names it. */
+  readonly name: string | undefined
   /** The line of the row's `id`. */
   readonly line: number
   /** The row's `disabled`: true only when written `true`; undefined when the row does not write the key. */
@@ -81,6 +83,7 @@ function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): Pat
   const idNode = node.get('id', true) as Node
   const configNode = node.get('config', true)
   const disabledNode = node.get('disabled', true)
+  const nameNode = node.get('name', true)
   const expressions: string[] = []
   let config: unknown = isMap(configNode) || isSeq(configNode) || isScalar(configNode) ? configNode.toJSON() : undefined
   if (isMap(configNode)) {
@@ -94,6 +97,7 @@ function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): Pat
   const start = (target: unknown): number => lineAt((target as Node).range?.[0] ?? idNode.range?.[0] ?? 0)
   return {
     id,
+    name: isScalar(nameNode) && typeof nameNode.value === 'string' ? nameNode.value : undefined,
     line: start(idNode),
     disabled: disabledNode === undefined ? undefined : isScalar(disabledNode) && disabledNode.value === true,
     hasConfig: configNode !== undefined,

@@ -13,6 +13,7 @@ import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'
 import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
+import { onReloadRejected } from './reload.js'
 import { onRequest } from './request.js'
 import { onStream } from './stream.js'
 
@@ -33,6 +34,12 @@ export function apply(ctx: Context, config: Config): void {
   ctx.on('session/event', (session, event) => onSessionEvent(brake, session, event))
   ctx.on('agent/request', (payload, next) => onRequest(brake, payload, next))
   ctx.on('llm/stream', (options, next) => onStream(brake, options, next))
+  // A refused edit of its config is said where a person looks: dsh's terminal, and its log for whoever exports it.
+  const logger = ctx.logger(name)
+  onReloadRejected(ctx, name, (line) => {
+    toTerminal(line)
+    logger.error('%s', line.trimEnd())
+  })
   // Only deny and stop modes need the tools service; the listeners above run without it.
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
 }

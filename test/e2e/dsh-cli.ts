@@ -11,9 +11,10 @@ import { zstdDecompressSync } from 'node:zlib'
 import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 
-/** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with pnpm 11. */
+/** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with 11 and 12. */
 export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
 export const CLI_PNPM11 = join(PACKAGE_ROOT, '.e2e/cli-pnpm11/node_modules/@deepseek-ai/dsh/lib/bin.js')
+export const CLI_PNPM12 = join(PACKAGE_ROOT, '.e2e/cli-pnpm12/node_modules/@deepseek-ai/dsh/lib/bin.js')
 
 if (!existsSync(CLI)) throw new Error('the dsh CLI is not installed: run `npm run test:e2e` (it installs it first)')
 
@@ -25,13 +26,17 @@ export function cleanUp(): void {
   rmSync(ROOT, { recursive: true, force: true })
 }
 
-/** Where and how to run the CLI: its home and folder, the model server, a time limit, another install of it. */
+/**
+ * Where and how to run the CLI: its home and folder, the model server, a time limit, another install of it, and the
+ * folder whose `pnpm` it finds on PATH (`dsh plugin add` runs pnpm; default .e2e/bin, pnpm 11).
+ */
 export interface RunOptions {
   readonly home: string
   readonly cwd: string
   readonly baseUrl?: string
   readonly timeoutMs?: number
   readonly cli?: string
+  readonly pnpmBin?: string
 }
 
 export interface Run {
@@ -72,7 +77,7 @@ function inherited(): Record<string, string> {
 export function dsh(args: readonly string[], options: RunOptions): Promise<Run> {
   const env: Record<string, string> = {
     ...inherited(),
-    PATH: [dirname(process.execPath), join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
+    PATH: [dirname(process.execPath), options.pnpmBin ?? join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
     HOME: process.env['HOME'] ?? options.home,
     DSH_HOME: options.home,
     DSH_AGENTS_HOME: join(options.home, 'agents'),

@@ -4,8 +4,14 @@
  * package's `exports`, so this also catches a stray default export (the Loader would then drop `Config`) or a
  * broken build.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import { entryListSchema, type PatchOptions } from '@deepseek-ai/cordis-plugin-include'
+import yaml from 'js-yaml'
 import { describe, expect, it } from 'vitest'
-import { agent, bootDsh, call, mountProfile, notices, prompt, results, say, tool, type Turn } from '../../scripts/dsh-loop.ts'
+import { agent, bootDsh, call, mountProfile, notices, PACKAGE_ROOT, prompt, results, say, tool, type Turn } from '../../scripts/dsh-loop.ts'
+import { captureStderr } from '../support/stderr.ts'
 
 const reads = (n: number): Turn[] => Array.from({ length: n }, () => call('read', { file_path: 'a.ts' }))
 
@@ -38,7 +44,7 @@ describe('loaded from a profile', () => {
       .rejects.toThrow('dsh-brake: `callDenyCount` must be greater than `callWarnCount` (12), got 10')
     const other = await bootDsh()
     await expect(mountProfile(other, [{ id: 'dsh-brake', config: { callWarnCnt: 3 } }]))
-      .rejects.toThrow('dsh-brake: unknown config key `callWarnCnt`')
+      .rejects.toThrow('dsh-brake: unknown config key `callWarnCnt`: did you mean `callWarnCount`?')
   })
 
   it('can be disabled from the profile patch without uninstalling', async () => {
@@ -69,5 +75,65 @@ describe('loaded from a profile', () => {
     await prompt(ctx, target, 'once more')
     expect(results(target).some(r => r.isError)).toBe(false)
     expect(notices(target)).toHaveLength(2)
+  })
+})
+
+/** The profile's patch file, as the watcher names it in the event. */
+const PATCH_FILE = '/home/me/.dsh/profiles/web/cordis.patch.yml'
+
+/**
+ * Save `userPatch` as the profile's patch while dsh runs, as a long-lived dsh applies it: dsh-app-boot's
+ * `watchUserPatches` recomposes the root include's patches from fresh reads (the bundle layer, then the user's) and
+ * updates the entry in one transaction; when that throws, cordis-plugin-hmr's refresh logs it at warn level and emits
+ * `hmr/config-update-failed` with the file and the error. Only that last step is played here, as HMR writes it.
+ */
+async function saveWhileRunning(ctx: Context, userPatch: PatchOptions[]): Promise<void> {
+  const root = ctx.loader.resolve('include')
+  const { patches: _previous, ...include } = root.options.config as { patches: PatchOptions[] }
+  const bundle = yaml.load(readFileSync(join(PACKAGE_ROOT, 'cordis.patch.yml'), 'utf8'), { schema: entryListSchema }) as PatchOptions[]
+  try {
+    await root.update({ config: { ...include, patches: [...bundle, ...userPatch] } })
+  } catch (error) {
+    const parallel: (event: string, file: string, error: Error) => Promise<void> = ctx.parallel.bind(ctx)
+    await parallel('hmr/config-update-failed', PATCH_FILE, error as Error)
+  }
+}
+
+describe('a config edit saved while dsh runs', () => {
+  const written = captureStderr()
+
+  it('refused: the previous config runs on (fresh counts), and the person is told on dsh\'s terminal and in its log', async () => {
+    const ctx = await profile([{ id: 'dsh-brake', config: { mode: 'deny', callWarnCount: 2, callDenyCount: 3 } }])
+    const logged: string[] = []
+    ctx.logger.exporter({ levels: { default: 3 }, export: message => void logged.push(`${message.type} ${message.name}: ${message.args.slice(1).join(' ')}`) })
+    await saveWhileRunning(ctx, [{ id: 'dsh-brake', config: { mode: 'stopp', callWarnCount: 2, callDenyCount: 3 } }])
+    const told = `dsh-brake: your edit of ${PATCH_FILE} was not applied; dsh-brake runs on with its previous config (its counts start afresh): `
+      + '`mode` must be one of `remind`, `deny`, `stop`, got "stopp". Fix it and save again (`dsh-brake doctor` names the line).\n'
+    expect(written()).toEqual([told])
+    expect(logged.filter(line => line.startsWith('error dsh-brake:'))).toEqual([`error dsh-brake: ${told.trimEnd()}`])
+    // Deny mode with its counts, as before the edit.
+    const { agent: target } = agent(ctx, [...reads(4), say('done')])
+    await prompt(ctx, target)
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result'])
+    expect(results(target).map(r => r.isError)).toEqual([false, false, false, true])
+  })
+
+  it('refused for several reasons: each on a line of its own; a good edit after it applies and is not told', async () => {
+    const ctx = await profile([{ id: 'dsh-brake', config: { mode: 'deny' } }])
+    await saveWhileRunning(ctx, [{ id: 'dsh-brake', config: { callWarnCount: 1, callWarnCnt: 3 } }])
+    expect(written()).toEqual([
+      `dsh-brake: your edit of ${PATCH_FILE} was not applied; dsh-brake runs on with its previous config (its counts start afresh):\n`
+      + '  - unknown config key `callWarnCnt`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount, pollWarnCount, callDenyCount, '
+      + 'callReWarnEvery, sequenceLength, sequenceCount, revisitCount, duplicateTextThreshold, duplicateTextWindowMs, duplicateTextCooldownMs, '
+      + 'minimumDuplicateChars, include, exclude, progressAware, errorRepeatCount, inputErrorRepeatCount, toolPolicies, fileChangingCommands, '
+      + 'streamCut, streamCutChars, streamCutCopies)\n'
+      + '  - `callWarnCount` must be an integer >= 2, got 1\n'
+      + 'Fix it and save again (`dsh-brake doctor` names the line).\n',
+    ])
+    await saveWhileRunning(ctx, [{ id: 'dsh-brake', config: { callWarnCount: 2 } }])
+    const { agent: target } = agent(ctx, [...reads(2), say('done')])
+    await prompt(ctx, target)
+    expect(notices(target).map(n => n.summary)).toEqual(['read × 2, same result'])
+    expect(written()).toHaveLength(1)
   })
 })

@@ -9,8 +9,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 
-const under = (folder: string): string[] => readdirSync(join(PACKAGE_ROOT, folder), { recursive: true, encoding: 'utf8' })
-  .filter(file => file.endsWith('.spec.ts'))
+/** The specs under `folder`, as paths from it; installed packages (the e2e suite's dsh CLI) are not walked. */
+function under(folder: string, prefix = ''): string[] {
+  return readdirSync(join(PACKAGE_ROOT, folder, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(prefix, entry.name)
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : under(folder, path)
+    return path.endsWith('.spec.ts') ? [path] : []
+  })
+}
 
 describe('the tests\' layout', () => {
   it.each(under('test/unit'))('test/unit/%s tests the module of the same path under src/', (spec) => {

@@ -3,10 +3,12 @@
  * on (pure core, one adapter that knows DSH, one module for model-facing text).
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { absoluteLinks, isRelative, linkTargets, publishedUrl, SHIPPED_READMES } from '../../scripts/pack-readmes.ts'
 
 const read = (path: string): string => readFileSync(join(PACKAGE_ROOT, path), 'utf8')
 const manifest = JSON.parse(read('package.json')) as {
@@ -51,19 +53,69 @@ describe('the built command', () => {
 })
 
 describe('the tarball', () => {
-  // What `npm pack` ships, and nothing else: the plugin, its declarations, the command and its worker, the bundle's
-  // patch, the READMEs, the changelog and the licence. No tests, no sources, no docs sources, no maps.
-  it('holds exactly what a user installs, under the version\'s name', () => {
+  /** The files `npm pack` ships, as npm lists them (asked once; npm takes seconds, hence the tests' longer limits). */
+  let listed: { filename: string; paths: string[] } | undefined
+  const packed = (): { filename: string; paths: string[] } => {
+    if (listed !== undefined) return listed
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE_ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }]
-    expect(pack.filename).toBe(`dsh-brake-${(JSON.parse(read('package.json')) as { version: string }).version}.tgz`)
-    expect(pack.files.map(file => file.path).sort()).toEqual([
-      'CHANGELOG.md', 'LICENSE', 'README.md', 'README.zh.md', 'cordis.patch.yml',
-      'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/index.js', 'package.json',
+    listed = { filename: pack.filename, paths: pack.files.map(file => file.path).sort() }
+    return listed
+  }
+  const { version } = JSON.parse(read('package.json')) as { version: string }
+
+  // What `npm pack` ships, and nothing else: the plugin, its declarations, the command and its worker, the bundle's
+  // patch, the READMEs and the pages they link to, the changelog and the licence. No tests, no sources, no maps.
+  it('holds exactly what a user installs, under the version\'s name', () => {
+    const pack = packed()
+    expect(pack.filename).toBe(`dsh-brake-${version}.tgz`)
+    expect(pack.paths).toEqual([
+      'CHANGELOG.md', 'LICENSE', 'README.md', 'README.zh.md', 'bench/README.md', 'cordis.patch.yml',
+      'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/index.js',
+      'docs/analyze.md', 'docs/design.md', 'docs/evaluation.md', 'docs/install.md', 'docs/notices.md', 'docs/testing.md', 'docs/web-ui.png',
+      'package.json',
     ])
-  })
+  }, 60_000)
+
+  // The registry's page shows the README without the package's files around it, and the project names no public
+  // repository to resolve relative links against: a shipped README links to each file as published, at this version.
+  it.each(SHIPPED_READMES)('%s, as shipped, links to no file the tarball lacks, and to every one of its files as published', (readme) => {
+    const { paths } = packed()
+    const source = read(readme)
+    for (const { target } of linkTargets(source).filter(link => isRelative(link.target))) {
+      expect(paths, `${readme} links to ${target}, which the tarball does not hold`).toContain(target.split('#')[0])
+    }
+    const shipped = absoluteLinks(source, 'dsh-brake', version, paths)
+    expect(linkTargets(shipped).filter(link => isRelative(link.target))).toEqual([])
+    expect(shipped).toContain(`](${publishedUrl('dsh-brake', version, 'docs/install.md')})`)
+    expect(() => absoluteLinks('[the bench](bench/run.ts)', 'dsh-brake', version, paths)).toThrow('links to files the package does not ship: bench/run.ts')
+  }, 60_000)
+
+  it('packs the READMEs with those links and leaves the repository\'s as they were (prepack, postpack)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dsh-brake-pack-'))
+    try {
+      const manifest = JSON.parse(read('package.json')) as Record<string, unknown>
+      // The package's manifest and READMEs with the files they link to, and no build: what the hooks need.
+      const { prepack, postpack } = manifest['scripts'] as Record<string, string>
+      writeFileSync(join(folder, 'package.json'), JSON.stringify({ ...manifest, scripts: { prepack: prepack!.replace('npm run build && ', ''), postpack } }))
+      for (const path of packed().paths.filter(path => !path.startsWith('dist/') && path !== 'package.json')) {
+        mkdirSync(join(folder, path, '..'), { recursive: true })
+        copyFileSync(join(PACKAGE_ROOT, path), join(folder, path))
+      }
+      mkdirSync(join(folder, 'scripts'))
+      for (const script of ['node.mjs', 'pack-readmes.ts']) copyFileSync(join(PACKAGE_ROOT, 'scripts', script), join(folder, 'scripts', script))
+      execFileSync('npm', ['pack', '--pack-destination', folder, '--silent'], { cwd: folder, encoding: 'utf8' })
+      execFileSync('tar', ['-xzf', `dsh-brake-${version}.tgz`, 'package/README.md', 'package/README.zh.md'], { cwd: folder })
+      for (const readme of SHIPPED_READMES) {
+        expect(readFileSync(join(folder, 'package', readme), 'utf8')).toBe(absoluteLinks(read(readme), 'dsh-brake', version, packed().paths))
+        expect(readFileSync(join(folder, readme), 'utf8'), `${readme} restored`).toBe(read(readme))
+      }
+      expect(existsSync(join(folder, '.pack-readmes'))).toBe(false)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('is the one the README\'s install lines name', () => {
-    const { version } = JSON.parse(read('package.json')) as { version: string }
     for (const readme of ['README.md', 'README.zh.md']) expect(read(readme), readme).toContain(`dsh plugin --profile headless add ./dsh-brake-${version}.tgz`)
   })
 })
@@ -137,7 +189,7 @@ describe('layering', () => {
     ['replay/'],
     ['dsh/'],
     ['config/', 'messages.ts', 'dsh-files/'],
-    ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts'],
+    ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts', 'spelling.ts'],
   ]
   const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))
 

@@ -124,6 +124,17 @@ describe('README.md', () => {
     expect(names).not.toContain('CALL_ADVICE.poll')
   })
 
+  it('gives the doctor command that works where a user stands before the package is on the registry: the profile\'s own bin', () => {
+    // `npx dsh-brake` works only inside a checkout until the package is published (npm answers E404 elsewhere).
+    const doctor = fences(english).find(fence => fence.includes(' doctor '))
+    expect(doctor).toMatch(/^~\/\.dsh\/profiles\/headless\/node_modules\/\.bin\/dsh-brake doctor --profile headless(?: |$)/m)
+    expect(doctor).not.toMatch(/^npx dsh-brake/m)
+    const { version } = JSON.parse(read('package.json')) as { version: string }
+    const page = read('docs/install.md')
+    expect(page).toContain('~/.dsh/profiles/NAME/node_modules/.bin/dsh-brake doctor --profile NAME')
+    expect(page).toContain(`npx --package ./dsh-brake-${version}.tgz dsh-brake doctor --profile NAME`)
+  })
+
   it('points to docs/notices.md, which quotes every variant and the notices exactly as the plugin renders them', () => {
     expect(english).toContain('[docs/notices.md](docs/notices.md)')
     const page = notices
@@ -275,11 +286,15 @@ describe('the "Get dsh" recipe of docs/install.md', () => {
     expect(Object.values(workspace.allowBuilds).every(allowed => !allowed)).toBe(true)
   })
 
-  it('installs with pnpm install, as the end-to-end setup does with both pnpm majors, and names the version it gets', () => {
+  it('installs with pnpm install, as the end-to-end setup does with each pnpm major it names, and names the version it gets', () => {
     const commands = fences(page).find(fence => fence.includes('\npnpm install '))
     expect(commands).toContain('dsh --version                              # 0.1.0-rc.8')
+    // `npm install -g pnpm` gives pnpm 12 today: the page says the recipe works with it, and the setup installs with it.
+    expect(commands).toContain('npm install -g pnpm                        # 12, 11 or 10 (10.26 or later)')
     const setup = read('scripts/e2e-setup.ts')
     expect(setup).toContain("'install', '--frozen-lockfile'")
     expect(setup).toContain('pnpm11')
+    expect(setup).toContain("'pnpm@12'")
+    expect(setup).toContain('install(12, ')
   })
 })

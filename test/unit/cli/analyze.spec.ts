@@ -143,7 +143,7 @@ describe('bad input: one line naming what was wrong, exit code 2', () => {
   it.each([
     ['callWarnCount: 1\n', '`callWarnCount` must be an integer >= 2, got 1'],
     ['callWarnCount: 12\n', '`callDenyCount` must be greater than `callWarnCount` (12), got 10'],
-    ['callWarnCont: 4\n', 'unknown config key `callWarnCont` (valid keys: mode, callWarnCount'],
+    ['callWarnCont: 4\n', 'unknown config key `callWarnCont`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount'],
     ['mode: loud\n', '`mode` must be one of `remind`, `deny`, `stop`, got "loud"'],
     ['callWarnCount: "3"\n', '`callWarnCount` must be a number, got the string "3": write it without quotes'],
     ['- a\n- b\n', 'expected a map of dsh-brake config keys, or a profile patch with a `dsh-brake` row'],
@@ -252,14 +252,12 @@ describe('the page', () => {
     expect(page).not.toMatch(/<script|<link|src="http/)
   })
 
-  it('a page that cannot be written is one line on stderr, the unreadable logs are still named, and the exit is 1', async () => {
-    const { code, stdout, stderr } = await run('analyze', '--json', '--html', join(home, 'no-such-folder', 'x.html'), home)
-    expect(code).toBe(1)
-    expect(JSON.parse(stdout)).toHaveProperty('loops')
-    expect(stderr.split('\n')).toEqual([
-      `dsh-brake: cannot write the HTML report ${join(home, 'no-such-folder', 'x.html')} (ENOENT)`,
-      expect.stringMatching(/^dsh-brake: .*session-cut.*: is truncated or corrupt/) as string,
-      '',
-    ])
+  it.each([
+    [join(home, 'no-such-folder', 'x.html'), `cannot be written: the folder ${join(home, 'no-such-folder')} does not exist`],
+    [home, 'is a folder; name a file in it (report.html)'],
+    [join(good, 'x.html'), `cannot be written: ${good} is not a folder`],
+  ])('a page that cannot be written at %s is said before any log is read: one line, no report, exit 2', async (page, why) => {
+    const { code, stdout, stderr } = await run('analyze', '--json', '--html', page, home)
+    expect([code, stdout, stderr]).toEqual([2, '', `dsh-brake: \`--html\` file ${page}: ${why}\n`])
   })
 })

@@ -122,10 +122,52 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('a bad value saved while dsh runs: the problem, and that a running dsh keeps the previous config', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    mode: stopp\n') })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:4: \`mode\` must be one of \`remind\`, \`deny\`, \`stop\`, got "stopp"`)
+    expect(out).toContain(`note     ${patchFile}:2: until this row is fixed, dsh does not start this profile (it exits 1 naming the problem), `
+      + 'and a dsh already running keeps dsh-brake\'s previous config: the edit is not applied')
+    expect(code).toBe(1)
+  })
+
+  it('a row whose id is one slip from dsh-brake, which DSH skips', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brakes\n  config:\n    mode: deny\n- id: dsh_brake\n  disabled: true\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${patchFile}:1: a row with the id \`dsh-brakes\`: did you mean \`dsh-brake\`? No plugin has that id, so DSH skips the row and nothing in it applies`)
+    expect(out).toContain(`problem  ${patchFile}:4: a row with the id \`dsh_brake\`: did you mean \`dsh-brake\`?`)
+    expect(out).toContain('2 problems found')
+    expect(code).toBe(1)
+  })
+
+  it('leaves alone rows of other plugins and a row that inserts an entry of its own', async () => {
+    const patch = '- id: repeat-tool-reminder\n  disabled: true\n- insert:\n    - id: dsh-brake2\n      name: dsh-brake\n'
+    const { code, out } = await doctor(home({ patch }).home, '--profile', 'headless')
+    expect(out).not.toContain('did you mean')
+    expect(code).toBe(0)
+  })
+
+  it('a dsh-brake row in cordis.yml, which dsh rewrites at boot: it belongs in cordis.patch.yml', async () => {
+    const { home: dir, patchFile } = home()
+    const rootFile = join(dir, 'profiles', 'headless', 'cordis.yml')
+    writeFileSync(rootFile, '# dsh profile root\n- id: dsh-brake\n  name: dsh-brake\n  config:\n    mode: deny\n')
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${rootFile}:2: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: nothing in it applies. `
+      + `Move it to ${patchFile} (\`- id: dsh-brake\` with its \`config\`)`)
+    expect(code).toBe(1)
+  })
+
+  it('an empty cordis.yml, as dsh writes it, is no problem', async () => {
+    const { home: dir } = home()
+    writeFileSync(join(dir, 'profiles', 'headless', 'cordis.yml'), '# dsh profile root — an empty entry list.\n[]\n')
+    const { code } = await doctor(dir, '--profile', 'headless')
+    expect(code).toBe(0)
+  })
+
   it('an unknown key', async () => {
     const { home: dir, patchFile } = home({ patch: row('    callWarnCnt: 6\n') })
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`problem  ${patchFile}:4: unknown config key \`callWarnCnt\` (valid keys: mode, callWarnCount,`)
+    expect(out).toContain(`problem  ${patchFile}:4: unknown config key \`callWarnCnt\`: did you mean \`callWarnCount\`? (valid keys: mode, callWarnCount,`)
     expect(code).toBe(1)
   })
 

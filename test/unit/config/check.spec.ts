@@ -14,7 +14,10 @@ async function mount(config: unknown): Promise<void> {
 
 describe('config validation fails loud', () => {
   it.each<[string, Record<string, unknown>, string]>([
-    ['unknown key', { callWarnCnt: 6 }, 'dsh-brake: unknown config key `callWarnCnt` (valid keys: mode, callWarnCount,'],
+    ['unknown key', { threshold: 6 }, 'dsh-brake: unknown config key `threshold` (valid keys: mode, callWarnCount,'],
+    ['unknown key one slip from a real one', { callWarnCnt: 6 }, 'dsh-brake: unknown config key `callWarnCnt`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount,'],
+    ['a key in the wrong case', { callwarncount: 6 }, 'dsh-brake: unknown config key `callwarncount`: did you mean `callWarnCount`?'],
+    ['unknown policy key one slip from a real one', { toolPolicies: { deploy: { class: 'poller', identiy: ['id'] } } }, 'dsh-brake: unknown policy key `toolPolicies.deploy.identiy`: did you mean `identity`? (valid keys: class, identity, byArgument, shellCommand)'],
     ['callWarnCount below 2', { callWarnCount: 1 }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got 1'],
     ['callWarnCount not an integer', { callWarnCount: 2.5 }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got 2.5'],
     ['callWarnCount NaN', { callWarnCount: Number.NaN }, 'dsh-brake: `callWarnCount` must be an integer >= 2, got NaN'],
