@@ -15,6 +15,7 @@ import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
 import { onRequest } from './request.js'
 import { onStream } from './stream.js'
+import { createTelemetryMemory, onTelemetryRecord } from './telemetry.js'
 
 export { Config }
 
@@ -35,6 +36,11 @@ export function apply(ctx: Context, config: Config): void {
   ctx.on('llm/stream', (options, next) => onStream(brake, options, next))
   // Only deny and stop modes need the tools service; the listeners above run without it.
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
+  // Only where DSH's telemetry seam is mounted (its backend registers `sessionTelemetry`): the brake's records marked.
+  ctx.inject(['sessionTelemetry'], (ctx) => {
+    const memory = createTelemetryMemory()
+    ctx.on('session-telemetry/record', (_record, next) => onTelemetryRecord(brake, memory, next))
+  })
 }
 
 /**
