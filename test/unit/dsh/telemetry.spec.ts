@@ -82,7 +82,7 @@ describe('the brake\'s records', () => {
     const out = through(brakeNotice(read))
     expect(out.severity).toBe('info')
     expect(out.attributes).toEqual({
-      'session.id': 'session-1', 'event.type': 'user/message', 'event.seq': expect.any(Number), 'session.cwd': '/work',
+      'session.id': 'session-1', 'event.type': 'user/message', 'event.seq': expect.any(Number) as number, 'session.cwd': '/work',
       'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 4, 'dsh_brake.tool': 'read',
       'dsh_brake.reminder': false,
     })
