@@ -19,7 +19,7 @@ import { makeArchive, PER_PROJECT } from './archive.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
-/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream, analyze). */
+/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream, analyze, telemetry). */
 const ONLY = process.env['BENCH_ONLY']?.split(',')
 const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name)
 const TRACE_LENGTH = 100_000
@@ -440,6 +440,52 @@ if (section('analyze')) {
     `${small.rssMiB.toFixed(0)} / ${large.rssMiB.toFixed(0)} MiB; ${decodeResident[0].toFixed(0)} / ${decodeResident[1].toFixed(0)} MiB`, '', undefined)
   report(`analyze: wall per session (${availableParallelism()} cores) ÷ decoding and parsing alone on one`, ratio(time), '≤ 1.50×', time <= 1.5)
   report('  (per session: decode and parse / analyze on all cores / on one thread)', `${(decoded / 1e6).toFixed(2)} / ${(large.perSession / 1e6).toFixed(2)} / ${(oneThread.perSession / 1e6).toFixed(2)} ms`, '', undefined)
+}
+
+// ── 8. telemetry records ─────────────────────────────────────────────────────────────────────────────────────────
+if (section('telemetry')) {
+  type TelemetryRecord = { channel: string; time: number; severity: string; attributes: Record<string, unknown>; body: unknown }
+  /** A context as DSH's telemetry backend leaves it: the `sessionTelemetry` service there, and a listener or not. */
+  async function telemetryHost(plugin: 'noop' | 'brake'): Promise<(record: TelemetryRecord) => TelemetryRecord> {
+    const ctx = new Context() as unknown as {
+      provide(name: string): void
+      set(name: string, value: unknown): void
+      on(name: string, listener: (record: TelemetryRecord, next: () => TelemetryRecord) => TelemetryRecord): void
+      waterfall(name: string, record: TelemetryRecord, inner: () => TelemetryRecord): TelemetryRecord
+    }
+    ctx.provide('sessionTelemetry')
+    ctx.set('sessionTelemetry', {})
+    if (plugin === 'noop') ctx.on('session-telemetry/record', (_record, next) => next())
+    else await (ctx as unknown as Context).plugin(Brake as never, {} as never)
+    return record => ctx.waterfall('session-telemetry/record', record, () => record)
+  }
+  // What a session mostly sends: a step's first chunk, calls, results, steps; a person's message; the brake's own.
+  const shapes = [
+    ['assistant/chunk', { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: 'Let me look.' } }],
+    ['tool/call', { callId: 'call_1', name: 'read', arguments: '{"file_path":"src/a.ts"}' }],
+    ['tool/result', { turn: 1, step: 1, message: { role: 'user', content: [{ type: 'tool-result', toolCallId: 'call_1', content: [{ type: 'text', text: 'x'.repeat(4096) }], isError: false }] } }],
+    ['step/start', { turn: 1, step: 2 }],
+    ['step/end', { turn: 1, step: 2 }],
+    ['user/message', { content: [{ type: 'text', text: 'Fix the test.' }], source: { kind: 'user' }, role: 'user', id: 'm' }],
+    ['user/message', { content: [{ type: 'text', text: '[dsh-brake] …' }], source: { kind: 'plugin', plugin: 'dsh-brake', form: 'notice', summary: 'read × 4, same result' }, role: 'user', id: 'n' }],
+  ] as const
+  const records: TelemetryRecord[] = Array.from({ length: TRACE_LENGTH }, (_, i) => {
+    const [type, body] = shapes[i % shapes.length]!
+    return { channel: 'ledger', time: i, severity: 'info', attributes: { 'session.id': `s${i % 8}`, 'event.type': type, 'event.seq': i }, body }
+  })
+  const hosts = { noop: await telemetryHost('noop'), brake: await telemetryHost('brake') }
+  const send = (through: (record: TelemetryRecord) => TelemetryRecord): Promise<number> => {
+    const start = process.hrtime.bigint()
+    for (const record of records) through(record)
+    return Promise.resolve(Number(process.hrtime.bigint() - start))
+  }
+  await send(hosts.brake)
+  await send(hosts.noop)
+  const times = await rounds({ noop: () => send(hosts.noop), brake: () => send(hosts.brake) })
+  const overhead = times.brake / times.noop
+  figures['telemetry'] = { records: TRACE_LENGTH, nsPerRecord: { noop: times.noop / TRACE_LENGTH, brake: times.brake / TRACE_LENGTH }, ratio: overhead }
+  report('`session-telemetry/record` per record ÷ a listener that only passes it on', ratio(overhead), '≤ 1.50×', overhead <= 1.5)
+  report('  (per record: pass-through / brake)', `${(times.noop / TRACE_LENGTH).toFixed(0)} / ${(times.brake / TRACE_LENGTH).toFixed(0)} ns`, '', undefined)
 }
 
 // ── output ───────────────────────────────────────────────────────────────────────────────────────────────────────

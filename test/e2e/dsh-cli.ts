@@ -37,6 +37,8 @@ export interface RunOptions {
   readonly timeoutMs?: number
   readonly cli?: string
   readonly pnpmBin?: string
+  /** More environment for this run; `undefined` takes a variable out (telemetry is off unless a test turns it on). */
+  readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 export interface Run {
@@ -48,6 +50,14 @@ export interface Run {
 /** A fresh DSH_HOME. */
 export function freshHome(): string {
   return mkdtempSync(join(ROOT, 'home-'))
+}
+
+/** A fresh DSH_HOME whose headless profile has this checkout added, as a user adds it. */
+export async function homeWithBrake(): Promise<string> {
+  const home = freshHome()
+  const added = await dsh(['plugin', '--profile', 'headless', 'add', PACKAGE_ROOT], { home, cwd: home })
+  expect(added.code, added.stderr).toBe(0)
+  return home
 }
 
 /** A fresh workspace with the given files. */
@@ -72,10 +82,10 @@ function inherited(): Record<string, string> {
 
 /**
  * Run the CLI with a controlled environment: Node 22 and pnpm first on PATH (the plugin command runs pnpm), the home,
- * no telemetry, and the model server as the DeepSeek endpoint with a dummy key.
+ * no telemetry (unless `env` turns it on), and the model server as the DeepSeek endpoint with a dummy key.
  */
 export function dsh(args: readonly string[], options: RunOptions): Promise<Run> {
-  const env: Record<string, string> = {
+  const base: Record<string, string> = {
     ...inherited(),
     PATH: [dirname(process.execPath), options.pnpmBin ?? join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? '/usr/bin:/bin'].join(':'),
     HOME: process.env['HOME'] ?? options.home,
@@ -85,6 +95,8 @@ export function dsh(args: readonly string[], options: RunOptions): Promise<Run> 
     DEEPSEEK_API_KEY: 'sk-scripted',
     ...options.baseUrl === undefined ? {} : { DEEPSEEK_BASE_URL: options.baseUrl },
   }
+  const env = Object.fromEntries(Object.entries({ ...base, ...options.env })
+    .filter((entry): entry is [string, string] => entry[1] !== undefined))
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath, [options.cli ?? CLI, ...args],

@@ -1,0 +1,270 @@
+/**
+ * `session-telemetry/record`: DSH's telemetry seam hands every session-log record, as it is captured, to the
+ * OpenTelemetry log pipeline through this waterfall (mounted only where a telemetry backend is: `session-telemetry-otel`
+ * in every stock profile, off unless `DSH_TELEMETRY_MODE` turns it on). The brake marks the records of its own actions,
+ * so a logs backend can count, alert on and group loops across machines without reading prose:
+ *
+ * - a notice (`user/message` from this plugin): severity `info`; a cut is told by its notice (`response cut: …`):
+ *   severity `warn`, action `cut`. The finish `dsh-brake/cut` itself never reaches the seam: DSH ships only the first
+ *   chunk of each step.
+ * - a refusal (`tool/result` whose text is this brake's refusal reason): severity `warn`.
+ * - a stop (`turn/end` cancelled by a hook with this brake's stop reason): severity `warn`.
+ *
+ * The attributes (`dsh_brake.*`) are read from the record's own body, as the redaction rules beneath this listener
+ * hand it back, never from the brake's state: what a rule took out of the body is not put back beside it. One fact
+ * comes from an earlier record of the same session: whether repeat-tool-reminder had told the model about the same
+ * tool since the person's last message. Every other record passes as it came, after one look at its event type; a
+ * failure passes the record on unchanged and is logged once.
+ * @module dsh-brake/dsh/telemetry
+ */
+import type { LoopKind } from '../core/types.js'
+import {
+  CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, LOOP, REPEATED_CALL_SUMMARY, REPEATED_ERROR_SUMMARY,
+  REPEATED_INPUT_ERROR_SUMMARY, REPEATED_RESPONSE_SUMMARY, REVISIT_SUMMARY, SEQUENCE_SUMMARY, STOP_REASON, STOP_SUMMARY,
+  isRefusalResult, isStopReason,
+} from '../messages.js'
+import type { Brake } from './brake.js'
+import { reminderCall } from './stock-tools.js'
+
+/**
+ * One outbound record, as `@deepseek-ai/dsh-session-telemetry` 0.1.0-rc.8 declares it (`SessionTelemetryRecord`).
+ * Declared here rather than imported: the brake does not depend on the telemetry packages, which only a profile with
+ * the backend mounts.
+ */
+export interface TelemetryRecord {
+  readonly channel: 'ledger' | 'ops'
+  readonly time: number
+  readonly severity: 'info' | 'warn' | 'error'
+  readonly attributes: Readonly<Record<string, string | number | boolean>>
+  readonly body: unknown
+}
+
+declare module '@deepseek-ai/cordis' {
+  interface Events {
+    /** DSH's telemetry seam: transform one outbound record (synchronously) before the backend gets it. */
+    'session-telemetry/record'(record: TelemetryRecord, next: () => TelemetryRecord): TelemetryRecord
+  }
+}
+
+/** The brake's actions as its records carry them. */
+export type BrakeAction = 'notice' | 'refusal' | 'stop' | 'cut'
+
+/** The attribute names, one namespace, documented in docs/telemetry.md. */
+export const ATTRIBUTES = {
+  action: 'dsh_brake.action',
+  kind: 'dsh_brake.kind',
+  calls: 'dsh_brake.calls',
+  tool: 'dsh_brake.tool',
+  reminder: 'dsh_brake.reminder',
+} as const
+
+/** The severity of each action's record: the ones that took something from the agent warn. */
+export const ACTION_SEVERITY: Readonly<Record<BrakeAction, TelemetryRecord['severity']>> = {
+  notice: 'info', refusal: 'warn', stop: 'warn', cut: 'warn',
+}
+
+/** What a record of the brake's says, before it becomes attributes. */
+export interface ActionMarks {
+  readonly action: BrakeAction
+  readonly kind?: LoopKind
+  readonly calls?: number
+  readonly tool?: string
+  readonly reminder?: boolean
+}
+
+/** The event types the brake's actions are logged as; a record of any other type is passed on at once. */
+const ACTION_EVENTS = new Set(['user/message', 'tool/result', 'turn/end'])
+
+/**
+ * What the telemetry listener remembers: per session, the tools repeat-tool-reminder named since the person's last
+ * message. Bounded: the oldest sessions are dropped past {@link SESSIONS}, and a session's tools past {@link TOOLS}.
+ */
+export interface TelemetryMemory {
+  readonly reminded: Map<string, Set<string>>
+}
+
+const SESSIONS = 256
+const TOOLS = 64
+
+export function createTelemetryMemory(): TelemetryMemory {
+  return { reminded: new Map() }
+}
+
+/**
+ * The listener: marks the brake's own records, passes every other on as it came. It never throws. It reads only what
+ * `next` returns (the record as the rules beneath it hand it back), never the record it was given.
+ */
+export function onTelemetryRecord(brake: Brake, memory: TelemetryMemory, next: () => TelemetryRecord): TelemetryRecord {
+  // The rules beneath (redaction) run first: the marks are read from the body they hand back.
+  const outbound = next()
+  try {
+    const type = outbound.attributes['event.type']
+    if (outbound.channel !== 'ledger' || typeof type !== 'string' || !ACTION_EVENTS.has(type)) return outbound
+    const marks = marksOf(brake.name, memory, type, outbound)
+    return marks === undefined ? outbound : marked(outbound, marks)
+  } catch (error) {
+    brake.contain('session-telemetry/record', error)
+    return outbound
+  }
+}
+
+/** The record with the action's severity and attributes (a new object: a record is never changed in place). */
+export function marked(record: TelemetryRecord, marks: ActionMarks): TelemetryRecord {
+  const attributes: Record<string, string | number | boolean> = { ...record.attributes, [ATTRIBUTES.action]: marks.action }
+  if (marks.kind !== undefined) attributes[ATTRIBUTES.kind] = marks.kind
+  if (marks.calls !== undefined) attributes[ATTRIBUTES.calls] = marks.calls
+  if (marks.tool !== undefined) attributes[ATTRIBUTES.tool] = marks.tool
+  if (marks.reminder !== undefined) attributes[ATTRIBUTES.reminder] = marks.reminder
+  return { ...record, severity: ACTION_SEVERITY[marks.action], attributes }
+}
+
+/** The marks of a record of one of the action event types, or undefined when it is not the brake's. */
+export function marksOf(plugin: string, memory: TelemetryMemory, type: string, record: TelemetryRecord): ActionMarks | undefined {
+  const session = String(record.attributes['session.id'])
+  const body = record.body as Record<string, unknown> | null
+  if (typeof body !== 'object' || body === null) return undefined
+  let marks: ActionMarks | undefined
+  switch (type) {
+    case 'user/message': marks = noticeMarks(plugin, memory, session, body); break
+    case 'tool/result': marks = refusalMarks(body); break
+    case 'turn/end': marks = stopMarks(body); break
+  }
+  if (marks?.tool === undefined) return marks
+  return { ...marks, reminder: memory.reminded.get(session)?.has(marks.tool) === true }
+}
+
+/** A `user/message`: the brake's notice (or a cut's), or a message that resets or feeds the reminder memory. */
+function noticeMarks(plugin: string, memory: TelemetryMemory, session: string, body: Record<string, unknown>): ActionMarks | undefined {
+  const source = body['source'] as { kind?: unknown; plugin?: unknown; summary?: unknown } | null | undefined
+  if (typeof source !== 'object' || source === null) return undefined
+  if (source.kind === 'user') {
+    memory.reminded.delete(session)
+    return undefined
+  }
+  if (source.kind !== 'plugin') return undefined
+  if (source.plugin !== plugin) {
+    const tool = reminderCall({ kind: 'plugin', plugin: source.plugin, summary: source.summary })
+    if (tool !== undefined) remember(memory, session, tool)
+    return undefined
+  }
+  return typeof source.summary === 'string' ? summaryMarks(source.summary) : { action: 'notice' }
+}
+
+function remember(memory: TelemetryMemory, session: string, tool: string): void {
+  let tools = memory.reminded.get(session)
+  if (tools === undefined) {
+    if (memory.reminded.size >= SESSIONS) memory.reminded.delete(memory.reminded.keys().next().value!)
+    memory.reminded.set(session, tools = new Set())
+  }
+  if (tools.size < TOOLS) tools.add(tool)
+}
+
+/** A `tool/result` whose first block is an error with this brake's refusal reason. */
+function refusalMarks(body: Record<string, unknown>): ActionMarks | undefined {
+  const message = body['message'] as { content?: unknown } | undefined
+  const block = Array.isArray(message?.content) ? message.content[0] as { isError?: unknown; content?: unknown } : undefined
+  if (block?.isError !== true || !Array.isArray(block.content)) return undefined
+  const first = block.content[0] as { type?: unknown; text?: unknown } | undefined
+  if (first?.type !== 'text' || typeof first.text !== 'string' || !isRefusalResult(first.text)) return undefined
+  const found = REFUSAL.exec(first.text.slice('Error: '.length))?.groups
+  // The reason counts the calls made before the refused one; the loop holds this attempt too.
+  return found === undefined ? { action: 'refusal', kind: 'identical-calls' }
+    : { action: 'refusal', kind: 'identical-calls', tool: found['tool']!, calls: Number(found['count']) + 1 }
+}
+
+/** A `turn/end` cancelled by a hook with this brake's stop reason. */
+function stopMarks(body: Record<string, unknown>): ActionMarks | undefined {
+  const reason = body['reason'] as { kind?: unknown; reason?: { kind?: unknown; reason?: unknown } } | undefined
+  if (reason?.kind !== 'aborted' || reason.reason?.kind !== 'hook') return undefined
+  const text = reason.reason.reason
+  if (typeof text !== 'string' || !isStopReason(text)) return undefined
+  return { action: 'stop', ...loopMarks(text.slice(STOP_PREFIX.length)) }
+}
+
+/** A notice's marks from its summary: which loop, and what the summary names of it. */
+function summaryMarks(summary: string): ActionMarks {
+  const stopped = STOPPED.exec(summary)?.groups
+  if (stopped !== undefined) return { action: 'notice', ...loopMarks(stopped['loop']!) }
+  for (const { pattern, kind, read } of SUMMARIES) {
+    const found = pattern.exec(summary)?.groups
+    if (found !== undefined) return { action: kind === 'runaway' ? 'cut' : 'notice', kind, ...read(found) }
+  }
+  return { action: 'notice' }
+}
+
+/** A loop as a stop phrase names it (one of the `LOOP` phrases): its kind, calls and tool. */
+function loopMarks(phrase: string): Omit<ActionMarks, 'action'> {
+  for (const { pattern, kind, read } of PHRASES) {
+    const found = pattern.exec(phrase)?.groups
+    if (found !== undefined) return { kind, ...read(found) }
+  }
+  return {}
+}
+
+type Fields = Readonly<Record<string, string>>
+type Read = (fields: Fields) => Omit<ActionMarks, 'action' | 'kind'>
+
+/** Placeholders that always hold a whole number. */
+const NUMBERS = new Set(['count', 'laps', 'length', 'calls', 'cuts', 'copies'])
+
+/**
+ * A template of messages.ts as a pattern that reads its values back: literal text as it is, each `{name}` a named
+ * group (digits for counts). Anchored at the start only: a summary cut short to its length still reads as far as it
+ * goes. Built from the templates themselves, so a change of wording changes the reading with it.
+ */
+export function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{(\w+)\}/)
+  let source = '^'
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2 === 0) {
+      source += parts[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      continue
+    }
+    const name = parts[i]!
+    const last = i === parts.length - 2 && parts[i + 1] === ''
+    source += NUMBERS.has(name) ? `(?<${name}>\\d+)` : `(?<${name}>[\\s\\S]${last ? '*' : '*?'})`
+  }
+  return new RegExp(source)
+}
+
+const count: Read = fields => ({ calls: Number(fields['count']) })
+const toolAndCount: Read = fields => ({ tool: fields['tool']!, calls: Number(fields['count']) })
+
+/** A cycle's calls: its laps times its length (the summary lists its tools, `a → b`, unless cut short). */
+const cycleCalls: Read = (fields) => {
+  const cycle = fields['cycle'] ?? ''
+  return cycle.endsWith('…') ? {} : { calls: Number(fields['laps']) * cycle.split(' → ').length }
+}
+
+interface Reading {
+  readonly pattern: RegExp
+  readonly kind: LoopKind
+  readonly read: Read
+}
+
+/** Notice summaries, the specific before the general (a repeated call's summary would read an error's). */
+const SUMMARIES: readonly Reading[] = [
+  { pattern: templatePattern(CUT_SUMMARY), kind: 'runaway', read: () => ({}) },
+  { pattern: templatePattern(SEQUENCE_SUMMARY), kind: 'cycle', read: cycleCalls },
+  { pattern: templatePattern(REVISIT_SUMMARY), kind: 'same-ground', read: count },
+  { pattern: templatePattern(REPEATED_INPUT_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
+  { pattern: templatePattern(REPEATED_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
+  { pattern: templatePattern(DUPLICATE_TEXT_SUMMARY), kind: 'duplicate-text', read: () => ({}) },
+  { pattern: templatePattern(REPEATED_RESPONSE_SUMMARY), kind: 'same-response', read: count },
+  { pattern: templatePattern(REPEATED_CALL_SUMMARY), kind: 'identical-calls', read: toolAndCount },
+]
+
+/** Stop phrases (the `LOOP` table), as a stop's reason and the stop notice's summary name the loop. */
+const PHRASES: readonly Reading[] = [
+  { pattern: templatePattern(LOOP.refused), kind: 'identical-calls', read: toolAndCount },
+  { pattern: templatePattern(LOOP['identical-calls']), kind: 'identical-calls', read: toolAndCount },
+  { pattern: templatePattern(LOOP.cycle), kind: 'cycle', read: fields => ({ calls: Number(fields['calls']) }) },
+  { pattern: templatePattern(LOOP['same-ground']), kind: 'same-ground', read: count },
+  { pattern: templatePattern(LOOP['same-error']), kind: 'same-error', read: toolAndCount },
+  { pattern: templatePattern(LOOP['same-response']), kind: 'same-response', read: count },
+  { pattern: templatePattern(LOOP.runaway), kind: 'runaway', read: fields => ({ calls: Number(fields['cuts']) }) },
+]
+
+const STOPPED = templatePattern(STOP_SUMMARY)
+const REFUSAL = templatePattern(DENIAL_REASON)
+const STOP_PREFIX = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))
