@@ -15,7 +15,6 @@
  */
 import { existsSync, writeFileSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { readConfigFile } from '../../src/analyze/config-file.ts'
@@ -28,9 +27,9 @@ import { UsageError } from '../../src/usage-error.ts'
 import { episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
 import { createTextSurvey, textSurveyText } from './texts.ts'
 import { InputError, readRuns } from './traces.ts'
+import { PACKAGE_ROOT } from '../paths.ts'
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
-const DEFAULT_TRACES = resolve(REPO, '../shared/real-traces/dev.jsonl.gz')
+const DEFAULT_TRACES = resolve(PACKAGE_ROOT, '../shared/real-traces/dev.jsonl.gz')
 const BUILT_PLUGIN: string = '../../dist/index.js'
 
 /** A configuration to score: a name and the plugins it mounts. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
 import { expect } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 /** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with pnpm 11. */
 export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')

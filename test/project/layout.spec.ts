@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 const under = (folder: string): string[] => readdirSync(join(PACKAGE_ROOT, folder), { recursive: true, encoding: 'utf8' })
   .filter(file => file.endsWith('.spec.ts'))

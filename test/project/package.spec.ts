@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 const read = (path: string): string => readFileSync(join(PACKAGE_ROOT, path), 'utf8')
 const manifest = JSON.parse(read('package.json')) as {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../../scripts/paths.ts'
 import { brakeNotice, header, SessionScript, writeLog } from '../../support/session-logs.ts'
 
 const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js')
