@@ -11,7 +11,7 @@ export interface Tokens {
   readonly input: number
   readonly output: number
   readonly total: number
-  /** Whether any part is an estimate (about four characters of text per token). */
+  /** Whether any part is an estimate from text size (tokens.ts). */
   readonly estimated: boolean
 }
 
@@ -156,9 +156,6 @@ export interface Overview {
   /** The costliest loops by wasted tokens, costliest first. */
   readonly costliest: readonly Loop[]
 }
-
-/** About four characters of text per token: what a figure is estimated with where a log has no usage for it. */
-export const CHARS_PER_TOKEN = 4
 
 /** A loop that ends within this many calls of the brake's first notice on it was heard. */
 export const HEARD_WITHIN = 3

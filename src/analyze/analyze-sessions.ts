@@ -11,11 +11,11 @@
 import type { AgentAnalysis, Analysis, Loop, LoopShape, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
 import { HEARD_WITHIN, LOOP_SHAPES } from './analysis.js'
 import type { ConfigSetup, LogResult } from './analyze-log.js'
-import { NO_TOKENS, sum } from './loops.js'
 import { analyzeAll, defaultJobs } from './pool.js'
 import { LogTable } from './log-table.js'
 import { rootSession } from './root-session.js'
 import { createSpill } from './spill.js'
+import { NO_TOKENS, sum } from './tokens.js'
 
 export type { ConfigSetup } from './analyze-log.js'
 

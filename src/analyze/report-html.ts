@@ -12,7 +12,8 @@
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
-import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens as figure } from './wording.js'
+import { figure, tokenCount } from './tokens.js'
+import { callsOf, cutRows, place, shapeOf, share } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({

@@ -8,7 +8,8 @@
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
-import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens } from './wording.js'
+import { figure as tokens, tokenCount } from './tokens.js'
+import { callsOf, cutRows, place, shapeOf, share } from './wording.js'
 
 /** The whole report, as one string (for a handful of sessions, and the tests). */
 export function textReport(analysis: Analysis): string {
