@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
-  CHARS_PER_TOKEN, charsAsTokens, estimateTokens, figure, figureOf, NO_TOKENS, outputTokens, proportion, reportedTokens, rounded, scale, sum,
-  tokenCount, tokensOf,
+  CHARS_PER_TOKEN, charsAsTokens, estimateTokens, figure, figureOf, NO_TOKENS, outputTokens, proportion, reportedTokens, rounded, scale,
+  sum, tokenCount, tokensOf,
 } from '../../../src/analyze/tokens.ts'
 
 describe('estimates from text size', () => {
@@ -39,7 +39,8 @@ describe('reported usage', () => {
 
 describe('sums and scaling', () => {
   it('adds parts up, an estimate anywhere making the sum one; nothing adds up to no tokens', () => {
-    expect(sum([tokensOf(10, 1, false), tokensOf(5, 2, true), tokensOf(1, 0, false)])).toEqual({ input: 16, output: 3, total: 19, estimated: true })
+    const parts = [tokensOf(10, 1, false), tokensOf(5, 2, true), tokensOf(1, 0, false)]
+    expect(sum(parts)).toEqual({ input: 16, output: 3, total: 19, estimated: true })
     expect(sum([tokensOf(10, 1, false), tokensOf(5, 2, false)]).estimated).toBe(false)
     expect(sum([])).toEqual(NO_TOKENS)
     expect(NO_TOKENS).toEqual({ input: 0, output: 0, total: 0, estimated: false })
@@ -65,7 +66,8 @@ describe('sums and scaling', () => {
   })
 
   it('rounds a fractional figure to whole numbers, each part and the total on its own', () => {
-    expect(rounded(reportedTokens({ inputTokens: 1000, outputTokens: 20 }, 3))).toEqual({ input: 333, output: 7, total: 340, estimated: false })
+    const share = reportedTokens({ inputTokens: 1000, outputTokens: 20 }, 3)
+    expect(rounded(share)).toEqual({ input: 333, output: 7, total: 340, estimated: false })
   })
 })
 
