@@ -13,9 +13,9 @@ import { HEARD_WITHIN, LOOP_SHAPES } from './analysis.js'
 import type { ConfigSetup, LogResult } from './analyze-log.js'
 import { analyzeAll, defaultJobs } from './pool.js'
 import { LogTable } from './log-table.js'
-import { rootSession } from './root-session.js'
 import { createSpill } from './spill.js'
 import { NO_TOKENS, sum } from './tokens.js'
+import { rootSession } from '../session-logs/root-session.js'
 
 export type { ConfigSetup } from './analyze-log.js'
 

@@ -33,7 +33,7 @@ import { contentText } from '../dsh/observe.js'
 import { isRefusalResult, isStopReason } from '../messages.js'
 import { byCall, type Action } from './actions.js'
 import type { AgentEvent, ContextMessage } from './agent-events.js'
-import type { SessionLog } from './session-log.js'
+import type { SessionLog } from '../session-logs/decode.js'
 
 /** The error code DSH logs with the result it makes up for a call it cancelled before running it. */
 const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
