@@ -68,15 +68,15 @@ async function main(): Promise<void> {
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
     const actions: Record<string, Action[]> = {}
-    const notPlayed: Record<string, number> = {}
+    const spared: Record<string, number> = {}
     for (const setup of setups) {
       const result = await replay(run.events, setup.mounts)
       actions[setup.name] = result.actions
-      notPlayed[setup.name] = result.notPlayed
+      spared[setup.name] = result.spared
     }
     texts.add(run.id, run.events)
     const calls = run.events.filter(event => event.kind === 'call').length
-    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events) })
+    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, spared, turnStarts: turnStarts(run.events) })
   }
   const seconds = (performance.now() - started) / 1000
   const summaries = setups.map(setup => summarize(setup.name, runs))
@@ -187,7 +187,7 @@ function toJson(path: string, seconds: number, runs: readonly RunResult[], summa
       id: run.id, set: run.set, calls: run.calls,
       episodes: run.labels.flatMap(labels => labels.episodes),
       actions: run.actions,
-      notPlayed: run.notPlayed,
+      spared: run.spared,
     })),
   }
 }

@@ -104,8 +104,8 @@ export interface AgentAnalysis {
   readonly file: string
   readonly calls: readonly CallSummary[]
   readonly loops: readonly Loop[]
-  /** Per config name, what the brake would do under it. */
-  readonly brake: Readonly<Record<string, readonly BrakeAction[]>>
+  /** Per config name, the brake's actions (notices, refusals, stops) the replay under it finds, in call order. */
+  readonly actionsByConfig: Readonly<Record<string, readonly BrakeAction[]>>
   /** Calls a stop would have spared, per config name. */
   readonly spared: Readonly<Record<string, number>>
   /** What the brake actually said in the session. */

@@ -60,7 +60,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   for (const [index, setup] of setups.entries()) {
     const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
     replayed[setup.name] = byCall(result.actions)
-    spared[setup.name] = result.notPlayed
+    spared[setup.name] = result.spared
     cuts[setup.name] = wouldCut(recording.responses, setup.config)
   }
   // Rule S reads the responses under the default thresholds: the first config's cuts, when that is the defaults.
@@ -74,15 +74,15 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], calls, responses: recording.responses,
     replayed, cuts, defaultCuts, said: recording.said,
   })
-  const brake: Record<string, BrakeAction[]> = {}
-  for (const [config, actions] of Object.entries(replayed)) brake[config] = actions.map(counted)
+  const actionsByConfig: Record<string, BrakeAction[]> = {}
+  for (const [config, actions] of Object.entries(replayed)) actionsByConfig[config] = actions.map(counted)
   const said = recording.said.map(counted)
   const live = cutInSession(recording.responses)
   const quiet = loops.length === 0 && said.length === 0 && live.length === 0
-    && Object.values(brake).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
+    && Object.values(actionsByConfig).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
   return {
     file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent, calls: calls.length, tokens,
-    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, brake, spared, said, cuts, cutInSession: live, tokens },
+    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, actionsByConfig, spared, said, cuts, cutInSession: live, tokens },
   }
 }
 

@@ -155,7 +155,7 @@ function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
     const color = inLoop(call.call) ? colors.loop : call.failed ? colors.failed : colors.call
     rows.push(`<rect x="${x(call.call)}" y="0" width="${cell}" height="${cellHeight}" fill="${color}"><title>call ${call.call}: ${escape(call.tool)}</title></rect>`)
   }
-  const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.brake[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
+  const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.actionsByConfig[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
   markRows.forEach(([label, actions], index) => {
     const top = (index + 1) * rowHeight
     rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(fit(label, 22))}</text>`)

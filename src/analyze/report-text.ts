@@ -106,7 +106,7 @@ function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
 
 /** Every call where the brake acted under some config, or acted in the session: one column each. */
 function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[] {
-  const columns = [...configs.map(config => agent.brake[config] ?? []), agent.said]
+  const columns = [...configs.map(config => agent.actionsByConfig[config] ?? []), agent.said]
   const calls = [...new Set(columns.flat().map(action => action.call))].sort((a, b) => a - b)
   if (calls.length === 0) return ['    the brake does nothing here, under any config, and said nothing in the session']
   const rows = [['call', ...configs, 'said in the session'], ...calls.map(call => [

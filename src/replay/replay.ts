@@ -18,8 +18,8 @@
  *
  * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
  * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
- * remaining calls until the next turn (a person's message, or a step that opens a turn) are not played, as DSH
- * would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
+ * remaining calls until the next turn (a person's message, or a step that opens a turn) are spared, not played, as
+ * DSH would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
  * as recent.
  * @module dsh-brake/replay/replay
  */
@@ -38,8 +38,8 @@ export interface Mount {
 export interface ReplayResult {
   /** Their notices, refusals and stops, in the order they came. */
   readonly actions: Action[]
-  /** Recorded calls that were not played because a stop had ended their turn. */
-  notPlayed: number
+  /** Recorded calls a stop spared: not played, as the stop had ended their turn. */
+  spared: number
 }
 
 /** What the agents are, where the recording says: the session header each agent's `session.header` shows. */
@@ -78,7 +78,7 @@ interface AgentState {
   pending: Message[]
   /** Whether the recording gives this agent's steps (a session log), or each call is its own step (a trace). */
   explicitSteps: boolean
-  /** Whether a stop ended the current turn: its calls are not played. */
+  /** Whether a stop ended the current turn: its calls are spared. */
   stopped: boolean
   /** The running step's signal, which a cancel aborts. */
   step: AbortController
@@ -90,7 +90,7 @@ const neverAborted = new AbortController().signal
 
 /**
  * Replay one recording's events through freshly mounted plugins.
- * @returns what the plugins did: notices, refusals and stops, in order, and the calls a stop kept from being played.
+ * @returns what the plugins did: notices, refusals and stops, in order, and the calls stops spared.
  * @throws when a plugin refuses its config at mount time.
  */
 export async function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
@@ -133,7 +133,7 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
 
 async function play(host: Host, events: readonly AgentEvent[], options: ReplayOptions): Promise<ReplayResult> {
   const agents = new Map<string, AgentState>()
-  const result: ReplayResult = { actions: [], notPlayed: 0 }
+  const result: ReplayResult = { actions: [], spared: 0 }
   let turn = 0
   let stepNumber = 0
   let callSeq = 0
@@ -200,7 +200,7 @@ async function play(host: Host, events: readonly AgentEvent[], options: ReplayOp
       await preStep(event.agent, claims(state))
     }
     if (state.stopped) {
-      result.notPlayed++
+      result.spared++
       state.calls++
       return
     }

@@ -169,15 +169,15 @@ export function analyze(home: string, cwd: string, patch: string): Analyzed {
   type Loop = { shape: string; firstCall: number; calls: number; period: number | null; tokens: Tokens; wasted: Tokens }
   const report = JSON.parse(out.toString()) as {
     loops: (Loop & { saved: Record<string, { afterNotice: Tokens | null }> })[]
-    sessions: { agents: { brake: Record<string, Action[]>; said: Action[] }[] }[]
+    sessions: { agents: { actionsByConfig: Record<string, Action[]>; said: Action[] }[] }[]
   }
   const where = (actions: Action[]): string[] => actions.map(action => `${action.kind}@${action.call}`)
   // A quiet session (no loop, nothing the brake would do or did) is only counted.
-  const agent = report.sessions[0]?.agents[0] ?? { brake: { 'brake-patch.yml': [] }, said: [] }
+  const agent = report.sessions[0]?.agents[0] ?? { actionsByConfig: { 'brake-patch.yml': [] }, said: [] }
   return {
     loops: report.loops.map(loop => [loop.shape, loop.firstCall, loop.calls, loop.period]),
     costs: report.loops.map(loop => [loop.tokens.total, loop.wasted.total, loop.saved['brake-patch.yml']?.afterNotice?.total ?? null]),
-    replayed: where(agent.brake['brake-patch.yml']!),
+    replayed: where(agent.actionsByConfig['brake-patch.yml']!),
     said: where(agent.said),
   }
 }
