@@ -1,7 +1,7 @@
 /**
- * One agent's loops, from its events as analyze reads them: the shape of a call loop read from its calls, the rules of
- * analyze's own (one error across arguments, duplicate text, the same answer, a response repeating itself) with their
- * edges, and the pricing: what a loop cost and wasted, and what the brake would save of it under each config.
+ * One agent's loops, from its events as analyze reads them: the kind of a call loop read from its calls, the kinds
+ * analyze finds by rules of its own (one error across arguments, duplicate text, the same answer, a response repeating
+ * itself) with their edges, and the pricing: what a loop cost and wasted, and what the brake would save of it under each config.
  *
  * Each call here costs a known amount (call n: 100 × n input tokens and 1 output token), so every figure can be checked
  * by hand.
@@ -53,20 +53,20 @@ const times = <T>(count: number, make: (index: number) => T): T[] => Array.from(
 describe('call loops', () => {
   const sixReads = [user, ...times(6, () => read('a.txt', 'same'))]
 
-  it('are shaped by how their calls repeat, and priced from their calls: all of them, and wasted from the first repeat', () => {
+  it('are of the kind their calls repeat in, and priced from their calls: all of them, and wasted from the first repeat', () => {
     const [loop, ...rest] = loopsOf(inputOf(sixReads))
     expect(rest).toEqual([])
-    expect(loop).toMatchObject({ session: AGENT, agent: 'main', shape: 'identical-calls', period: 1, what: 'read a.txt', firstCall: 1, begins: 2, lastCall: 6, calls: 6 })
+    expect(loop).toMatchObject({ session: AGENT, agent: 'main', kind: 'identical-calls', period: 1, what: 'read a.txt', firstCall: 1, begins: 2, lastCall: 6, calls: 6 })
     expect(loop!.tokens).toEqual(costOf(1, 6))
     expect(loop!.wasted).toEqual(costOf(2, 6))
   })
 
   it('a cycle says its lap in order; a long lap gone over in another order is read as a lap of its length', () => {
     const [cycle] = loopsOf(inputOf([user, ...times(8, i => read(i % 2 === 0 ? 'a.txt' : 'b.txt'))]))
-    expect(cycle).toMatchObject({ shape: 'cycle', period: 2, what: 'read a.txt → read b.txt', firstCall: 1, lastCall: 8 })
+    expect(cycle).toMatchObject({ kind: 'cycle', period: 2, what: 'read a.txt → read b.txt', firstCall: 1, lastCall: 8 })
     const windows = times(6, i => call('read', { file_path: 'big.py', offset: i * 50 }, `window ${i}`))
     const [lap] = loopsOf(inputOf([user, ...windows, ...[5, 2, 0, 4, 1, 3].map(i => windows[i]!)]))
-    expect(lap).toMatchObject({ shape: 'same-ground', period: 6, begins: 7, lastCall: 12 })
+    expect(lap).toMatchObject({ kind: 'same-ground', period: 6, begins: 7, lastCall: 12 })
     expect(lap!.what.split(' → ')).toHaveLength(6)
   })
 
@@ -104,28 +104,28 @@ describe('call loops', () => {
 })
 
 describe('the same error across arguments', () => {
-  const shapes = (events: readonly AgentEvent[]): string[] => loopsOf(inputOf(events)).map(loop => loop.shape)
+  const kinds = (events: readonly AgentEvent[]): string[] => loopsOf(inputOf(events)).map(loop => loop.kind)
 
   it(`is one tool failing with the same first line ${SAME_ERRORS} times across arguments, priced from its calls`, () => {
     const [loop] = loopsOf(inputOf([user, failedEdit('a.py'), failedEdit('b.py'), failedEdit('c.py')]))
-    expect(loop).toMatchObject({ shape: 'same-error', what: 'edit: Error: old_string not found in file', firstCall: 1, begins: 2, lastCall: 3 })
+    expect(loop).toMatchObject({ kind: 'same-error', foundBy: ['same-error'], what: 'edit: Error: old_string not found in file', firstCall: 1, begins: 2, lastCall: 3 })
     expect(loop!.tokens).toEqual(costOf(1, 3))
     expect(loop!.wasted).toEqual(costOf(2, 3))
   })
 
   it('goes on across other tools\' calls, and is not one when too short, with one set of arguments, or broken', () => {
     expect(loopsOf(inputOf([user, failedEdit('a.py'), read('x'), failedEdit('b.py'), failedEdit('c.py')]))[0]).toMatchObject({ firstCall: 1, begins: 3, lastCall: 4 })
-    expect(shapes([user, ...times(SAME_ERRORS - 1, i => failedEdit(`${i}.py`))])).toEqual([])
-    expect(shapes([user, ...times(SAME_ERRORS, () => failedEdit('a.py'))])).toEqual([])
+    expect(kinds([user, ...times(SAME_ERRORS - 1, i => failedEdit(`${i}.py`))])).toEqual([])
+    expect(kinds([user, ...times(SAME_ERRORS, () => failedEdit('a.py'))])).toEqual([])
     // A success of the same tool ends the chain; so does another error.
     const fixed = call('edit', { file_path: 'b.py' }, 'ok')
-    expect(shapes([user, failedEdit('a.py'), failedEdit('b.py'), fixed, failedEdit('c.py')])).toEqual([])
-    expect(shapes([user, failedEdit('a.py'), failedEdit('b.py'), failedEdit('c.py', 'Error: file is read-only'), failedEdit('d.py', 'Error: file is read-only')])).toEqual([])
+    expect(kinds([user, failedEdit('a.py'), failedEdit('b.py'), fixed, failedEdit('c.py')])).toEqual([])
+    expect(kinds([user, failedEdit('a.py'), failedEdit('b.py'), failedEdit('c.py', 'Error: file is read-only'), failedEdit('d.py', 'Error: file is read-only')])).toEqual([])
   })
 
   it('is left to the call loop it overlaps', () => {
     const failing = (command: string): CallEvent => call('bash', { command }, 'Error: boom', true)
-    expect(shapes([user, ...times(4, () => failing('make')), failing('make all')])).toEqual(['identical-calls'])
+    expect(kinds([user, ...times(4, () => failing('make')), failing('make all')])).toEqual(['identical-calls'])
   })
 })
 
@@ -138,7 +138,7 @@ describe('duplicate text', () => {
     const events = [user, step(context('c1', TEXT)), read('a'), step(context('c2', `  ${TEXT.replace(/ /g, '\n ')}`)), read('b'), step(context('c3', TEXT)), read('c')]
     const [loop, ...rest] = loopsOf(inputOf(events, { replayed: { defaults: [action('notice', 1)] } }))
     expect(rest).toEqual([])
-    expect(loop).toMatchObject({ shape: 'duplicate-text', what: TEXT, firstCall: 0, begins: 1, lastCall: 2 })
+    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], what: TEXT, firstCall: 0, begins: 1, lastCall: 2 })
     expect(loop!.tokens).toEqual(tokensOf(75, 0, true))
     expect(loop!.wasted).toEqual(tokensOf(50, 0, true))
     expect(loop!.saved).toEqual({ defaults: { afterNotice: null, afterStop: null } })
@@ -164,7 +164,7 @@ describe('the same answer', () => {
   it(`is the same visible text ${SAME_RESPONSES} responses in a row, priced from their output tokens or their characters`, () => {
     const responses = [response(0, 1, answer('Done.')), response(1, 2, answer('Done.'), 20), response(2, 3, answer(' Done.\n'))]
     const [loop] = loopsOf(inputOf(reads, { responses: [{ ...responses[0]!, outputTokens: 10 }, ...responses.slice(1)] }))
-    expect(loop).toMatchObject({ shape: 'same-response', what: 'Done.', firstCall: 1, begins: 2, lastCall: 3 })
+    expect(loop).toMatchObject({ kind: 'same-response', foundBy: ['same-response'], what: 'Done.', firstCall: 1, begins: 2, lastCall: 3 })
     // The third reported nothing: its 16 + 7 characters are 6 tokens, and the figures are estimates.
     expect(loop!.tokens).toEqual(tokensOf(0, 36, true))
     expect(loop!.wasted).toEqual(tokensOf(0, 26, true))
@@ -190,7 +190,7 @@ describe('a response repeating itself', () => {
       responses: [runaway], defaultCuts: [cut(600)],
       cuts: { defaults: [cut(600)], later: [cut(400)], off: [] }, replayed: { defaults: [], later: [], off: [] },
     }))
-    expect(loop).toMatchObject({ shape: 'runaway', what: 'not called, ', firstCall: 2, lastCall: 2, calls: 1 })
+    expect(loop).toMatchObject({ kind: 'runaway', foundBy: ['runaway'], what: 'not called, ', firstCall: 2, lastCall: 2, calls: 1 })
     expect(loop!.tokens).toEqual(tokensOf(0, 2000, false))
     // 12,000 characters, repeating from 3,000 on: three quarters of them.
     expect(loop!.wasted).toEqual(tokensOf(0, 1500, false))
@@ -203,7 +203,7 @@ describe('a response repeating itself', () => {
 
   it('counts a response the brake cut live, with nothing left to waste', () => {
     const [loop] = loopsOf(inputOf(events, { responses: [{ ...runaway, finish: CUT_FINISH }] }))
-    expect(loop).toMatchObject({ shape: 'runaway', what: '', firstCall: 2 })
+    expect(loop).toMatchObject({ kind: 'runaway', what: '', firstCall: 2 })
     expect(loop!.wasted).toEqual(tokensOf(0, 0, false))
   })
 
@@ -216,7 +216,7 @@ describe('all of an agent\'s loops', () => {
   it('come in the order they begin, whatever found them', () => {
     const events = [user, failedEdit('a.py'), failedEdit('b.py'), failedEdit('c.py'), ...times(4, () => read('x', 'same'))]
     const responses = [response(0, 2, answer('Trying again.')), response(1, 3, answer('Trying again.')), response(2, 4, answer('Trying again.'))]
-    expect(loopsOf(inputOf(events, { responses })).map(loop => [loop.shape, loop.firstCall])).toEqual([['same-error', 1], ['same-response', 2], ['identical-calls', 4]])
+    expect(loopsOf(inputOf(events, { responses })).map(loop => [loop.kind, loop.firstCall])).toEqual([['same-error', 1], ['same-response', 2], ['identical-calls', 4]])
   })
 })
 
