@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import * as Brake from '../dist/index.js'
-import { sessionFiles } from '../src/dsh-files/session-files.ts'
-import { readSessionLog } from '../src/replay/session-log.ts'
+import { readSessionLog } from '../src/session-logs/decode.ts'
+import { sessionFiles } from '../src/session-logs/find.ts'
 import { makeArchive, PER_PROJECT } from './archive.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
@@ -404,7 +404,7 @@ if (section('analyze')) {
   /** Resident memory of decoding and parsing alone, in a process of its own: Node's zstd decoder's share of the figure. */
   const decodeOnly = (path: string): number => {
     const child = spawnSync(process.execPath, ['--import', fileURLToPath(new URL('../scripts/ts-imports.mjs', import.meta.url)), '--input-type=module', '-e',
-      `import { sessionFiles } from './src/dsh-files/session-files.ts'; import { readSessionLog } from './src/replay/session-log.ts'
+      `import { sessionFiles } from './src/session-logs/find.ts'; import { readSessionLog } from './src/session-logs/decode.ts'
        for (const file of sessionFiles(${JSON.stringify(path)})) readSessionLog(file)
        process.stdout.write(String(process.resourceUsage().maxRSS))`], { encoding: 'utf8', cwd: fileURLToPath(new URL('../', import.meta.url)) })
     return Number(child.stdout) / 1024

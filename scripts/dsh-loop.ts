@@ -5,12 +5,12 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import Include, { entryListSchema, type PatchOptions } from '@deepseek-ai/cordis-plugin-include'
 import Loader, { type EntryOptions } from '@deepseek-ai/cordis-plugin-loader'
 import yaml from 'js-yaml'
-import { PROFILES_ROOT } from './dsh-loop-profiles.ts'
+import { PACKAGE_ROOT, PROFILES_ROOT } from './paths.ts'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import AgentRegistry from '@deepseek-ai/dsh-agent'
 import AgentLoop from '@deepseek-ai/dsh-agent-loop'
@@ -145,9 +145,6 @@ export async function bootDsh(): Promise<Context> {
   await ctx.plugin(AgentLoop, { agents: [] })
   return ctx
 }
-
-/** This checkout: the package a profile links to. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 /** Profile directories this process made, removed when it exits. */
 const madeProfiles: string[] = []

@@ -14,10 +14,9 @@ import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { RECIPE_FILES, recipeFile } from './dsh-recipe.ts'
+import { PACKAGE_ROOT as root } from './paths.ts'
 
-const root = fileURLToPath(new URL('../', import.meta.url))
 const recipe = `${root}test/e2e/cli/`
 const files = [...RECIPE_FILES.map(([file]) => file), 'pnpm-lock.yaml']
 

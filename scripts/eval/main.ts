@@ -20,7 +20,6 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { readConfigFile } from '../../src/analyze/config-file.ts'
@@ -37,9 +36,9 @@ import {
 } from './report.ts'
 import { createTextSurvey, textSurveyText } from './texts.ts'
 import { InputError, readRuns } from './traces.ts'
+import { PACKAGE_ROOT } from '../paths.ts'
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
-const DEFAULT_TRACES = resolve(REPO, '../shared/real-traces/dev.jsonl.gz')
+const DEFAULT_TRACES = resolve(PACKAGE_ROOT, '../shared/real-traces/dev.jsonl.gz')
 const BUILT_PLUGIN: string = '../../dist/index.js'
 
 /** A configuration to score: a name and the plugins it mounts. */
@@ -83,17 +82,17 @@ async function main(): Promise<void> {
   for await (const run of readRuns(path)) {
     if (runs.length >= limit) break
     const actions: Record<string, Action[]> = {}
-    const notPlayed: Record<string, number> = {}
+    const spared: Record<string, number> = {}
     for (const setup of setups) {
       const result = await replay(run.events, setup.mounts)
       actions[setup.name] = result.actions
-      notPlayed[setup.name] = result.notPlayed
+      spared[setup.name] = result.spared
     }
     texts.add(run.id, run.events)
     const calls = run.events.filter(event => event.kind === 'call').length
     const callAgents = run.events.flatMap(event => event.kind === 'call' ? [event.agent] : [])
     runs.push({
-      id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events), callAgents,
+      id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, spared, turnStarts: turnStarts(run.events), callAgents,
     })
   }
   const seconds = (performance.now() - started) / 1000
@@ -260,7 +259,7 @@ function toJson(path: string, seconds: number, runs: readonly RunResult[], summa
       id: run.id, set: run.set, calls: run.calls,
       episodes: run.labels.flatMap(labels => labels.episodes),
       actions: run.actions,
-      notPlayed: run.notPlayed,
+      spared: run.spared,
     })),
   }
 }

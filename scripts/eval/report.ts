@@ -26,8 +26,8 @@ export interface RunResult {
   readonly labels: readonly AgentLabels[]
   /** What each configuration's plugins did (only stop mode ends a turn), by configuration name. */
   readonly actions: Readonly<Record<string, readonly Action[]>>
-  /** Recorded calls a stop kept from being played, by configuration name. */
-  readonly notPlayed: Readonly<Record<string, number>>
+  /** Recorded calls stops spared (not played), by configuration name. */
+  readonly spared: Readonly<Record<string, number>>
   /** Per agent, the calls made before each person's message: a turn starts there, and a stop before it ends there. */
   readonly turnStarts: Readonly<Record<string, readonly number[]>>
   /** The agent of each of the run's calls, in order: how the run's call numbering maps onto each agent's. */
@@ -72,8 +72,8 @@ export interface ConfigSummary {
   readonly stopped: number
   /** Calls from an episode's first notice to the stop that ended it. */
   readonly noticeToStop: Spread
-  /** Recorded calls a stop kept from being made, in all runs. */
-  readonly callsStopped: number
+  /** Recorded calls stops spared (not played), in all runs. */
+  readonly callsSpared: number
   /** How the model hears loops: the brake's notices against each other and the other plugin's. */
   readonly hearing: Hearing
   readonly scores: readonly EpisodeScore[]
@@ -85,7 +85,7 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   let loopFreeRuns = 0
   let notices = 0
   let outside = 0
-  let callsStopped = 0
+  let callsSpared = 0
   const falseAlarms: { run: string; notices: readonly Action[] }[] = []
   const falseStops: { run: string; stops: readonly Action[] }[] = []
   const scores: EpisodeScore[] = []
@@ -97,7 +97,7 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
     const stops = actions.filter(action => action.kind === 'stop')
     calls += run.calls
     notices += given.length
-    callsStopped += run.notPlayed[name] ?? 0
+    callsSpared += run.spared[name] ?? 0
     const all = run.labels.flatMap(labels => labels.episodes)
     // An episode a stop kept from being played is neither caught nor missed: the runaway ended before it.
     const episodes = all.filter(episode => !keptFromPlay(episode, stops, run.turnStarts[episode.agent] ?? []))
@@ -121,7 +121,7 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
   const fromFirstCall = scores.flatMap(score => score.notice === undefined ? [] : [score.notice.call - score.episode.start])
   const noticeToStop = scores.flatMap(({ stop, notice }) => stop === undefined || notice === undefined ? [] : [stop.call - notice.call])
   return {
-    name, runs: runs.length, calls, loopFreeRuns, falseAlarms, falseStops, callsStopped, unreached,
+    name, runs: runs.length, calls, loopFreeRuns, falseAlarms, falseStops, callsSpared, unreached,
     hearing: addHearings(hearings),
     stopped: scores.filter(score => score.stop !== undefined).length,
     noticeToStop: spread(noticeToStop),
@@ -166,7 +166,7 @@ export function figuresTable(summaries: readonly ConfigSummary[]): string {
   row('episodes stopped (a stop in [start, end + 2])', s => `${s.stopped} (${pct(s.stopped, s.episodes)})`)
   row('calls from the first notice to the stop: median', s => show(s.noticeToStop.median))
   row('  max', s => show(s.noticeToStop.max))
-  row('recorded calls not made after a stop', s => String(s.callsStopped))
+  row('recorded calls not made after a stop', s => String(s.callsSpared))
   row('how the model hears loops (brake notices):', () => '')
   row('  on a loop episode, per episode: mean', s => s.hearing.episodes === 0 ? '–' : (s.hearing.episodeNotices / s.hearing.episodes).toFixed(2))
   row('    most on one episode', s => String(s.hearing.mostOnEpisode))

@@ -11,7 +11,7 @@ export interface Tokens {
   readonly input: number
   readonly output: number
   readonly total: number
-  /** Whether any part is an estimate (about four characters of text per token). */
+  /** Whether any part is an estimate from text size (tokens.ts). */
   readonly estimated: boolean
 }
 
@@ -100,8 +100,8 @@ export interface AgentAnalysis {
   readonly file: string
   readonly calls: readonly CallSummary[]
   readonly loops: readonly Loop[]
-  /** Per config name, what the brake would do under it. */
-  readonly brake: Readonly<Record<string, readonly BrakeAction[]>>
+  /** Per config name, the brake's actions (notices, refusals, stops) the replay under it finds, in call order. */
+  readonly actionsByConfig: Readonly<Record<string, readonly BrakeAction[]>>
   /** Calls a stop would have spared, per config name. */
   readonly spared: Readonly<Record<string, number>>
   /** What the brake actually said in the session. */
@@ -152,9 +152,6 @@ export interface Overview {
   /** The costliest loops by wasted tokens, costliest first. */
   readonly costliest: readonly Loop[]
 }
-
-/** About four characters of text per token: what a figure is estimated with where a log has no usage for it. */
-export const CHARS_PER_TOKEN = 4
 
 /** A loop that ends within this many calls of the brake's first notice on it was heard. */
 export const HEARD_WITHIN = 3

@@ -9,11 +9,12 @@ import * as Brake from '../dsh/plugin.js'
 import { byCall, type Action } from '../replay/actions.js'
 import { labelRun } from '../replay/label/rules.js'
 import { createReplayer, type Replayer } from '../replay/replay.js'
-import { readSessionLog } from '../replay/session-log.js'
+import { readSessionLog } from '../session-logs/decode.js'
 import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
-import { CHARS_PER_TOKEN, type AgentAnalysis, type BrakeAction, type CallSummary, type ReadError, type ResponseCut, type Tokens } from './analysis.js'
-import { counted, loopsOf, sum } from './loops.js'
+import type { AgentAnalysis, BrakeAction, CallSummary, ReadError, ResponseCut, Tokens } from './analysis.js'
+import { counted, loopsOf } from './loops.js'
 import { cutInSession, wouldCut } from './response-cuts.js'
+import { estimateTokens, reportedTokens, sum } from './tokens.js'
 
 /** A config to replay under, and the name the reports give it. */
 export interface ConfigSetup {
@@ -59,7 +60,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   for (const [index, setup] of setups.entries()) {
     const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
     replayed[setup.name] = byCall(result.actions)
-    spared[setup.name] = result.notPlayed
+    spared[setup.name] = result.spared
     cuts[setup.name] = wouldCut(recording.responses, setup.config)
   }
   // `runaway` loops are read under the default thresholds: the first config's cuts, when that is the defaults.
@@ -73,44 +74,33 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], calls, responses: recording.responses,
     replayed, cuts, defaultCuts, said: recording.said,
   })
-  const brake: Record<string, BrakeAction[]> = {}
-  for (const [config, actions] of Object.entries(replayed)) brake[config] = actions.map(counted)
+  const actionsByConfig: Record<string, BrakeAction[]> = {}
+  for (const [config, actions] of Object.entries(replayed)) actionsByConfig[config] = actions.map(counted)
   const said = recording.said.map(counted)
   const live = cutInSession(recording.responses)
   const quiet = loops.length === 0 && said.length === 0 && live.length === 0
-    && Object.values(brake).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
+    && Object.values(actionsByConfig).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
   return {
     file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent, calls: calls.length, tokens,
-    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, brake, spared, said, cuts, cutInSession: live, tokens },
+    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, actionsByConfig, spared, said, cuts, cutInSession: live, tokens },
   }
 }
 
 /** A call for the reports, with its share of its model step's tokens (or an estimate from its text). */
 function summarizeCall(call: RecordedCall, recording: SessionRecording): CallSummary {
   const used = recording.usage.get(call.step)
-  const share = recording.callsPerStep.get(call.step) ?? 1
-  const tokens: Tokens = used === undefined ? estimate(call) : {
-    input: used.inputTokens / share,
-    output: used.outputTokens / share,
-    total: (used.inputTokens + used.outputTokens) / share,
-    estimated: false,
-  }
+  // The call's own text where the step has no usage: its result went into the context, its arguments came out of the model.
+  const tokens = used === undefined
+    ? estimateTokens(call.text.length, call.argumentChars)
+    : reportedTokens(used, recording.callsPerStep.get(call.step) ?? 1)
   return { call: call.index + 1, tool: call.tool, failed: call.isError, refused: call.refused, tokens }
-}
-
-/** The call's own text as tokens: its result goes into the context, its arguments came out of the model. */
-function estimate(call: RecordedCall): Tokens {
-  const input = Math.ceil(call.text.length / CHARS_PER_TOKEN)
-  const output = Math.ceil(call.argumentChars / CHARS_PER_TOKEN)
-  return { input, output, total: input + output, estimated: true }
 }
 
 /** The usage of the steps that asked for no call (answers): the session's tokens are all of its steps'. */
 function textOnlyResponses(recording: SessionRecording): Tokens[] {
   const out: Tokens[] = []
   for (const [step, used] of recording.usage) {
-    if (recording.callsPerStep.has(step)) continue
-    out.push({ input: used.inputTokens, output: used.outputTokens, total: used.inputTokens + used.outputTokens, estimated: false })
+    if (!recording.callsPerStep.has(step)) out.push(reportedTokens(used))
   }
   return out
 }

@@ -12,11 +12,11 @@ import { LOOP_KINDS, type LoopKind } from '../core/types.js'
 import type { AgentAnalysis, Analysis, Loop, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
 import { HEARD_WITHIN } from './analysis.js'
 import type { ConfigSetup, LogResult } from './analyze-log.js'
-import { NO_TOKENS, sum } from './loops.js'
 import { analyzeAll, defaultJobs } from './pool.js'
 import { LogTable } from './log-table.js'
-import { rootSession } from './root-session.js'
 import { createSpill } from './spill.js'
+import { NO_TOKENS, sum } from './tokens.js'
+import { rootSession } from '../session-logs/root-session.js'
 
 export type { ConfigSetup } from './analyze-log.js'
 

@@ -6,6 +6,7 @@
  */
 import type { Tokens } from './analysis.js'
 import type { Place } from './spill.js'
+import { tokensOf } from './tokens.js'
 
 /** A log's figures, as the table gives them back. */
 export interface LogFigures {
@@ -59,9 +60,7 @@ export class LogTable {
 
   figures(session: string): LogFigures {
     const row = this.row(session)
-    const input = this.input[row]!
-    const output = this.output[row]!
-    return { calls: this.calls[row]!, tokens: { input, output, total: input + output, estimated: this.estimated[row] === 1 } }
+    return { calls: this.calls[row]!, tokens: tokensOf(this.input[row]!, this.output[row]!, this.estimated[row] === 1) }
   }
 
   shownOf(session: string): { readonly place: Place; readonly wasted: Tokens } | undefined {

@@ -31,8 +31,9 @@ import { firstOn } from '../replay/score.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LoopKind } from '../core/types.js'
-import { CHARS_PER_TOKEN, type BrakeAction, type CallSummary, type Loop, type ResponseCut, type Saved, type Tokens } from './analysis.js'
+import type { BrakeAction, CallSummary, Loop, ResponseCut, Saved, Tokens } from './analysis.js'
 import { responseChars } from './response-cuts.js'
+import { charsAsTokens, estimateTokens, outputTokens, scale, sum } from './tokens.js'
 
 /** `same-error`: failures with the same error, across at least two sets of arguments. */
 export const SAME_ERRORS = 3
@@ -194,8 +195,8 @@ function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
   const found: Found[] = []
   for (const [text, { copies, chars }] of texts) {
     if (copies.length < TEXT_COPIES) continue
-    const each = Math.ceil(chars / CHARS_PER_TOKEN)
-    const tokens = (count: number): Tokens => ({ input: count * each, output: 0, total: count * each, estimated: true })
+    const copy = estimateTokens(chars, 0)
+    const tokens = (count: number): Tokens => scale(copy, count)
     found.push({
       kind: 'duplicate-text', foundBy: ['duplicate-text'], period: null, what: text,
       episode: episodeOf(agent, copies[0]! - 1, copies[1]! - 1, copies.at(-1)! - 1, copies[TEXT_COPIES - 1]! - 1),
@@ -251,8 +252,8 @@ function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
         saved: (config) => {
           const under = cuts[config]?.find(each => each.response === response.index + 1)
           if (under === undefined) return NOTHING_SAVED
-          const spared: Tokens = { input: 0, output: under.tokensAfter, total: under.tokensAfter, estimated: under.estimated }
-          return { afterNotice: spared, afterStop: spared }
+          const afterCut = outputTokens(under.tokensAfter, under.estimated)
+          return { afterNotice: afterCut, afterStop: afterCut }
         },
       },
     })
@@ -314,8 +315,7 @@ function priced(loop: Found, input: LoopInput): Loop {
 
 /** A response's output tokens: as reported, or its characters as tokens. */
 function responseTokens(response: RecordedResponse): Tokens {
-  const output = response.outputTokens ?? Math.ceil(responseChars(response) / CHARS_PER_TOKEN)
-  return { input: 0, output, total: output, estimated: response.outputTokens === undefined }
+  return outputTokens(response.outputTokens ?? charsAsTokens(responseChars(response)), response.outputTokens === undefined)
 }
 
 /** An action as the reports number calls: from 1. */
@@ -332,24 +332,3 @@ function firstLine(text: string): string {
   return (text.split('\n').find(line => line.trim() !== '') ?? '').trim().slice(0, 200)
 }
 
-function scale(tokens: Tokens, share: number): Tokens {
-  const input = Math.round(tokens.input * share)
-  const output = Math.round(tokens.output * share)
-  return { input, output, total: input + output, estimated: tokens.estimated }
-}
-
-/** Tokens added up; an estimate anywhere makes the sum one. */
-export function sum(parts: readonly Tokens[]): Tokens {
-  let input = 0
-  let output = 0
-  let estimated = false
-  for (const part of parts) {
-    input += part.input
-    output += part.output
-    estimated ||= part.estimated
-  }
-  return { input: Math.round(input), output: Math.round(output), total: Math.round(input + output), estimated }
-}
-
-/** No tokens. */
-export const NO_TOKENS: Tokens = { input: 0, output: 0, total: 0, estimated: false }

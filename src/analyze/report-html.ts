@@ -13,7 +13,8 @@ import { LOOP_KINDS } from '../core/types.js'
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
-import { callsOf, cutRows, kindOf, place, share, tokenCount, tokens as figure } from './wording.js'
+import { figure, tokenCount } from './tokens.js'
+import { callsOf, cutRows, kindOf, place, share } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -155,7 +156,7 @@ function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
     const color = inLoop(call.call) ? colors.loop : call.failed ? colors.failed : colors.call
     rows.push(`<rect x="${x(call.call)}" y="0" width="${cell}" height="${cellHeight}" fill="${color}"><title>call ${call.call}: ${escape(call.tool)}</title></rect>`)
   }
-  const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.brake[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
+  const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.actionsByConfig[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
   markRows.forEach(([label, actions], index) => {
     const top = (index + 1) * rowHeight
     rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(fit(label, 22))}</text>`)

@@ -9,7 +9,8 @@
  * sessions is never held whole.
  * @module dsh-brake/analyze/report-json
  */
-import type { AgentAnalysis, Analysis, SessionAnalysis, Tokens } from './analysis.js'
+import type { AgentAnalysis, Analysis, SessionAnalysis } from './analysis.js'
+import { rounded } from './tokens.js'
 
 /** The document, as one string (for a handful of sessions, and the tests). */
 export function jsonReport(analysis: Analysis): string {
@@ -46,15 +47,10 @@ function sessionDocument(session: SessionAnalysis): object {
 }
 
 function agentDocument(agent: AgentAnalysis): object {
-  return { ...agent, calls: agent.calls.map(call => ({ ...call, tokens: whole(call.tokens) })) }
+  return { ...agent, calls: agent.calls.map(call => ({ ...call, tokens: rounded(call.tokens) })) }
 }
 
 /** `value` as indented JSON whose lines after the first sit `depth` spaces in. */
 function nested(value: unknown, depth = 2): string {
   return JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`)
-}
-
-function whole(tokens: Tokens): Tokens {
-  const { input, output, total, estimated } = tokens
-  return { input: Math.round(input), output: Math.round(output), total: Math.round(total), estimated }
 }

@@ -9,7 +9,8 @@ import { LOOP_KINDS } from '../core/types.js'
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
-import { callsOf, cutRows, kindOf, place, share, tokenCount, tokens } from './wording.js'
+import { figure as tokens, tokenCount } from './tokens.js'
+import { callsOf, cutRows, kindOf, place, share } from './wording.js'
 
 /** The whole report, as one string (for a handful of sessions, and the tests). */
 export function textReport(analysis: Analysis): string {
@@ -106,7 +107,7 @@ function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
 
 /** Every call where the brake acted under some config, or acted in the session: one column each. */
 function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[] {
-  const columns = [...configs.map(config => agent.brake[config] ?? []), agent.said]
+  const columns = [...configs.map(config => agent.actionsByConfig[config] ?? []), agent.said]
   const calls = [...new Set(columns.flat().map(action => action.call))].sort((a, b) => a - b)
   if (calls.length === 0) return ['    the brake does nothing here, under any config, and said nothing in the session']
   const rows = [['call', ...configs, 'said in the session'], ...calls.map(call => [

@@ -9,7 +9,8 @@ import { Config } from '../config/schema.js'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
 import type { RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
-import { CHARS_PER_TOKEN, type ResponseCut } from './analysis.js'
+import type { ResponseCut } from './analysis.js'
+import { charsAsTokens, proportion } from './tokens.js'
 
 /** Where the brake would cut each response under `config` (the plugin's config map), in response order. */
 export function wouldCut(responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>): ResponseCut[] {
@@ -35,7 +36,7 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
       cuts.push({
         response: response.index + 1, callsBefore: response.callsBefore, part: block.part, unit: found.unit, copies: found.copies, at,
         repeatsFrom: Math.max(before, at - found.span + found.unit.length),
-        tokensAfter: estimated ? Math.ceil((total - at) / CHARS_PER_TOKEN) : Math.round(reported * (total - at) / total),
+        tokensAfter: estimated ? charsAsTokens(total - at) : proportion(reported, total - at, total),
         estimated,
         cutInSession: response.finish === CUT_FINISH,
       })

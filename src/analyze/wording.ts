@@ -4,20 +4,11 @@
  */
 import { fit } from '../text.js'
 import type { AgentAnalysis, BrakeAction, Loop, ResponseCut, Tokens } from './analysis.js'
+import { figureOf } from './tokens.js'
 
 /** Where an action falls, as "notice at call 4", or "none". */
 export function place(action: BrakeAction | null): string {
   return action === null ? 'none' : `${action.kind} at call ${action.call}`
-}
-
-/** A token count; an estimate is marked `~`, with `how` in parentheses after it. */
-export function tokenCount(value: Tokens, how: string): string {
-  return value.estimated ? `~${value.total} tokens (${how})` : `${value.total} tokens`
-}
-
-/** A token count in a sentence of figures: `12345`, or `~12345` for an estimate. */
-export function tokens(value: Tokens): string {
-  return `${value.estimated ? '~' : ''}${value.total}`
 }
 
 /** `part` as a share of `whole`: `8.1 %` (`–` of nothing). */
@@ -74,7 +65,7 @@ export function cutRows(agent: AgentAnalysis, configs: readonly string[]): CutRo
 /** Where a config cuts a response: `cut in the reasoning at 3150 characters ("not called," × 250), ~61000 output tokens after`. */
 function cutPlace(cut: ResponseCut | undefined): string {
   if (cut === undefined) return 'not cut'
-  const after = cut.estimated ? `~${cut.tokensAfter}` : String(cut.tokensAfter)
+  const after = figureOf(cut.tokensAfter, cut.estimated)
   const unit = fit(cut.unit.replace(/\s+/g, ' ').trim(), 40)
   return `cut in the ${cut.part === 'text' ? 'answer' : 'reasoning'} at ${cut.at} characters ("${unit}" × ${cut.copies}), ${after} output tokens after`
 }

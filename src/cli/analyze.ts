@@ -18,9 +18,10 @@ import type { Analysis } from '../analyze/analysis.js'
 import { htmlReportParts } from '../analyze/report-html.js'
 import { jsonReportParts } from '../analyze/report-json.js'
 import { textReportParts } from '../analyze/report-text.js'
-import { selectLogs } from '../analyze/select-logs.js'
+import { canDecodeSessionLogs } from '../session-logs/decode.js'
+import { NoSuchPathError } from '../session-logs/find.js'
+import { selectLogs } from '../session-logs/select.js'
 import { UsageError } from '../usage-error.js'
-import { canDecodeSessionLogs } from '../replay/session-log.js'
 import { errorCode } from '../file-errors.js'
 import { name } from '../dsh/plugin.js'
 import { parseOptions } from './parse-options.js'
@@ -42,6 +43,15 @@ export const ANALYZE_USAGE = `usage: dsh-brake analyze [options] [<path>…]
 
 /** Run the command with its arguments (after `analyze`); resolves to the exit code. */
 export async function runAnalyze(argv: readonly string[]): Promise<number> {
+  try {
+    return await analyze(argv)
+  } catch (error) {
+    // The logs are found by a reader that knows nothing of exit codes: a path that names nothing is bad input here.
+    throw error instanceof NoSuchPathError ? new UsageError(error.message) : error
+  }
+}
+
+async function analyze(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     config: { type: 'string' },
     compare: { type: 'string' },

@@ -18,8 +18,8 @@
  *
  * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
  * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
- * remaining calls until the next turn (a person's message, or a step that opens a turn) are not played, as DSH
- * would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
+ * remaining calls until the next turn (a person's message, or a step that opens a turn) are spared, not played, as
+ * DSH would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
  * as recent.
  * @module dsh-brake/replay/replay
  */
@@ -38,8 +38,8 @@ export interface Mount {
 export interface ReplayResult {
   /** Their notices, refusals and stops, in the order they came. */
   readonly actions: Action[]
-  /** Recorded calls that were not played because a stop had ended their turn. */
-  notPlayed: number
+  /** Recorded calls a stop spared: not played, as the stop had ended their turn. */
+  spared: number
 }
 
 /** What the agents are, where the recording says: the session header each agent's `session.header` shows. */
@@ -78,7 +78,7 @@ interface AgentState {
   pending: Message[]
   /** Whether the recording gives this agent's steps (a session log), or each call is its own step (a trace). */
   explicitSteps: boolean
-  /** Whether a stop ended the current turn: its calls are not played. */
+  /** Whether a stop ended the current turn: its calls are spared. */
   stopped: boolean
   /** The running step's signal, which a cancel aborts. */
   step: AbortController
@@ -90,7 +90,7 @@ const neverAborted = new AbortController().signal
 
 /**
  * Replay one recording's events through freshly mounted plugins.
- * @returns what the plugins did: notices, refusals and stops, in order, and the calls a stop kept from being played.
+ * @returns what the plugins did: notices, refusals and stops, in order, and the calls stops spared.
  * @throws when a plugin refuses its config at mount time.
  */
 export async function replay(events: readonly AgentEvent[], mounts: readonly Mount[], options: ReplayOptions = {}): Promise<ReplayResult> {
@@ -132,63 +132,115 @@ export async function withoutStopLines<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 async function play(host: Host, events: readonly AgentEvent[], options: ReplayOptions): Promise<ReplayResult> {
-  const agents = new Map<string, AgentState>()
-  const result: ReplayResult = { actions: [], notPlayed: 0 }
-  let turn = 0
-  let stepNumber = 0
-  let callSeq = 0
+  const playback = new Playback(host, options)
+  for (const event of events) {
+    const state = playback.stateOf(event.agent)
+    // Only a step and a call wait for the plugins; the other kinds are done at once.
+    const done = (ON_EVENT[event.kind] as Handler<AgentEvent>)(playback, event, state)
+    if (done instanceof Promise) await done
+  }
+  // The model's last step claims whatever the last call added (and a person's message no step claimed yet).
+  for (const [name, state] of playback.agents) {
+    if ((state.pending.length > 0 || state.person !== undefined) && !state.stopped) await playback.preStep(name, playback.claims(state))
+  }
+  return playback.result
+}
 
-  function stateOf(name: string): AgentState {
-    return agents.get(name) ?? freshAgent(name, 0)
+/** What one kind of event does to the replay, given the state of the agent it is about. */
+type Handler<E extends AgentEvent> = (playback: Playback, event: E, state: AgentState) => Promise<void> | void
+
+/** Each kind of event, played as DSH's loop would have dispatched it. */
+const ON_EVENT: { readonly [K in AgentEvent['kind']]: Handler<Extract<AgentEvent, { kind: K }>> } = {
+  user(playback, event, state) {
+    // A new turn; its first step claims the message (the `step` that follows, or in a trace the next call).
+    playback.turn++
+    state.stopped = false
+    state.person = userMessage(event.text)
+  },
+  step(playback, event, state) {
+    state.explicitSteps = true
+    // A turn that opens without a person's message (a goal round) ends a stop all the same.
+    if (event.opensTurn === true && state.person === undefined) {
+      playback.turn++
+      state.stopped = false
+    }
+    if (!state.stopped) return playback.preStep(event.agent, [...playback.claims(state), ...event.contexts.map(contextMessage)])
+  },
+  call: (playback, event, state) => playback.playCall(event, state),
+  compaction(playback, event, state) {
+    playback.host.emit('session/event', (state.agent as { session: object }).session, { type: event.type, data: event.data })
+  },
+  resume(playback, event, state) {
+    playback.freshAgent(event.agent, state.calls).explicitSteps = state.explicitSteps
+  },
+}
+
+/** One replay of one recording: its agents, what the plugins did, and where it is in the turns and steps. */
+class Playback {
+  readonly agents = new Map<string, AgentState>()
+  readonly result: ReplayResult = { actions: [], spared: 0 }
+  turn = 0
+  private stepNumber = 0
+  private callSeq = 0
+  readonly host: Host
+  private readonly options: ReplayOptions
+
+  constructor(host: Host, options: ReplayOptions) {
+    this.host = host
+    this.options = options
+  }
+
+  stateOf(name: string): AgentState {
+    return this.agents.get(name) ?? this.freshAgent(name, 0)
   }
 
   /** A new agent object for `name`, whose calls are numbered on from `calls`. */
-  function freshAgent(name: string, calls: number): AgentState {
+  freshAgent(name: string, calls: number): AgentState {
     const state: AgentState = {
       name, agent: {}, calls, pending: [], explicitSteps: false, stopped: false, step: new AbortController(), person: undefined,
     }
-    Object.assign(state.agent, fakeAgent(options.headers?.get(name) ?? {}, state, result))
-    agents.set(name, state)
+    Object.assign(state.agent, fakeAgent(this.options.headers?.get(name) ?? {}, state, this.result))
+    this.agents.set(name, state)
     return state
   }
 
   /** One model step's start: the claimed messages go through `agent/pre-step`; new plugin messages are notices. */
-  async function preStep(name: string, claimed: Message[]): Promise<void> {
-    const state = stateOf(name)
+  async preStep(name: string, claimed: Message[]): Promise<void> {
+    const state = this.stateOf(name)
     state.pending = []
     state.step = new AbortController()
-    stepNumber++
-    const payload = { agent: state.agent, messages: claimed, turn, step: stepNumber, signal: state.step.signal }
-    const decision = await host.waterfall('agent/pre-step', payload, function enter() {
+    this.stepNumber++
+    const payload = { agent: state.agent, messages: claimed, turn: this.turn, step: this.stepNumber, signal: state.step.signal }
+    const decision = await this.host.waterfall('agent/pre-step', payload, function enter() {
       return Promise.resolve({ kind: 'enter', messages: claimed })
     }) as { kind: string; messages?: readonly Message[] }
     // A rejected step ends the turn; a step cancelled in its pre-step never enters: DSH logs none of its messages.
-    if (decision.kind === 'reject') stop(state, result, 'the step was rejected')
+    if (decision.kind === 'reject') stop(state, this.result, 'the step was rejected')
     if (state.stopped) return
     for (const message of decision.messages ?? []) {
-      if (!claimed.includes(message)) record(name, state.calls - 1, message)
+      if (!claimed.includes(message)) this.record(name, state.calls - 1, message)
     }
     // The step's model request: a plugin may still end the turn here, before the model is asked.
-    const request = { agent: state.agent, turn, step: stepNumber, signal: state.step.signal }
-    await host.waterfall('agent/request', request, function config() {
+    const request = { agent: state.agent, turn: this.turn, step: this.stepNumber, signal: state.step.signal }
+    await this.host.waterfall('agent/request', request, function config() {
       return Promise.resolve({})
     })
   }
 
-  function record(agent: string, call: number, message: Message): void {
+  private record(agent: string, call: number, message: Message): void {
     if (message.source.kind !== 'plugin') return
     const { plugin, summary } = message.source
-    result.actions.push({ kind: 'notice', agent, call, text: typeof summary === 'string' ? summary : '', plugin: String(plugin) })
+    this.result.actions.push({ kind: 'notice', agent, call, text: typeof summary === 'string' ? summary : '', plugin: String(plugin) })
   }
 
   /** What the agent's next step claims: what the last calls' decisions added, then a person's message, if one waits. */
-  function claims(state: AgentState): Message[] {
+  claims(state: AgentState): Message[] {
     const person = state.person
     state.person = undefined
     return person === undefined ? state.pending : [...state.pending, person]
   }
 
-  async function playCall(event: CallEvent, state: AgentState): Promise<void> {
+  async playCall(event: CallEvent, state: AgentState): Promise<void> {
     // A call DSH logged but never ran reached no hook live: it only takes its number.
     if (event.skipped === true) {
       state.calls++
@@ -197,63 +249,28 @@ async function play(host: Host, events: readonly AgentEvent[], options: ReplayOp
     // Without steps (a trace), each call is its own step, which claims what the previous call's decision added (often
     // nothing) and the person's message that opened the turn.
     if (state.person !== undefined || (!state.explicitSteps && (state.calls > 0 || state.pending.length > 0))) {
-      await preStep(event.agent, claims(state))
+      await this.preStep(event.agent, this.claims(state))
     }
     if (state.stopped) {
-      result.notPlayed++
+      this.result.spared++
       state.calls++
       return
     }
     const execution = {
-      token: Symbol('exec'), callId: `call_${++callSeq}`, rootCallId: `call_${callSeq}`,
+      token: Symbol('exec'), callId: `call_${++this.callSeq}`, rootCallId: `call_${this.callSeq}`,
       name: event.tool, arguments: event.args, agent: state.agent, signal: neverAborted,
     }
-    const reason = refusalOf(host.guards, execution)
-    if (reason !== undefined) result.actions.push({ kind: 'refusal', agent: event.agent, call: state.calls, text: reason })
-    const decision = await host.waterfall('tools/post-execute', execution, reason === undefined ? recorded(event) : refused(reason), accept) as {
+    const reason = refusalOf(this.host.guards, execution)
+    if (reason !== undefined) this.result.actions.push({ kind: 'refusal', agent: event.agent, call: state.calls, text: reason })
+    const decision = await this.host.waterfall('tools/post-execute', execution, reason === undefined ? recorded(event) : refused(reason), accept) as {
       additionalContexts?: readonly Message[]
     }
     for (const message of decision.additionalContexts ?? []) {
-      record(event.agent, state.calls, message)
+      this.record(event.agent, state.calls, message)
       state.pending.push(message)
     }
     state.calls++
   }
-
-  for (const event of events) {
-    const state = stateOf(event.agent)
-    switch (event.kind) {
-      case 'user':
-        // A new turn; its first step claims the message (the `step` that follows, or in a trace the next call).
-        turn++
-        state.stopped = false
-        state.person = userMessage(event.text)
-        break
-      case 'step':
-        state.explicitSteps = true
-        // A turn that opens without a person's message (a goal round) ends a stop all the same.
-        if (event.opensTurn === true && state.person === undefined) {
-          turn++
-          state.stopped = false
-        }
-        if (!state.stopped) await preStep(event.agent, [...claims(state), ...event.contexts.map(contextMessage)])
-        break
-      case 'call':
-        await playCall(event, state)
-        break
-      case 'compaction':
-        host.emit('session/event', (state.agent as { session: object }).session, { type: event.type, data: event.data })
-        break
-      case 'resume':
-        freshAgent(event.agent, state.calls).explicitSteps = state.explicitSteps
-        break
-    }
-  }
-  // The model's last step claims whatever the last call added (and a person's message no step claimed yet).
-  for (const [name, state] of agents) {
-    if ((state.pending.length > 0 || state.person !== undefined) && !state.stopped) await preStep(name, claims(state))
-  }
-  return result
 }
 
 /**

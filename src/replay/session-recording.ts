@@ -33,7 +33,7 @@ import { contentText } from '../dsh/observe.js'
 import { isRefusalResult, isStopReason } from '../messages.js'
 import { byCall, type Action } from './actions.js'
 import type { AgentEvent, ContextMessage } from './agent-events.js'
-import type { SessionLog } from './session-log.js'
+import type { SessionLog } from '../session-logs/decode.js'
 
 /** The error code DSH logs with the result it makes up for a call it cancelled before running it. */
 const ABORTED_BEFORE_DISPATCH = 'ABORTED_BEFORE_DISPATCH'
@@ -103,53 +103,164 @@ interface Message {
 /** Rebuild what the log's agent did. `brake` is the plugin name whose notices are "what the brake said". */
 export function recordingOf(log: SessionLog, brake: string): SessionRecording {
   const header = log.header as unknown as Readonly<Record<string, unknown>>
-  const session = log.header.id
-  const events: AgentEvent[] = []
-  const calls: RecordedCall[] = []
-  const usage = new Map<string, StepUsage>()
-  const callsPerStep = new Map<string, number>()
-  const said: Action[] = []
-  const responses: RecordedResponse[] = []
-  // The response streaming in the current step: its blocks by stream index, and its finish.
-  let blocks = new Map<number, { part: 'text' | 'reasoning'; deltas: string[] }>()
-  let finish: string | undefined
-  let responseCount = 0
-  const requested = new Map<string, { name: string; arguments: string }>()
-  // The call each of the brake's notices was attached to, by message id, from the inbox splices.
-  const attachedTo = new Map<string, number>()
-  let claimed: Message[] = []
-  // The number of calls at the last resume (or the start): a resume with no call since changes nothing.
-  let callsAtResume = 0
-  let stepOpen = false
-  let step = '0/0'
-  let stepNumber = 0
+  const reading = new Reading(log.header.id, brake)
+  const seeded = typeof header['seedLength'] === 'number' ? header['seedLength'] : 0
+  for (const event of log.events.slice(seeded)) {
+    if (typeof event.data !== 'object' || event.data === null) continue
+    const data = event.data as Record<string, unknown>
+    const handle = Object.hasOwn(ON_EVENT, event.type) ? ON_EVENT[event.type] : undefined
+    if (handle !== undefined) handle(reading, data, event.type)
+    else if (isCompaction(event as Parameters<typeof isCompaction>[0])) reading.events.push({ kind: 'compaction', agent: reading.session, type: event.type, data })
+  }
+  reading.closeStep()
+  reading.closeResponse(false, undefined)
+  const parent = header['parentSession']
+  const { session, events, calls, usage, callsPerStep, said, responses } = reading
+  return {
+    file: log.file, session, header, events, calls, usage, callsPerStep, said: byCall(said), responses,
+    parentSession: typeof parent === 'string' ? parent : undefined,
+    subagent: header['origin'] === 'subagent',
+  }
+}
+
+/** What one event type does to the recording so far (its data is an object, its shape not yet checked). */
+type Handler = (reading: Reading, data: Record<string, unknown>, type: string) => void
+
+/** The event types that matter, each with what it does; every other type is skipped, but for a compaction. */
+const ON_EVENT: Readonly<Record<string, Handler>> = {
+  'step/start'(reading, data) {
+    reading.closeStep()
+    // A response that never reached its message (the turn was cancelled mid-stream) ends with its step.
+    reading.closeResponse(false, undefined)
+    const { turn, step: number } = data as SessionEventMap['step/start']
+    reading.step = `${turn}/${number}`
+    reading.stepNumber = number
+    reading.stepOpen = true
+  },
+  'user/message'(reading, data) {
+    reading.claimed.push(data)
+  },
+  'assistant/message'(reading, data) {
+    reading.closeStep()
+    const { turn, step: number, usage: used } = data as Partial<SessionEventMap['assistant/message']>
+    const reported = used !== undefined && Number.isFinite(used.inputTokens) && Number.isFinite(used.outputTokens)
+    if (reported) reading.usage.set(`${turn}/${number}`, { inputTokens: used.inputTokens, outputTokens: used.outputTokens })
+    reading.closeResponse(true, reported ? used.outputTokens : undefined)
+  },
+  'assistant/chunk'(reading, data) {
+    const chunk = (data as Partial<SessionEventMap['assistant/chunk']>).chunk as { type?: unknown; index?: unknown; text?: unknown; reason?: { kind?: unknown } } | undefined
+    if (chunk?.type === 'text-delta' || chunk?.type === 'reasoning-delta') reading.streamed(chunk.type === 'text-delta' ? 'text' : 'reasoning', chunk.index, [chunk.text])
+    else if (chunk?.type === 'finish' && typeof chunk.reason?.kind === 'string') reading.finish = chunk.reason.kind
+  },
+  // DSH's storage rows: a run of deltas of one block, packed into one line.
+  'text-chunks': streamedRow,
+  'reasoning-chunks': streamedRow,
+  'tool/call'(reading, data) {
+    reading.closeStep()
+    const call = data as Partial<SessionEventMap['tool/call']>
+    if (typeof call.callId === 'string' && typeof call.name === 'string') {
+      reading.requested.set(call.callId, { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : '' })
+    }
+  },
+  'tool/result'(reading, data) {
+    reading.closeStep()
+    const { calls, session } = reading
+    const made = resultOf(data, reading.requested, calls.length, reading.step)
+    if (made === undefined) return
+    const { call, errorCode } = made
+    calls.push(call)
+    reading.callsPerStep.set(reading.step, (reading.callsPerStep.get(reading.step) ?? 0) + 1)
+    if (call.refused) reading.said.push({ kind: 'refusal', agent: session, call: call.index, text: call.text.slice('Error: '.length) })
+    reading.events.push({
+      kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
+      ...errorCode === undefined ? {} : { errorCode },
+      ...errorCode === ABORTED_BEFORE_DISPATCH ? { skipped: true } : {},
+    })
+  },
+  'agent/inbox/spliced'(reading, data) {
+    for (const message of (data['inserted'] as Message[] | undefined) ?? []) {
+      if (message.source?.kind === 'plugin' && message.source.plugin === reading.brake) reading.attachedTo.set(String(message.id), reading.calls.length - 1)
+    }
+  },
+  'session/end-seed'(reading) {
+    reading.closeStep()
+    reading.resume()
+  },
+  'request/header'(reading, data) {
+    // Logged at the new agent's first model request, after its first step claimed its messages: the resume goes
+    // before that step, which is still open.
+    if ((data as Partial<SessionEventMap['request/header']>).reason === 'resume') reading.resume()
+  },
+  'turn/end'(reading, data) {
+    reading.closeStep()
+    const reason = brakeStopOf(data)
+    if (reason !== undefined) reading.said.push({ kind: 'stop', agent: reading.session, call: reading.calls.length - 1, text: reason })
+  },
+}
+
+/** A storage row of `text-chunks` or `reasoning-chunks`: its block's stream index and its run of deltas. */
+function streamedRow(reading: Reading, data: Record<string, unknown>, type: string): void {
+  const texts = data['texts']
+  if (Array.isArray(texts)) reading.streamed(type === 'text-chunks' ? 'text' : 'reasoning', data['index'], texts)
+}
+
+/** A log being read: what its agent did so far, and where the reading is in its steps and responses. */
+class Reading {
+  readonly session: string
+  /** The plugin name whose notices are what the brake said. */
+  readonly brake: string
+  readonly events: AgentEvent[] = []
+  readonly calls: RecordedCall[] = []
+  readonly usage = new Map<string, StepUsage>()
+  readonly callsPerStep = new Map<string, number>()
+  readonly said: Action[] = []
+  readonly responses: RecordedResponse[] = []
+  /** The response streaming in the current step: its blocks by stream index, and its finish. */
+  private blocks = new Map<number, { part: 'text' | 'reasoning'; deltas: string[] }>()
+  finish: string | undefined
+  private responseCount = 0
+  readonly requested = new Map<string, { name: string; arguments: string }>()
+  /** The call each of the brake's notices was attached to, by message id, from the inbox splices. */
+  readonly attachedTo = new Map<string, number>()
+  claimed: Message[] = []
+  /** The number of calls at the last resume (or the start): a resume with no call since changes nothing. */
+  private callsAtResume = 0
+  stepOpen = false
+  step = '0/0'
+  stepNumber = 0
+
+  constructor(session: string, brake: string) {
+    this.session = session
+    this.brake = brake
+  }
 
   /** The messages a step claimed, as the replay's events; the brake's own are what it said. */
-  function closeStep(): void {
-    if (!stepOpen) return
-    stepOpen = false
+  closeStep(): void {
+    if (!this.stepOpen) return
+    this.stepOpen = false
+    const { session, brake } = this
     const contexts: ContextMessage[] = []
-    for (const message of claimed) {
+    for (const message of this.claimed) {
       const source = message.source ?? {}
       const texts = textsOf(message)
       if (source.kind === 'user') {
-        events.push({ kind: 'user', agent: session, text: texts.join('\n') })
+        this.events.push({ kind: 'user', agent: session, text: texts.join('\n') })
       } else if (source.kind === 'plugin' && source.plugin === brake) {
         const id = String(message.id)
-        said.push({ kind: 'notice', agent: session, call: attachedTo.get(id) ?? calls.length - 1, text: stringOr(source.summary), plugin: brake })
+        this.said.push({ kind: 'notice', agent: session, call: this.attachedTo.get(id) ?? this.calls.length - 1, text: stringOr(source.summary), plugin: brake })
       } else {
         contexts.push({ id: String(message.id), source: sourceOf(source), texts })
       }
     }
-    claimed = []
-    events.push({ kind: 'step', agent: session, contexts, ...stepNumber === 1 ? { opensTurn: true } : {} })
+    this.claimed = []
+    this.events.push({ kind: 'step', agent: session, contexts, ...this.stepNumber === 1 ? { opensTurn: true } : {} })
   }
 
   /** One delta (or a packed run of them) of the current response, given its block's stream index. */
-  function streamed(part: 'text' | 'reasoning', index: unknown, deltas: readonly unknown[]): void {
+  streamed(part: 'text' | 'reasoning', index: unknown, deltas: readonly unknown[]): void {
     if (typeof index !== 'number') return
-    let block = blocks.get(index)
-    if (block === undefined) blocks.set(index, block = { part, deltas: [] })
+    let block = this.blocks.get(index)
+    if (block === undefined) this.blocks.set(index, block = { part, deltas: [] })
     for (const delta of deltas) if (typeof delta === 'string') block.deltas.push(delta)
   }
 
@@ -157,116 +268,22 @@ export function recordingOf(log: SessionLog, brake: string): SessionRecording {
    * The step's response is complete (`message`: it reached its `assistant/message`, which numbers it): keep it, if
    * it streamed anything.
    */
-  function closeResponse(message: boolean, outputTokens: number | undefined): void {
-    const streamedAny = blocks.size > 0 || finish !== undefined
-    if (message || streamedAny) responseCount++
+  closeResponse(message: boolean, outputTokens: number | undefined): void {
+    const streamedAny = this.blocks.size > 0 || this.finish !== undefined
+    if (message || streamedAny) this.responseCount++
     if (streamedAny) {
-      responses.push({ index: responseCount - 1, callsBefore: calls.length, blocks: [...blocks.values()], finish, outputTokens })
+      const { blocks, finish, responseCount, calls } = this
+      this.responses.push({ index: responseCount - 1, callsBefore: calls.length, blocks: [...blocks.values()], finish, outputTokens })
     }
-    blocks = new Map()
-    finish = undefined
+    this.blocks = new Map()
+    this.finish = undefined
   }
 
   /** A fresh agent from here on, unless nothing happened since the last one began. */
-  function resume(): void {
-    if (calls.length === callsAtResume) return
-    callsAtResume = calls.length
-    events.push({ kind: 'resume', agent: session })
-  }
-
-  const seeded = typeof header['seedLength'] === 'number' ? header['seedLength'] : 0
-  for (const event of log.events.slice(seeded)) {
-    if (typeof event.data !== 'object' || event.data === null) continue
-    const data = event.data as Record<string, unknown>
-    switch (event.type) {
-      case 'step/start': {
-        closeStep()
-        // A response that never reached its message (the turn was cancelled mid-stream) ends with its step.
-        closeResponse(false, undefined)
-        const { turn, step: number } = data as SessionEventMap['step/start']
-        step = `${turn}/${number}`
-        stepNumber = number
-        stepOpen = true
-        break
-      }
-      case 'user/message':
-        claimed.push(data)
-        break
-      case 'assistant/message': {
-        closeStep()
-        const { turn, step: number, usage: used } = data as Partial<SessionEventMap['assistant/message']>
-        const reported = used !== undefined && Number.isFinite(used.inputTokens) && Number.isFinite(used.outputTokens)
-        if (reported) usage.set(`${turn}/${number}`, { inputTokens: used.inputTokens, outputTokens: used.outputTokens })
-        closeResponse(true, reported ? used.outputTokens : undefined)
-        break
-      }
-      case 'assistant/chunk': {
-        const chunk = (data as Partial<SessionEventMap['assistant/chunk']>).chunk as { type?: unknown; index?: unknown; text?: unknown; reason?: { kind?: unknown } } | undefined
-        if (chunk?.type === 'text-delta' || chunk?.type === 'reasoning-delta') streamed(chunk.type === 'text-delta' ? 'text' : 'reasoning', chunk.index, [chunk.text])
-        else if (chunk?.type === 'finish' && typeof chunk.reason?.kind === 'string') finish = chunk.reason.kind
-        break
-      }
-      // DSH's storage rows: a run of deltas of one block, packed into one line.
-      case 'text-chunks':
-      case 'reasoning-chunks': {
-        const texts = data['texts']
-        if (Array.isArray(texts)) streamed(event.type === 'text-chunks' ? 'text' : 'reasoning', data['index'], texts)
-        break
-      }
-      case 'tool/call': {
-        closeStep()
-        const call = data as Partial<SessionEventMap['tool/call']>
-        if (typeof call.callId === 'string' && typeof call.name === 'string') {
-          requested.set(call.callId, { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : '' })
-        }
-        break
-      }
-      case 'tool/result': {
-        closeStep()
-        const made = resultOf(data, requested, calls.length, step)
-        if (made === undefined) break
-        const { call, errorCode } = made
-        calls.push(call)
-        callsPerStep.set(step, (callsPerStep.get(step) ?? 0) + 1)
-        if (call.refused) said.push({ kind: 'refusal', agent: session, call: call.index, text: call.text.slice('Error: '.length) })
-        events.push({
-          kind: 'call', agent: session, tool: call.tool, args: call.args, isError: call.isError, text: call.text,
-          ...errorCode === undefined ? {} : { errorCode },
-          ...errorCode === ABORTED_BEFORE_DISPATCH ? { skipped: true } : {},
-        })
-        break
-      }
-      case 'agent/inbox/spliced':
-        for (const message of (data['inserted'] as Message[] | undefined) ?? []) {
-          if (message.source?.kind === 'plugin' && message.source.plugin === brake) attachedTo.set(String(message.id), calls.length - 1)
-        }
-        break
-      case 'session/end-seed':
-        closeStep()
-        resume()
-        break
-      case 'request/header':
-        // Logged at the new agent's first model request, after its first step claimed its messages: the resume goes
-        // before that step, which is still open.
-        if ((data as Partial<SessionEventMap['request/header']>).reason === 'resume') resume()
-        break
-      case 'turn/end': {
-        closeStep()
-        const reason = brakeStopOf(data)
-        if (reason !== undefined) said.push({ kind: 'stop', agent: session, call: calls.length - 1, text: reason })
-        break
-      }
-      default:
-        if (isCompaction(event as Parameters<typeof isCompaction>[0])) events.push({ kind: 'compaction', agent: session, type: event.type, data })
-    }
-  }
-  closeStep()
-  closeResponse(false, undefined)
-  const parent = header['parentSession']
-  return {
-    file: log.file, session, header, events, calls, usage, callsPerStep, said: byCall(said), responses,
-    parentSession: typeof parent === 'string' ? parent : undefined,
-    subagent: header['origin'] === 'subagent',
+  resume(): void {
+    if (this.calls.length === this.callsAtResume) return
+    this.callsAtResume = this.calls.length
+    this.events.push({ kind: 'resume', agent: this.session })
   }
 }
 

@@ -11,7 +11,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT, repeat } from '../../scripts/dsh-loop.ts'
+import { repeat } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { analyze, cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
@@ -285,7 +286,7 @@ describe('scenarios on the stock headless tools', () => {
     const files = sessionFiles(linkHome, cwd)
     expect(files).toHaveLength(2)
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', ...files], { cwd })
-    type Agent = { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }
+    type Agent = { session: string; agent: string; actionsByConfig: { defaults: { call: number }[] }; said: { call: number }[] }
     const report = JSON.parse(out.toString()) as {
       sessions: { session: string; agentCount: number; agents: Agent[] }[]
       loops: { session: string; agent: string; kind: string; firstCall: number; calls: number }[]
@@ -298,7 +299,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(child!.session).toBe(session!.session)
     expect(child!.agent).not.toBe('main')
     expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, kind: 'identical-calls', firstCall: 1, calls: 6 })])
-    expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
+    expect([child!.actionsByConfig.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
   })
 
   it('a bad config stops the boot with a message that names the key, the rule and the value', async () => {

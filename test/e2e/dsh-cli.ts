@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
 import { expect } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 /** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with 11 and 12. */
 export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
@@ -186,15 +186,15 @@ export function analyze(home: string, cwd: string, patch: string): Analyzed {
   type Loop = { kind: string; firstCall: number; calls: number; period: number | null; tokens: Tokens; wasted: Tokens }
   const report = JSON.parse(out.toString()) as {
     loops: (Loop & { saved: Record<string, { afterNotice: Tokens | null }> })[]
-    sessions: { agents: { brake: Record<string, Action[]>; said: Action[] }[] }[]
+    sessions: { agents: { actionsByConfig: Record<string, Action[]>; said: Action[] }[] }[]
   }
   const where = (actions: Action[]): string[] => actions.map(action => `${action.kind}@${action.call}`)
   // A quiet session (no loop, nothing the brake would do or did) is only counted.
-  const agent = report.sessions[0]?.agents[0] ?? { brake: { 'brake-patch.yml': [] }, said: [] }
+  const agent = report.sessions[0]?.agents[0] ?? { actionsByConfig: { 'brake-patch.yml': [] }, said: [] }
   return {
     loops: report.loops.map(loop => [loop.kind, loop.firstCall, loop.calls, loop.period]),
     costs: report.loops.map(loop => [loop.tokens.total, loop.wasted.total, loop.saved['brake-patch.yml']?.afterNotice?.total ?? null]),
-    replayed: where(agent.brake['brake-patch.yml']!),
+    replayed: where(agent.actionsByConfig['brake-patch.yml']!),
     said: where(agent.said),
   }
 }

@@ -5,7 +5,8 @@
  * reaches its parent's tool result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT, repeat } from '../../scripts/dsh-loop.ts'
+import { repeat } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { analyze, cleanUp, dsh, freshHome, sessionEvents, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
 

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { RESPONSES, tokens } from '../loop/corpus/responses.ts'
 import { cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
 import * as Brake from '../../src/index.ts'
 import { compactAt } from './corpus/compaction.ts'
 import { SCENARIOS, type Scenario } from './corpus/scenarios.ts'
-import { agent, bootDsh, notices, PACKAGE_ROOT, prompt, results, say, tool } from '../../scripts/dsh-loop.ts'
+import { agent, bootDsh, notices, prompt, results, say, tool } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 interface Outcome {
   readonly notices: string[]

@@ -10,7 +10,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import { entryListSchema, type PatchOptions } from '@deepseek-ai/cordis-plugin-include'
 import yaml from 'js-yaml'
 import { describe, expect, it } from 'vitest'
-import { agent, bootDsh, call, mountProfile, notices, PACKAGE_ROOT, prompt, results, say, tool, type Turn } from '../../scripts/dsh-loop.ts'
+import { agent, bootDsh, call, mountProfile, notices, prompt, results, say, tool, type Turn } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { captureStderr } from '../support/stderr.ts'
 
 const reads = (n: number): Turn[] => Array.from({ length: n }, () => call('read', { file_path: 'a.ts' }))

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 function demo(...args: string[]): string {
   return execFileSync(process.execPath, ['--expose-internals', '--import', join(PACKAGE_ROOT, 'scripts/ts-imports.mjs'), join(PACKAGE_ROOT, 'scripts/demo/main.ts'), ...args], {

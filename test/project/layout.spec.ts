@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 /** The specs under `folder`, as paths from it; installed packages (the e2e suite's dsh CLI) are not walked. */
 function under(folder: string, prefix = ''): string[] {

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { absoluteLinks, isRelative, linkTargets, publishedUrl, SHIPPED_READMES } from '../../scripts/pack-readmes.ts'
 
 const read = (path: string): string => readFileSync(join(PACKAGE_ROOT, path), 'utf8')
@@ -180,15 +180,15 @@ describe('layering', () => {
 
   /**
    * src/ from the top down: the face and the command line, analyze, the replay, the live plugin, what the plugin is
-   * configured and speaks with, and the pure core with the leaves everything shares. A file imports from its own layer
-   * and the layers below it, never from one above.
+   * configured and speaks with and the files DSH keeps (its home, its session logs), and the pure core with the leaves
+   * everything shares. A file imports from its own layer and the layers below it, never from one above.
    */
   const LAYERS: readonly (readonly string[])[] = [
     ['index.ts', 'cli/'],
     ['analyze/'],
     ['replay/'],
     ['dsh/'],
-    ['config/', 'messages.ts', 'dsh-files/'],
+    ['config/', 'messages.ts', 'dsh-files/', 'session-logs/'],
     ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts', 'spelling.ts'],
   ]
   const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))
@@ -226,10 +226,11 @@ describe('layering', () => {
     expect(circles).toEqual([])
   })
 
-  it('only the live plugin (src/dsh/) and the replay of DSH\'s session logs (src/replay/, for types) import DSH', () => {
+  it('only the live plugin (src/dsh/), and for types the readers of DSH\'s session logs (src/session-logs/, src/replay/), import DSH', () => {
     for (const file of sources().filter(file => !file.startsWith('dsh/'))) {
       const imports = [...read(`src/${file}`).matchAll(/^import (type )?.*from ['"](@deepseek-ai\/dsh[^'"]*)['"]/gm)]
-      const allowed = file.startsWith('replay/') ? imports.filter(match => match[1] === undefined) : imports
+      const readsLogs = file.startsWith('replay/') || file.startsWith('session-logs/')
+      const allowed = readsLogs ? imports.filter(match => match[1] === undefined) : imports
       expect(allowed.map(match => match[2]), file).toEqual([])
     }
   })

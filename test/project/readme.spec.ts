@@ -14,7 +14,7 @@ import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
 import * as messages from '../../src/messages.ts'
 import { RECIPE_FILES, recipeFile, recipeManifest } from '../../scripts/dsh-recipe.ts'
 import { CORDIS_PINS, DSH_RELEASE } from '../../src/dsh-files/dsh-release.ts'
-import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 
 const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
 const english = read('README.md')

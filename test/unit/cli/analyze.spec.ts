@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../../scripts/paths.ts'
 import { brakeNotice, header, SessionScript, writeLog } from '../../support/session-logs.ts'
 
 const BIN = join(PACKAGE_ROOT, 'dist/cli/main.js')
@@ -63,7 +63,7 @@ interface Report {
   }[]
   sessions: {
     session: string
-    agents: { brake: Record<string, Action[]>; said: Action[] }[]
+    agents: { actionsByConfig: Record<string, Action[]>; said: Action[] }[]
   }[]
   quiet: { count: number; sessions?: { session: string }[] }
   errors: { file: string; message: string }[]
@@ -81,7 +81,7 @@ describe('a DSH home with a good log and a truncated one', () => {
     const report = JSON.parse(stdout) as Report
     expect(report.errors.map(error => error.file)).toEqual([truncated])
     expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', kind: 'identical-calls', foundBy: ['identical-calls'], period: 1, firstCall: 1, calls: 6 })])
-    expect(first(report).brake['defaults']).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
+    expect(first(report).actionsByConfig['defaults']).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
     expect(first(report).said).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
   })
 
@@ -106,13 +106,13 @@ describe('a DSH home with a good log and a truncated one', () => {
   it('takes a profile patch as a config file, by its dsh-brake row', async () => {
     writeFileSync(join(home, 'patch.yml'), '- id: repeat-tool-reminder\n  disabled: true\n- id: dsh-brake\n  config:\n    callWarnCount: 3\n')
     const report = JSON.parse((await run('analyze', '--json', '--config', 'patch.yml', good)).stdout) as Report
-    expect(first(report).brake['patch.yml']!.map(action => action.call)).toEqual([3])
+    expect(first(report).actionsByConfig['patch.yml']!.map(action => action.call)).toEqual([3])
   })
 
   it('takes the last dsh-brake row\'s config, as DSH applies patch rows in order', async () => {
     writeFileSync(join(home, 'rows.yml'), '- id: dsh-brake\n  config:\n    callWarnCount: 3\n- id: dsh-brake\n  config:\n    callWarnCount: 5\n')
     const { stderr, stdout } = await run('analyze', '--json', '--config', 'rows.yml', good)
-    expect(first(JSON.parse(stdout) as Report).brake['rows.yml']!.map(action => action.call)).toEqual([5])
+    expect(first(JSON.parse(stdout) as Report).actionsByConfig['rows.yml']!.map(action => action.call)).toEqual([5])
     expect(stderr).toBe('')
   })
 

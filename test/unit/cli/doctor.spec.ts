@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runDoctor } from '../../../src/cli/doctor.ts'
 import { CORDIS_PINS } from '../../../src/dsh-files/dsh-release.ts'
-import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../../scripts/paths.ts'
 
 const ROOT = mkdtempSync(join(tmpdir(), 'dsh-brake-doctor-'))
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }))

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../../scripts/dsh-loop.ts'
+import { PACKAGE_ROOT } from '../../../scripts/paths.ts'
 
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 

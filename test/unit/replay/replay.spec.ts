@@ -133,7 +133,7 @@ describe('steps of a session log', () => {
     const events = [user('go'), step(true), read('1'), step(), read('2'), step(), read('3'), step(), read('4'), step(true), read('5')]
     const result = await replay(events, [{ plugin: stopper([]), config: {} }])
     expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
-    expect(result.notPlayed).toBe(1)
+    expect(result.spared).toBe(1)
   })
 })
 
@@ -151,7 +151,7 @@ describe('a resume', () => {
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), { kind: 'resume', agent: 'a' } as const, read('5')]
     const result = await replay(events, [{ plugin: stopper([]), config: {} }])
     expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
-    expect(result.notPlayed).toBe(1)
+    expect(result.spared).toBe(1)
   })
 })
 
@@ -161,7 +161,7 @@ describe('stops', () => {
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5'), user('again'), read('6')]
     const result = await replay(events, [{ plugin: stopper(headers), config: {} }], { headers: new Map([['a', { origin: 'subagent', parentSession: 'p' }]]) })
     expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'stopped: going round' }])
-    expect(result.notPlayed).toBe(2)
+    expect(result.spared).toBe(2)
     expect(headers[0]).toEqual({ origin: 'subagent', parentSession: 'p' })
   })
 
@@ -169,7 +169,7 @@ describe('stops', () => {
     const events = [user('go'), read('1'), read('2'), read('3'), read('4'), read('5')]
     const result = await replay(events, [{ plugin: stopper([], true), config: {} }])
     expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 2, text: 'the step was rejected' }])
-    expect(result.notPlayed).toBe(2)
+    expect(result.spared).toBe(2)
   })
 
   it('the brake in stop mode stops 40 identical reads after the ninth, and its terminal line stays out of stderr', async () => {
@@ -181,7 +181,7 @@ describe('stops', () => {
     try {
       const result = await replay([user('go'), ...Array.from({ length: 40 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'stop' } }])
       expect(only(result, 'stop')).toEqual([{ kind: 'stop', agent: 'a', call: 8, text: expect.stringMatching(/^dsh-brake stopped the turn: .*`read` was called 9 times/) as string }])
-      expect(result.notPlayed).toBe(31)
+      expect(result.spared).toBe(31)
       // The spy still hears other writes: the stop line was held back, not lost to a broken spy.
       process.stderr.write('other lines pass\n')
     } finally {

@@ -3,7 +3,7 @@
  * said and after which call, and the token usage.
  */
 import { describe, expect, it } from 'vitest'
-import { decodeSessionLog } from '../../../src/replay/session-log.ts'
+import { decodeSessionLog } from '../../../src/session-logs/decode.ts'
 import { recordingOf } from '../../../src/replay/session-recording.ts'
 import { header, read, readsWithNotice, SessionScript, skippedCall } from '../../support/session-logs.ts'
 

@@ -4,7 +4,7 @@
  */
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { decodeSessionLog, SessionLogError } from '../../../src/replay/session-log.ts'
+import { decodeSessionLog, SessionLogError } from '../../../src/session-logs/decode.ts'
 import { readsWithNotice } from '../../support/session-logs.ts'
 
 function decodeError(bytes: Buffer): string {

@@ -1,7 +1,7 @@
 /**
  * Which top-level session a session belongs to: a subagent's session was delegated from its parent's, and so on up.
  * Both the choice of logs (`--last`, by their files' headers) and the run's grouping (by the logs read) follow it.
- * @module dsh-brake/analyze/root-session
+ * @module dsh-brake/session-logs/root-session
  */
 
 /**

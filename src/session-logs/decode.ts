@@ -5,9 +5,9 @@
  * zstd's one-shot decoder neither fails on a frame cut short nor on altered bytes when a frame has no checksum; it
  * returns what it could. DSH writes whole lines in every batch, so a frame whose text does not end at a line end, a
  * line that is not JSON, or a first line that is not a session header is how a truncated or corrupt log shows, and
- * each is reported naming the file and where. Which events matter is the reader's business (session-recording.ts): any
+ * each is reported naming the file and where. Which events matter is the reader's business (replay/session-recording.ts): any
  * event type, known or not, is kept here as it is.
- * @module dsh-brake/replay/session-log
+ * @module dsh-brake/session-logs/decode
  */
 import { readFileSync } from 'node:fs'
 // A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.

@@ -1,17 +1,27 @@
 /**
  * Which session logs a path names: a `session.jsonl.zstd` file itself, every one under a folder, or, for a DSH home
  * (a folder with a `sessions/` folder), every one under its `sessions/`. Sorted by path, so reports are stable. A
- * folder without any is no error here: the caller says so and reads the others.
- * @module dsh-brake/dsh-files/session-files
+ * folder without any is no error here: the caller says so and reads the others. A path that names nothing is a
+ * {@link NoSuchPathError}; what it means for a command (bad input, exit 2) is the command's business.
+ * @module dsh-brake/session-logs/find
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { UsageError } from '../usage-error.js'
 
 /** The name DSH gives every session log. */
 export const SESSION_LOG_NAME = 'session.jsonl.zstd'
 
-/** The session logs under `path` (none when there are none). @throws UsageError when there is no such path. */
+/** A path that names no file or folder; the message names the path. */
+export class NoSuchPathError extends Error {
+  readonly path: string
+
+  constructor(path: string) {
+    super(`\`${path}\`: no such file or folder`)
+    this.path = path
+  }
+}
+
+/** The session logs under `path` (none when there are none). @throws NoSuchPathError when there is no such path. */
 export function sessionFiles(path: string): string[] {
   return [...walkSessionFiles(path)]
 }
@@ -19,11 +29,11 @@ export function sessionFiles(path: string): string[] {
 /**
  * The session logs under `path`, one at a time, in the same order as {@link sessionFiles}: only the folder being
  * walked is listed in memory, so an archive of any size is not held as a list of paths.
- * @throws UsageError when there is no such path (at once, before the first log).
+ * @throws NoSuchPathError when there is no such path (at once, before the first log).
  */
 export function walkSessionFiles(path: string): Iterable<string> {
   const kind = kindOf(path)
-  if (kind === undefined) throw new UsageError(`\`${path}\`: no such file or folder`)
+  if (kind === undefined) throw new NoSuchPathError(path)
   if (kind === 'file') return [path]
   const root = kindOf(join(path, 'sessions')) === 'folder' ? join(path, 'sessions') : path
   return walk(root)

@@ -5,13 +5,13 @@
  *
  * "Sessions" are top-level sessions: a subagent's log comes with the session that delegated to it. Recency is the
  * log's last write (a session's last activity); a project is the session's working directory, or one under it.
- * @module dsh-brake/analyze/select-logs
+ * @module dsh-brake/session-logs/select
  */
 import { existsSync, statSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import { dshHome } from '../dsh-files/home.js'
-import { SESSION_LOG_NAME, walkSessionFiles } from '../dsh-files/session-files.js'
-import { readSessionHeader } from '../replay/session-log.js'
+import { readSessionHeader } from './decode.js'
+import { SESSION_LOG_NAME, walkSessionFiles } from './find.js'
 import { rootSession } from './root-session.js'
 
 /** How to narrow the logs down. */
@@ -40,7 +40,7 @@ export interface Walking {
   readonly env?: Readonly<Record<string, string | undefined>>
 }
 
-/** The logs under `paths` (or the DSH home), narrowed by `selection`. @throws UsageError for a path that does not exist. */
+/** The logs under `paths` (or the DSH home), narrowed by `selection`. @throws NoSuchPathError for a path that does not exist. */
 export function selectLogs(paths: readonly string[], selection: Selection, walking: Walking = {}): Selected {
   const { count: counted = true, env = process.env } = walking
   const warnings: string[] = []
