@@ -1,11 +1,8 @@
 /**
- * A call's canonical form: its arguments as key-sorted JSON, and its identity key.
- *
- * The JSON text comes from fast-json-stable-stringify, the usual library for it; only notices quote it. The key is
- * the fingerprint of the arguments' value encoding, seeded with the tool name's fingerprint: two calls share a key
- * exactly when their tool names and their key-sorted JSON texts are equal (a property test holds the two together),
- * and the name and the arguments are hashed apart, so no split of one string between the two can make two different
- * calls meet.
+ * A call's canonical form: its arguments as key-sorted JSON (only notices quote it), and its identity key, the
+ * fingerprint of the arguments' value encoding seeded with the tool name's, so two calls share a key exactly when their
+ * tool names and key-sorted JSON texts are equal.
+ * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/canonical
  */
 import stringify from 'fast-json-stable-stringify'

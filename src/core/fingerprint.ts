@@ -1,11 +1,7 @@
 /**
- * Fingerprints of text: what per-agent state keeps instead of results and text blocks.
- *
- * Why not keep the text: state must stay bounded however large the results or blocks are. The text is copied into a
- * scratch buffer by one native write, one byte per character when every character fits in one (Latin-1, which
- * covers ASCII), two bytes per UTF-16 code unit otherwise, lone surrogates included, so nothing is lost either way;
- * the bytes then go to `hashBytes`. The scratch buffer is private to this module: every function here returns plain
- * numbers, and nothing depends on what the buffer held before.
+ * Fingerprints of text: what per-agent state keeps instead of results and text blocks, so it stays bounded however
+ * large they are. Latin-1 text is hashed a byte a character, anything else as UTF-16 code units, so nothing is lost.
+ * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/fingerprint
  */
 import { Domain, hashBytes, WIDE, type ByteView } from './hash.js'

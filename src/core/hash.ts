@@ -1,15 +1,8 @@
 /**
  * The hash behind every fingerprint: bytes in, a 53-bit number out (a safe integer, so a table keys it without
- * building a string).
- *
- * Bytes are hashed in 16-byte blocks the way MurmurHash3's 128-bit x86 variant (a public-domain design) does it: four
- * lanes, each taking in its neighbour after every block, so that a difference anywhere in the input reaches all 128
- * bits of state before 53 of them are kept. Two different inputs then meet with a chance of about 2⁻⁵³. It is not
- * built to resist inputs crafted to collide; the most such a collision could do here is one wrong notice, or one
- * wrong refusal in deny mode. Why not a cryptographic hash: the brake fingerprints every tool result, and a native
- * crypto call costs more than hashing the bytes here (bench/README.md).
- *
- * Pure: a function of its arguments alone.
+ * building a string), with MurmurHash3 x86 128-bit's block structure. Not a cryptographic hash: the brake hashes every
+ * tool result, and a native crypto call costs more (bench/README.md). Pure: a function of its arguments alone.
+ * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/hash
  */
 

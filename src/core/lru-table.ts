@@ -1,12 +1,8 @@
 /**
  * A bounded table of fingerprints, least recently used forgotten first: what every per-key detector state is indexed
- * by. It hands out slot numbers; each detector keeps its own data per slot.
- *
- * Why not a `Map` with delete-and-reinsert: a full map that evicts its oldest entry on every new key walks over the
- * holes earlier deletions left to find that entry, and most keys are new (fresh calls, paragraphs seen once); the
- * figures are in bench/README.md. This table costs a few typed-array reads and writes per key
- * and allocates nothing after it has grown: an open-addressed index (linear probing, deletion by shifting back, so
- * no tombstones accumulate) and a doubly linked recency list, all in typed arrays.
+ * by (it hands out slot numbers; each detector keeps its own data per slot). Typed arrays rather than a `Map` with
+ * delete-and-reinsert, whose eviction walks the holes deletions leave, and most keys are new (bench/README.md).
+ * Design: docs/design.md#bounds
  * @module dsh-brake/core/lru-table
  */
 

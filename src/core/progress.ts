@@ -1,12 +1,7 @@
 /**
- * Progress: what separates work from a loop.
- *
- * The epoch moves on when the agent makes a change it had not made before (a successful call of a mutating tool with
- * arguments not already used since the last progress), and when a poller reports something new (its result differs
- * from its previous one: the world moved). Chains of repeats that began before the epoch moved are then broken. A
- * failed change is not progress (`git apply` that reports a failed patch changed nothing), unless the failure is
- * not the change's (`sed -i … && pytest`: the exit code is the tests'); and neither is repeating the same change:
- * writing the same file with the same content ten times moves nothing.
+ * Progress: what separates work from a loop. The epoch moves on at a change the agent had not made before and at news
+ * from a poller; chains of repeats begun before it are then broken.
+ * Design: docs/design.md#progress
  * @module dsh-brake/core/progress
  */
 import { createLruTable } from './lru-table.js'

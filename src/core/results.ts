@@ -1,11 +1,8 @@
 /**
- * Results as the detectors compare them. Two results are the same when their raw text is, or when their normalized
- * text is (volatile fragments removed, see `normalize.ts`). Normalizing costs more than anything else the brake does
- * per call, and almost every result is never compared with anything, so it is done lazily: only when a repeat of
- * the same call brings a result whose raw text differs. For that, the raw text of the most recent results is kept a
- * while (a bounded window); a result that left the window without ever being normalized compares by its raw text
- * only, so a far-apart repeat whose output differs only in a timestamp is taken for a change (README, Known
- * Limitations).
+ * Results as the detectors compare them: the same when their raw text is, or their normalized text is. Normalizing
+ * costs more than anything else per call, so it is done lazily, only when a repeat's raw text differs, over a bounded
+ * window of recent raw texts.
+ * Design: docs/design.md#progress
  * @module dsh-brake/core/results
  */
 import { fingerprint } from './fingerprint.js'

@@ -1,14 +1,8 @@
 /**
- * Whether a shell command changes files: what lets a script rewritten by heredoc and re-run, or a `sed -i` fix, count
- * as progress, like a change made through a file tool.
- *
- * The command is read the way a shell splits it, no further: simple commands separated by `&&`, `||`, `;`, `|`, `&`
- * or a line break, words and quotes, redirects, and heredoc bodies (skipped, never read as commands). A simple command
- * changes files when it redirects its output into a file (`>`, `>>`, `&>`; not a device such as `/dev/null`, not another
- * descriptor),
- * when it is `tee` with a file, or when its words (after `sudo`, `env`, `timeout N`, `nohup`, `time` and
- * `VAR=value` prefixes) match one of the file-changing command patterns the host gives (`sed -i*`, `git apply*`, …).
- * Nothing is run or expanded: a command that writes through a script of its own (`python fix.py`) is not seen.
+ * Whether a shell command changes files, so that a script rewritten by heredoc and re-run, or a `sed -i` fix, counts as
+ * progress like a change made through a file tool. The command is read the way a shell splits it, no further: nothing
+ * is run or expanded.
+ * Design: docs/design.md#reading-a-shell-command
  * @module dsh-brake/core/shell-command
  */
 import { compilePatterns, escapeRegExp } from './patterns.js'

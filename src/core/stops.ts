@@ -1,14 +1,8 @@
 /**
- * Stop mode's rule: when a loop has gone on without progress after the brake spoke about it, the turn ends.
- *
- * "Spoke about it" is one of two things: the brake is about to give the loop its second notice (the voice knows the
- * loop across detectors: a cycle whose calls then also repeat is the same loop), or the call was refused, which in deny
- * and stop modes only happens to a call whose identical repeats already drew a notice (the refusal count lies above
- * the notice count). Progress starts every loop afresh, so a loop that moved is never a second notice, and never a
- * stop.
- *
- * Two kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny mode,
- * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model).
+ * Stop mode's rule: a loop that goes on without progress after the brake spoke about it (its second notice, as the
+ * voice knows the loop, or a refused call) ends the turn. A poller's unchanged status and duplicate context text never
+ * stop a turn.
+ * Design: docs/design.md#stop-mode
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'

@@ -1,12 +1,8 @@
 /**
- * A JSON value's fingerprint, taken from a compact byte encoding of the value rather than from its JSON text.
- *
- * Why not hash the JSON text: serializing a long string argument costs many times as much as copying it, and call
- * identity is computed for every tool call. The value is written into a buffer as tagged, length-prefixed parts, with
- * object keys in sorted order and JSON's own rules (one zero, non-finite numbers as null, `undefined` and functions
- * left out of objects and written as null in arrays), so two values get the same bytes exactly when they serialize
- * to the same key-sorted JSON (test/unit/core/canonical.spec.ts holds the property). Each fingerprinter owns its buffer,
- * cursor and remembered keys; it hands back numbers only.
+ * A JSON value's fingerprint, taken from a compact byte encoding of the value rather than from its JSON text, because
+ * serializing a long string argument costs many times as much as copying it, and every call's identity is computed.
+ * Two values get the same bytes exactly when they serialize to the same key-sorted JSON.
+ * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/value-encoding
  */
 import { Domain, hashBytes, WIDE, type ByteView } from './hash.js'

@@ -1,24 +1,8 @@
 /**
- * One loop, one voice. Each detector keeps its own count and would speak on its own schedule, so one loop could draw
- * a notice on call after call: a cycle at its third lap, then each of its calls at its fourth repeat. Here every
- * finding is tied to the loop it is about, and a loop is told once, then again only on its own schedule.
- *
- * - A loop is the calls its findings are about (a repeated call, a cycle's lap, a run's calls, the calls that raised
- *   the same error). Findings that share a call are about the same loop, so a loop grows as findings about more of its
- *   calls come (a cycle whose calls now also count as identical repeats, a run that takes in a cycle): the loops they
- *   touch become one. So are findings within one unbroken run of revisits (calls that each repeat an earlier one,
- *   nothing new between): going round a long cycle, each of its calls reaches its repeat count in turn, one loop.
- * - The findings of one call are all about that call, so they make one notice, which leads with the strongest
- *   evidence (a cycle, then a run, then the same error, then a repeated call) and carries the rest where it adds
- *   something: the same error told beside a cycle, not each call's repeat count.
- * - Once told, a loop's next notice waits `every` repeats: calls, or laps for a loop last told as a cycle. A finding
- *   about it before then is held back (its detector's own schedule moves on all the same).
- * - Another plugin's notice about a call (repeat-tool-reminder, heard in the next step's claimed messages) counts as a
- *   voice too: for the next `every` calls the brake does not say the same thing again. It still speaks when it has
- *   something more to say: any finding but a plain repeat, or a repeat with deny mode's warning of refusals to come.
- * - Progress starts every loop afresh: a loop belongs to the progress epoch it was told in.
- *
- * Pure: the caller numbers the calls and passes the epoch; nothing here reads a clock.
+ * One loop, one voice: every finding is tied to the loop it is about, and a loop is told once, then again only on its
+ * own schedule, so several detectors counting one loop do not speak on call after call. Another plugin's notice about
+ * a call counts as a voice too. Pure: the caller numbers the calls and passes the epoch.
+ * Design: docs/design.md#one-loop-one-voice
  * @module dsh-brake/core/voice
  */
 import type { LoopFinding, Evidence } from './types.js'

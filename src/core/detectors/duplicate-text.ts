@@ -1,13 +1,8 @@
 /**
- * Duplicate context text: the same paragraph arriving again and again in the messages an agent claims (a hook that
- * injects the same reminder every step, a memory plugin replaying the same block, a relay repeating itself).
- *
- * Text is split into blocks: maximal runs of non-blank lines, after line breaks are normalized (`\r\n`, `\r` → `\n`). Blocks shorter than
- * `minChars` are ignored (short lines such as "OK" repeat for good reasons). Each remaining block is fingerprinted
- * and counted once per occurrence, but a message id that was already counted is skipped whole, so a replayed
- * message never counts twice. A block seen `threshold` times within `windowMs` trips; its evidence is then cleared
- * and it stays quiet for `cooldownMs`. Time-based, it keeps a schedule of its own: the next notice needs `threshold` fresh
- * occurrences within the window after the cooldown.
+ * Duplicate context text: the same paragraph arriving again and again in the messages an agent claims (a hook's
+ * reminder every step, a memory plugin replaying a block). Time-based, it keeps a schedule of its own rather than
+ * the re-warn schedule of the call detectors.
+ * Design: docs/design.md#duplicate-context-text
  * @module dsh-brake/core/detectors/duplicate-text
  */
 import { touch } from '../bounded-map.js'

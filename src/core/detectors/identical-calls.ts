@@ -1,11 +1,8 @@
 /**
- * Identical calls: the same tool with the same canonical arguments, per agent, over the whole run since the last
- * reset, not only back to back (a model that re-reads a file between two other calls is still re-reading it).
- *
- * Progress-aware (the default), a repeat only extends the chain when nothing moved: the result is the same as the
- * chain's, and the agent made no progress (a new successful change) since the chain began. A changed result or new
- * progress starts the chain again at one, so "poll until done" and "edit, then re-run the test" never add up. Plain
- * counting counts every repeat. Pollers are always judged by their results.
+ * Identical calls: the same tool with the same canonical arguments, per agent over the whole run, not only back to
+ * back. Progress-aware, a repeat extends its chain only when its result is the chain's and nothing moved, so "poll
+ * until done" and "edit, then re-run the test" never add up.
+ * Design: docs/design.md#identical-calls
  * @module dsh-brake/core/detectors/identical-calls
  */
 import { canonicalJson } from '../canonical.js'

@@ -1,20 +1,9 @@
 /**
- * A response that repeats itself while it streams: the same token, line, sentence or passage, back to back, on and
- * on. Only exact repetition counts, and only a lot of it: the tail of the text must be one unit repeated at least
- * `copies` times and spanning at least `chars` characters. Real output is rarely exactly periodic over a long stretch
- * (a test table's rows differ in their values, a list in its numbers, a log in its times), while a model that has
- * fallen into repeating itself keeps doing so until the output cap: waiting for a few thousand characters costs a
- * few percent of that, and makes a legitimate repeat (a refrain asked for, a short stack trace of one frame) too short
- * to count.
- *
- * Work and memory are bounded whatever the response's length: the detector keeps the last `window` characters
- * (UTF-16 code units), and every `every` characters it looks at them once. A look tries each period p in turn,
- * comparing the text backwards with itself p characters earlier: in text that does not repeat, nearly every period
- * fails at its first or second character, so a look costs about `maxUnit` comparisons. Text that repeats almost but
- * not quite (a long run of one character, then another) can make many periods match for a while; once a look has
- * spent twice the window on comparisons, it finishes with the window's Z-array instead, which gives, for every
- * period at once, how far back the text repeats with it, in O(window). So a character costs at most
- * O(window / every), and usually O(maxUnit / every).
+ * A response that repeats itself while it streams: the tail of the text one unit repeated exactly, at least `copies`
+ * times over at least `chars` characters. Exact repetition over a long stretch is what a degenerate loop produces and
+ * real output rarely does. Work and memory stay bounded whatever the response's length (a window, a look every
+ * `every` characters, a Z-array past a budget).
+ * Design: docs/design.md#responses
  * @module dsh-brake/core/detectors/repetition
  */
 

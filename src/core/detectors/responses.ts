@@ -1,14 +1,8 @@
 /**
- * Responses that repeat across steps: the same answer step after step (a hook keeps the turn going and the model says
- * it again), or every response opening with the same passage while nothing changes ("I'll restart the server now."
- * before the same failing command). Each is a loop like a call's, told by the same voice.
- *
- * A response is reduced as it streams to two bounded things: its opening passage (the visible text up to its first
- * blank line, at most {@link OPENING_CHARS} characters, runs of whitespace folded) and a hash of its whole visible text,
- * so a 64 000-token answer costs no more to remember than a short one. Responses are compared by the whole text when
- * they hold no tool call (an answer), else by their opening when it is long enough to mean something
- * ({@link OPENING_MIN} characters: "Let me check." opens half of all responses). Progress between two responses
- * starts the count again.
+ * Responses that repeat across steps: the same answer step after step, or every response opening with the same
+ * passage while nothing changes. Each response is reduced as it streams to its opening and a hash of its whole text,
+ * so a long answer costs no more to remember than a short one.
+ * Design: docs/design.md#responses
  * @module dsh-brake/core/detectors/responses
  */
 import { fingerprint } from '../fingerprint.js'

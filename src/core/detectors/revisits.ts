@@ -1,13 +1,8 @@
 /**
- * Going over the same ground: a run of consecutive calls that each repeat an earlier call, with the result it gave
- * then, and no progress since. It finds loops of any period and loops that drift (fourteen windows of one file viewed
- * lap after lap, a seventeen-call paging cycle, a handful of greps and views gone round in varying order), which a
- * cycle detector of bounded length cannot see.
- *
- * Whether a call is a revisit comes with its step (the call history knows). Any other call (a new call, a changed
- * result, progress) ends the run. A run that is a plain repeat of one call, or a cycle the sequence detector reports
- * (period up to `ownedPeriod`, every call of a lap distinct), is left to those detectors, so one loop gets one kind of
- * notice.
+ * Going over the same ground: a run of consecutive calls that each repeat an earlier call with the result it gave then,
+ * of any period or drifting, which a cycle detector of bounded length cannot see. Plain repeats and short cycles are
+ * left to their own detectors, so one loop gets one kind of notice.
+ * Design: docs/design.md#going-over-the-same-ground
  * @module dsh-brake/core/detectors/revisits
  */
 import { canonicalJson } from '../canonical.js'

@@ -1,13 +1,8 @@
 /**
- * Sequence loops: a cycle of p pairwise-distinct call identities (2 ≤ p ≤ `maxLength`) repeated `schedule.first` times back to
- * back, such as grep → curl → read → bash, grep → curl → read → bash, … Progress-aware, each call's result version
- * must repeat along with its identity, so a cycle whose output changes from lap to lap is not a loop.
- *
- * For every period p the detector keeps one number: how many calls in a row matched the call p places earlier. A
- * stretch of r such matches followed by the current call spans r + p periodic calls, so the check per call is
- * O(maxLength), with no scan of the history. Pairwise distinctness is checked only at a lap boundary once enough laps
- * are there; it makes sure only the shortest period of a loop is reported (A B A B is a 2-cycle, never a 4-cycle) and
- * leaves plain repeats (A A A) to the identical-call detector.
+ * Cycles: p pairwise-distinct calls (2 ≤ p ≤ `maxLength`) repeated back to back, each with its result, so a cycle
+ * whose output changes from lap to lap is not a loop. One run length per period makes the check O(maxLength) a call,
+ * with no scan of the history; only the shortest period is reported.
+ * Design: docs/design.md#cycles
  * @module dsh-brake/core/detectors/sequences
  */
 import type { CallStep, Evidence, CycleFinding } from '../types.js'
