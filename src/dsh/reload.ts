@@ -1,12 +1,7 @@
 /**
- * A config edit DSH refused, told to the person who saved it.
- *
- * A long-lived dsh (`dsh --profile web`, the TUI) watches the profile's `cordis.patch.yml` through Cordis HMR and
- * applies each saved edit as one transaction. When the brake's new config fails its rules (or its `apply` throws),
- * the Loader rolls the brake back to its previous config, restarted with fresh counts, and HMR logs the failure at
- * warn level and emits `hmr/config-update-failed`. Stock dsh exports no log (its logger keeps errors and info in
- * memory, and drops warnings), so the person saw nothing, and the brake ran on with the old config. The brake that
- * runs after the rollback hears that event and says what was refused, once, on dsh's terminal and in its log.
+ * A config edit DSH refused, told to the person who saved it: HMR rolls the brake back to its previous config and
+ * stock dsh shows nothing, so the brake that runs after the rollback says what was refused, once.
+ * Design: docs/design.md#failures-stay-inside
  * @module dsh-brake/dsh/reload
  */
 import type { Context } from '@deepseek-ai/cordis'

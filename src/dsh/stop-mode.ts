@@ -1,22 +1,8 @@
 /**
- * Stop mode: a loop that goes on after its notice ends the agent's turn. One stop spans three listeners, because no
- * single one can both show the person why and end the turn with that reason:
- *
- * - `tools/post-execute`: a call settles the stop (`core/stops.ts` is the rule); the agent's next step is its last.
- * - `agent/pre-step`: that step enters with the stop notice among its messages, so the notice is in the session's
- *   transcript, where the person sees it, and closes the stopped turn.
- * - `agent/request`: the turn ends at that step's model request, before anything is sent: the notice is in the
- *   transcript by now, and the loop checks the turn's signal right after this waterfall, so the model is never asked.
- *
- * DSH's own way for a hook to end a turn with a reason is `agent.cancel({ kind: 'hook', reason })`: the turn ends
- * `aborted`, and the session log keeps the reason in its `turn/end` record. (A pre-step `reject` ends a turn too, but
- * records no reason at all, and the step's messages, the stop notice among them, would never reach the transcript; it
- * is only the fallback should the cancel not take.) A goal is blocked with the reason first, so its driver does not
- * start the next round; a stopped subagent's reason is kept for its parent's tool result; the reason is written to
- * the terminal, which DSH would leave without it.
- *
- * A stop belongs to the turn it was settled in: one left over from an earlier turn (a turn the person cancelled first)
- * lapses. A person's message calls it off with the rest of the agent's state.
+ * Stop mode whole: each agent's coming stop and every move between its three stages (`tools/post-execute` settles it,
+ * `agent/pre-step` puts the stop notice in the transcript, `agent/request` ends the turn before the model is asked),
+ * because no single listener can both show the person why and end the turn with that reason.
+ * Design: docs/design.md#stop-mode
  * @module dsh-brake/dsh/stop-mode
  */
 import type { Events } from '@deepseek-ai/cordis'

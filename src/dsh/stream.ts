@@ -1,20 +1,9 @@
 /**
- * `llm/stream`: every model response of the agent loop, as it streams. Two things are watched.
- *
- * - **A response that repeats itself** (`core/detectors/repetition.ts`), in its visible text or its reasoning, is cut
- *   at the source: the brake stops reading the provider's stream, which makes DSH's adapter close the request, so
- *   generation and its bill stop. Everything streamed so far stays (what came before the repetition, and the repetition
- *   up to where it was recognized, a bounded stretch); the brake closes the open blocks with what DSH already logged
- *   of them, and ends the response with a finish of its own kind (`dsh-brake/cut`, a normal end to DSH's loop) that marks
- *   the cut in the session log. The cut notice goes into the agent's inbox at once: a response cut short may have asked
- *   for no tool call, and only a message waiting keeps the turn going to a next step, where the model reads it. In stop
- *   mode a second cut in one turn ends the turn instead, with a reason, as the other stops do.
- * - **Responses that repeat across steps** (`core/detectors/responses.ts`): each finished response's opening and the
- *   hash of its text go to the agent's state; a notice about them waits for the agent's next step.
- *
- * Only the agent loop's own requests are watched: `agent/request` announces each one with the turn's signal, which the
- * request itself carries (a session title or a compaction summary is another request, with a purpose of its own). Any
- * failure in here is contained: the chunks still pass as they came, and the watching stops for that response.
+ * `llm/stream`: every response of the agent loop, watched as it streams. A response that repeats itself is cut at the
+ * source, so generation and its bill stop, and its notice goes into the agent's inbox to keep the turn going; each
+ * finished response is also compared with the ones before it, step after step. Only the agent loop's own requests
+ * are watched, and a failure in here lets the chunks pass as they came.
+ * Design: docs/design.md#responses
  * @module dsh-brake/dsh/stream
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'

@@ -1,20 +1,8 @@
 /**
- * `session-telemetry/record`: DSH's telemetry seam hands every session-log record, as it is captured, to the
- * OpenTelemetry log pipeline through this waterfall (mounted only where a telemetry backend is: `session-telemetry-otel`
- * in every stock profile, off unless `DSH_TELEMETRY_MODE` turns it on). The brake marks the records of its own actions,
- * so a logs backend can count, alert on and group loops across machines without reading prose:
- *
- * - a notice (`user/message` from this plugin): severity `info`; a cut is told by its notice (`response cut: …`):
- *   severity `warn`, action `cut`. The finish `dsh-brake/cut` itself never reaches the seam: DSH ships only the first
- *   chunk of each step.
- * - a refusal (`tool/result` whose text is this brake's refusal reason): severity `warn`.
- * - a stop (`turn/end` cancelled by a hook with this brake's stop reason): severity `warn`.
- *
- * The attributes (`dsh_brake.*`) are read from the record's own body, as the redaction rules beneath this listener
- * hand it back, never from the brake's state: what a rule took out of the body is not put back beside it. One fact
- * comes from an earlier record of the same session: whether repeat-tool-reminder had told the model about the same
- * tool since the person's last message. Every other record passes as it came, after one look at its event type; a
- * failure passes the record on unchanged and is logged once.
+ * `session-telemetry/record`: the brake's own records (notices, cuts, refusals, stops) marked with a severity and
+ * `dsh_brake.*` attributes for the OpenTelemetry log pipeline, so a logs backend can count and group loops without
+ * reading prose. Every other record passes as it came.
+ * Design: docs/design.md#opentelemetry-records
  * @module dsh-brake/dsh/telemetry
  */
 import type { LoopKind } from '../core/types.js'
