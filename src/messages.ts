@@ -1,9 +1,8 @@
 /**
- * Every string the model reads, in one place. The README's Model Experience section quotes these templates
- * verbatim, and a test keeps the two in step.
- *
- * Each notice says what was seen (counts, identical arguments or text), names one concrete alternative, and quotes
- * at most a bounded preview, never the whole payload.
+ * Every string the model reads, in one place. Each notice says what was seen, names one concrete alternative, and
+ * quotes at most a bounded preview, never the whole payload. The README quotes the first template of each kind
+ * verbatim, docs/notices.md every template, and a test keeps them in step.
+ * Design: docs/design.md#source-layout
  * @module dsh-brake/messages
  */
 import { loopCalls, type StopCause } from './core/stops.js'

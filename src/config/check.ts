@@ -1,12 +1,8 @@
 /**
- * Checking a user's config the way a person fixes it: every problem at once, each naming the key, the rule and the
- * value received, and where it sits (a path of keys and indexes, which `dsh-brake doctor` turns into a file line).
- *
- * It reads the raw config as written, before any schema fills defaults or coerces types, so a quoted number is told
- * apart from a wrong type ("must be a number, got the string "3": write it without quotes") instead of the schema's
- * bare "expected number but got 3". Which keys there are and what each accepts comes from the table of keys, so this
- * file holds only how the rules are checked and worded, and the one rule between keys (`above`), which no schema
- * expresses.
+ * Checking a user's config the way a person fixes it: every problem at once, each naming the key, the rule, the value
+ * received and where it sits. It reads the config as written, before any schema coerces it, and holds only how the
+ * rules are checked and worded (the keys and their rules are the table's), and the one rule between keys.
+ * Design: docs/design.md#config
  * @module dsh-brake/config/check
  */
 import { closestSpelling } from '../spelling.js'

@@ -1,10 +1,7 @@
 /**
- * The config keys, each written once: its default, the rule its values follow, and what it does, in English and in
- * Chinese.
- *
- * Once, so that a key's default, rule and descriptions cannot drift apart: the defaults, the type, the schema and the
- * checker's rules are made from this table, and a test checks the READMEs' key tables against it. A key is added or
- * changed here alone.
+ * The config keys, each written once (default, rule, English and Chinese description), so that they cannot drift
+ * apart: the defaults, the type, the schema and the checker's rules are made from this table.
+ * Design: docs/design.md#config
  * @module dsh-brake/config/keys
  */
 import type { ToolPolicy } from '../core/policies.js'

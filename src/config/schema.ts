@@ -1,11 +1,8 @@
 /**
- * The config schema Cordis validates at load: it completes a partial config (or none) with the defaults, and carries
- * each key's description, in English and Chinese, for whoever shows the settings.
- *
- * It is made from the table of keys, and states each key's rule as far as a schema can (ranges, integers, choices,
- * non-empty patterns), so that the schema called on its own refuses what the plugin refuses, but for the one rule
- * between keys. The plugin's load goes through the checker first all the same (see `~standard` below): it words each
- * problem for a person and lists them all, where the schema stops at the first in its own words.
+ * The config schema Cordis validates at load: defaults for a partial config, each key's descriptions, and each key's
+ * rule as far as a schema can state it, all made from the table of keys. The load goes through the checker first, which
+ * words every problem for a person.
+ * Design: docs/design.md#config
  * @module dsh-brake/config/schema
  */
 import Schema from '@deepseek-ai/schemastery'
