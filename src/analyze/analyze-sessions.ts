@@ -1,11 +1,8 @@
 /**
- * The analysis of a set of session logs: each log analyzed on its own (analyze-log.ts, on every core: pool.ts), then
- * put together: subagents under the session that delegated to them, the sessions with something to show costliest
- * first, the quiet ones counted, and the overview of the whole run.
- *
- * Memory stays flat however many logs there are: a log's recording is gone once its result is taken; the overview's
- * figures are added up as results come in; of each log the run keeps who it is, its calls and its tokens; and the
- * analysis of an agent with something to show goes to a spill file (spill.ts), read back when a report gets to it.
+ * The analysis of a set of session logs: each log analyzed on its own (on every core), then put together: subagents
+ * under their session, the sessions with something to show costliest first, the quiet ones counted, the overview.
+ * Memory stays flat however many logs there are: figures are added up as results come in, details go to a spill file.
+ * Design: docs/design.md#source-layout; at scale: docs/analyze.md#at-scale
  * @module dsh-brake/analyze/analyze-sessions
  */
 import { LOOP_KINDS, type LoopKind } from '../core/types.js'

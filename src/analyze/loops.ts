@@ -1,26 +1,8 @@
 /**
- * The loops of one agent, each with its kind (docs/design.md, "Loop kinds"), what it cost and what the brake would
- * save of it.
- *
- * Call loops come from the labelling rule (src/replay/label/), which knows nothing of the brake; an episode's kind is
- * read from its calls, not from the first part of the rule that fired: the shortest period its calls repeat with from
- * its first repeat on (1: `identical-calls`; 2 to 4: `cycle`; 5 to 20: `same-ground`), else `same-ground` with the
- * lap the rule found (the same calls in another order), else `identical-calls`. The other kinds have rules of their
- * own here, as plain as the labelling rule's and as independent of the brake:
- *
- * - `same-error`: one tool failing with the same first line of error at least {@link SAME_ERRORS} times, with at
- *   least two sets of arguments and no success of that tool between, outside any call loop;
- * - `duplicate-text`: the same context text (at least {@link TEXT_MIN} characters, whitespace folded) claimed in at
- *   least {@link TEXT_COPIES} steps;
- * - `same-response`: the same answer (its visible text, whitespace folded) at least {@link SAME_RESPONSES}
- *   responses in a row;
- * - `runaway`: a response repeating itself as it streamed: what the plugin's own watch finds under the default
- *   thresholds, or a response the brake cut in the session.
- *
- * Costs: a loop's tokens are its calls' (or texts', or responses') tokens; it *wastes* them from its first repeat on;
- * the brake *saves* under a config what comes after its first notice, refusal or stop on the loop (if the model stops
- * there) and what comes after a stop (for sure). Duplicate text is another plugin's doing and responses are not
- * replayed, so the brake is credited with saving nothing of either; a cut saves the rest of its response for sure.
+ * The loops of one agent, each with its kind, what it cost and what the brake would save of it. Call loops come from
+ * the labelling rule, which knows nothing of the brake; the other kinds have plain rules of their own here, as
+ * independent of the brake.
+ * Design: docs/design.md#loop-kinds; the rules and costs: docs/analyze.md#what-is-reported
  * @module dsh-brake/analyze/loops
  */
 import { byCall, type Action } from '../replay/actions.js'

@@ -1,12 +1,8 @@
 /**
- * The analysis as one self-contained HTML page (no scripts, no external files). An overview first: the figures over
- * every session (tokens in loops and wasted, what the brake would save, whether the model listened), loops by kind,
- * and the costliest loops, each linking to its session. Then each session with something to show, costliest first:
- * per agent, a timeline of its calls in order, the loops shaded, and one row of marks per config (and one for what
- * the brake said in the session): a dot for a notice, a square for a refusal, a bar for a stop; below it, the loops
- * with their cost. Quiet sessions are counted, and listed (folded) when asked for.
- *
- * The timeline is SVG drawn on a fixed grid ({@link TIMELINE}), so a screenshot test can find a call by its number.
+ * The analysis as one self-contained HTML page (no scripts, no external files): the overview, then each session with
+ * something to show, a timeline of its calls per agent with the loops shaded and one row of marks per config. The
+ * timeline is SVG on a fixed grid ({@link TIMELINE}), so a screenshot test can find a call by its number.
+ * Design: docs/design.md#source-layout; the page: docs/analyze.md#html
  * @module dsh-brake/analyze/report-html
  */
 import { LOOP_KINDS } from '../core/types.js'

@@ -1,12 +1,7 @@
 /**
- * The analysis as one JSON document: `overview` first (the figures over every session, the costliest loops), then
- * `sessions` with something to show, costliest first, each with its agents (calls, loops, what the brake would do and
- * did); `quiet` counts the others (and lists them with `--all`); `loops` lists every loop of those sessions, in the
- * same order (each with at least `session`, `agent`, `kind`, `period`, `firstCall`, `calls`, `tokens` and
- * `wasted`); `errors` names the logs that could not be read. Token counts are whole numbers.
- *
- * It is written session by session, each read back from the run's spill file in turn, so a report of thousands of
- * sessions is never held whole.
+ * The analysis as one JSON document (`--json`), written session by session, each read back from the run's spill file
+ * in turn, so a report of thousands of sessions is never held whole. Token counts are whole numbers.
+ * Design: docs/design.md#source-layout; the document: docs/analyze.md#json
  * @module dsh-brake/analyze/report-json
  */
 import type { AgentAnalysis, Analysis, SessionAnalysis } from './analysis.js'

@@ -1,11 +1,8 @@
 /**
- * `dsh-brake analyze`: the loops in DSH session logs, what the brake would do about them under a config (or two,
- * side by side), what it said in the session itself, and what the loops cost.
- *
- * Exit codes: 0 when every log was read (a folder with no log in it is a warning on stderr, and the others are read);
- * 1 when some could not be (each is named on stderr, and the report of the others is still written) or the HTML page
- * could not be written after all; 2 for bad input (an unknown flag, a missing path, a bad number or date, a config the
- * plugin refuses, an `--html` path that cannot be written, checked before any log is read).
+ * `dsh-brake analyze`: the loops in DSH session logs, what the brake would do about them under a config (or two, side
+ * by side), what it said in the session itself, and what the loops cost. Bad input is checked before any log is read
+ * (exit 2); a log that cannot be read is named and the others are still reported (exit 1).
+ * Design: docs/design.md#source-layout; flags and exit codes: docs/analyze.md
  * @module dsh-brake/cli/analyze
  */
 import { once } from 'node:events'

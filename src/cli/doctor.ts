@@ -1,12 +1,8 @@
 /**
- * `dsh-brake doctor [--profile NAME]`: whether dsh-brake will really run in a DSH profile, and if not, why.
- *
- * `dsh --dump-config` shows dsh-brake's row even when the package cannot load or its config is wrong, so "the row is
- * there" proves little. The doctor walks what a boot does, and says what it finds at each step: the profile and its
- * bundles, the package resolved from the profile, its built entry loaded, and every dsh-brake row of the user's patch
- * files checked against every config rule, each problem with its file and line. It also says whether DSH's stock
- * repeat-tool-reminder runs beside it. It exits 1 on any problem, 0 otherwise; a bad command line is a UsageError
- * (exit 2).
+ * `dsh-brake doctor [--profile NAME]`: whether dsh-brake will really run in a DSH profile, and if not, why. DSH's own
+ * `--dump-config` shows the row even when the package cannot load or its config is wrong, so the doctor walks what a
+ * boot does and names each problem with its file and line. It exits 1 on any problem, 0 otherwise.
+ * Design: docs/design.md#source-layout; what it checks: docs/install.md
  * @module dsh-brake/cli/doctor
  */
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'

@@ -1,26 +1,8 @@
 /**
- * Replaying what agents did through loop-detection plugins, the way DSH's agent loop would have dispatched it.
- *
- * Each replay mounts the given plugins on a fresh, real Cordis Context that provides a minimal `tools` service (so a
- * plugin's guards register as in DSH), and drives the events they listen to:
- *
- * - `agent/pre-step` once per model step. The step that claims a person's message (the step after a `user` event)
- *   claims it with `source: { kind: 'user' }` (which resets the detectors); every step claims the contexts the
- *   previous calls' decisions added, exactly as DSH's loop puts them in the next step's inbox, plus whatever else the
- *   recording says entered the step (other plugins' contexts, hook reminders). A trace has no steps: each call is its
- *   own step.
- * - `agent/request` once per step that entered, as DSH asks before each model request.
- * - the guards, then `tools/post-execute`, once per call DSH ran (not for a `skipped` one, which DSH cancelled before
- *   running it). A call a guard refuses gets the failed result DSH makes of a refusal (`Error: <reason>`) instead of
- *   its recorded one; a recorded call that was refused live already carries it.
- * - `session/event` for a compaction.
- * - at a `resume`, a fresh agent object (with empty state) for the agent name, as a restarted DSH builds one.
- *
- * Every plugin-sourced message that comes back is a notice, recorded against the call whose result it follows. An
- * agent a plugin cancels (`agent.cancel`, as a stop does), or whose step a pre-step rejects, is stopped there: its
- * remaining calls until the next turn (a person's message, or a step that opens a turn) are spared, not played, as
- * DSH would have ended the turn. No clock: the replay runs in milliseconds, so a time window in a plugin sees every event
- * as recent.
+ * Replaying what agents did through loop-detection plugins, the way DSH's agent loop would have dispatched it: the
+ * plugins mounted on a fresh, real Cordis Context with a minimal `tools` service, and the events they listen to driven
+ * in DSH's order. No clock: a time window in a plugin sees every event as recent.
+ * Design: docs/design.md#source-layout; what is replayed: docs/analyze.md#how-it-is-replayed
  * @module dsh-brake/replay/replay
  */
 import { Context } from '@deepseek-ai/cordis'

@@ -1,30 +1,8 @@
 /**
- * From a DSH session log to what its agent did and what the brake said, for `dsh-brake analyze`.
- *
- * A session log is one agent's: the main agent's, or a subagent's (its header has `origin: 'subagent'` and the
- * delegating session as `parentSession`). Read in order:
- *
- * - `step/start` opens a model step (its step 1 opens a turn); the `user/message` events up to the step's model
- *   output are the messages it claimed. A person's message (`source.kind: 'user'`, which is also how a parent's task
- *   reaches a subagent) becomes a `user` event; the others are the step's contexts, except this brake's own notices,
- *   which are what it said.
- * - `tool/call` gives a call's name and raw arguments; its `tool/result` (in the order the brake saw the results)
- *   gives the result, and makes the call. A result with the error code `ABORTED_BEFORE_DISPATCH` is for a call DSH
- *   never ran (it cancelled the step first): its call is marked `skipped`, as no tool hook saw it live.
- * - `assistant/message` carries the step's token usage, where the provider reported it, and closes the step's
- *   response, whose text and reasoning streamed before it: `assistant/chunk` events (`text-delta`,
- *   `reasoning-delta`, and the `finish`, whose kind is `dsh-brake/cut` where this brake cut the response) and, on
- *   disk, the storage rows DSH packs runs of deltas into (`text-chunks`, `reasoning-chunks`).
- * - `session/end-seed` (written when a restarted DSH reopens the log) and a `request/header` whose reason is
- *   `'resume'` (the first request of a new agent over an existing log) each mark a resume: DSH built a fresh agent
- *   there, so the brake's state started empty. One restart often writes both, with no call between: one `resume`.
- * - `agent/inbox/spliced` shows which call's result a notice was attached to; `turn/end` shows a turn a hook
- *   cancelled; `compaction/end` and `compaction/prune` are compactions, as the plugin itself reads them.
- * - Every other event type is skipped, so a log from a newer DSH with event types this reader does not know still
- *   reads. So is an event whose data does not have the shape expected of its type.
- *
- * The events a session inherited from its parent through a seed (the header's `seedLength`) were the parent's work:
- * they are skipped, as a fresh agent's brake never saw them.
+ * From a DSH session log to what its agent did and what the brake said, for `dsh-brake analyze`. Event types it does
+ * not know, and events not of the shape expected, are skipped, so a log from a newer DSH still reads; events inherited
+ * through a seed were the parent's work and are skipped too.
+ * Design: docs/design.md#source-layout; what is read: docs/analyze.md#what-is-read
  * @module dsh-brake/replay/session-recording
  */
 import type { SessionEventMap } from '@deepseek-ai/dsh-session'

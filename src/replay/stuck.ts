@@ -1,15 +1,8 @@
 /**
- * Scoring against stuck episodes marked by reading: stretches where a person watching the agent would say it is going
- * in circles, exact or not, as a labels file lists them per run (`STUCK.md` beside the real traces gives the format).
- *
- * An episode is caught by the one rule the rule-labelled loops are scored by (score.ts's {@link actsOn}): a notice or
- * a refusal on a call from its `from` to CATCH_SLACK calls after its `to`. Its delay is that call minus
- * `firstStuckCall`, the call at which a watcher would first say it. A notice (or refusal) on a run marked not stuck,
- * or outside every episode's window on a stuck one, is one a person would not give.
- *
- * The labels number a run's calls from 0 across the whole run (a person's messages not counted), the replay numbers
- * each agent's calls on their own; an episode belongs to the agent that makes its `firstStuckCall`, and only that
- * agent's actions can catch it. Actions are put back into the run's numbering before they are held against it.
+ * Scoring against stuck episodes marked by reading (a labels file per run), by the one rule the rule-labelled loops are
+ * scored by (score.ts's {@link actsOn}). The labels number a run's calls across the whole run, the replay each agent's
+ * on their own, so actions are put back into the run's numbering first.
+ * Design: docs/design.md#source-layout; the scoring: docs/evaluation.md#stuck-episodes-marked-by-reading
  * @module dsh-brake/replay/stuck
  */
 import type { Action } from './actions.js'

@@ -1,12 +1,8 @@
 /**
- * Reading one DSH session log: `session.jsonl.zstd`, a run of zstd frames (one per append batch) whose text is JSON
- * Lines: the session header first (`type: 'session'`), then one session event per line.
- *
- * zstd's one-shot decoder neither fails on a frame cut short nor on altered bytes when a frame has no checksum; it
- * returns what it could. DSH writes whole lines in every batch, so a frame whose text does not end at a line end, a
- * line that is not JSON, or a first line that is not a session header is how a truncated or corrupt log shows, and
- * each is reported naming the file and where. Which events matter is the reader's business (replay/session-recording.ts): any
- * event type, known or not, is kept here as it is.
+ * Reading one DSH session log: `session.jsonl.zstd`, zstd frames of JSON Lines, the session header first. zstd's
+ * one-shot decoder returns what it could of a cut or altered frame, so a frame not ending at a line end, a line that
+ * is not JSON or a missing header is how a truncated or corrupt log shows, reported naming the file and where.
+ * Design: docs/design.md#source-layout; what is read: docs/analyze.md#what-is-read
  * @module dsh-brake/session-logs/decode
  */
 import { readFileSync } from 'node:fs'

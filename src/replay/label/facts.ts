@@ -1,11 +1,8 @@
 /**
- * The labelling rule's facts of one call: its *action* (tool and key-sorted arguments), its *outcome* (error flag and
- * result text with the volatile parts blanked), and whether it was an *edit* that made progress. rules.ts finds the
- * loops in them.
- *
- * Deliberately not the core's code, though the core judges calls alike (canonical arguments, normalized results, shell
- * changes): the labels are the ground truth the detectors are scored against, and a detector's mistake shared with
- * its judge would never show.
+ * The labelling rule's facts of one call: its action, its outcome, and whether it was an edit that made progress.
+ * Deliberately not the core's code, though the core judges calls alike: the labels are the ground truth the detectors
+ * are scored against, and a mistake shared with its judge would never show.
+ * Design: docs/design.md#loop-kinds; the rule: docs/evaluation.md#the-labelling-rule
  * @module dsh-brake/replay/label/facts
  */
 import type { CallEvent } from '../agent-events.js'

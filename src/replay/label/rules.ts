@@ -1,32 +1,8 @@
 /**
- * The labelling rule: which stretches of an agent's calls are loops, independently of any detector.
- *
- * The evaluation scores detectors against these labels, and `dsh-brake analyze` reports them as the loops it found, so
- * the rule lives apart from the detectors (facts.ts says why it shares none of their code). It starts from
- * the real traces' README rule and makes every part of it explicit; docs/evaluation.md states the same rule in prose.
- * In short, per agent and starting over at each person's message:
- *
- * - a call's *action* is its tool and key-sorted arguments (a shell call's `description` and `timeout` left out); its
- *   *outcome* is its error flag and its result text with volatile parts (times, dates, durations, hex ids,
- *   percentages, progress bars, temporary paths) blanked;
- * - an *edit* is a successful file change, by a file tool or by a shell command that writes; an edit is *progress*
- *   unless it repeats an earlier edit of the segment exactly (writing what was written before restores a state
- *   already seen);
- * - `identical-calls`: the same action with the same outcome at least 4 times with no progress in between (not
- *   necessarily back to back);
- * - `cycle`: a cycle of 2 to 4 calls (not all the same action) repeated back to back for at least 3 laps, every call
- *   with the action and outcome of the call one period earlier;
- * - `same-ground`: a run of consecutive calls, each repeating (same action and outcome) a call at most 20 calls
- *   earlier and after the last progress; the calls from the earliest one the run refers to up to the run's start are
- *   its first lap, of P calls; a loop when P is 5 to 20 and the run is at least P calls long: two full laps of a long
- *   cycle, in any order within the lap (paging through a file again, a long viewing cycle);
- * - loops that overlap or touch form one episode;
- * - a loop *begins* at its first repeat: the second of the identical calls, the first call of a cycle's second lap,
- *   the first call of a same-ground run. The first time an agent does something is work, not yet a loop; delays are
- *   counted from the earliest beginning among an episode's loops.
- *
- * Each part of the rule is named by the loop kind it finds (docs/design.md, "Loop kinds"; older reports called them
- * rules I, C and L).
+ * The labelling rule: which stretches of an agent's calls are loops, independently of any detector. The evaluation
+ * scores detectors against these labels and `dsh-brake analyze` reports them, so the rule lives apart from the
+ * detectors; each part is named by the loop kind it finds.
+ * Design: docs/design.md#loop-kinds; the rule in full: docs/evaluation.md#the-labelling-rule
  * @module dsh-brake/replay/label/rules
  */
 import { LOOP_KINDS, type LoopKind } from '../../core/types.js'
