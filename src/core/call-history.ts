@@ -1,9 +1,7 @@
 /**
- * What came before each call identity: its latest result, that result's version, and the progress epoch of its latest
- * call. From these the history makes each call's step: its result version (a number that moves on whenever a call
- * brings a result different from the identity's previous one, so "did anything change since last time?" is one
- * comparison of numbers) and whether the call is a revisit (the identity was called before in the same epoch and its
- * result has not moved since).
+ * What came before each call identity (its latest result, that result's version, the epoch of its latest call), from
+ * which each call's step is made: its result version, and whether it is a revisit.
+ * Design: docs/design.md#the-call-history
  * @module dsh-brake/core/call-history
  */
 import { createLruTable } from './lru-table.js'

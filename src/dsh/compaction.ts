@@ -1,9 +1,8 @@
 /**
- * Compaction: DSH's compaction plugins replace older parts of an agent's context with a summary, or cut the middle out
- * of large tool results, and say so in the agent's session log (`compaction/end` once a summary landed,
- * `compaction/prune` for each pruned result). What the model no longer sees it may fairly read again, so the brake
- * forgets the agent's calls: re-reading what was dropped is not a loop, and counts from before never lead to a
- * refusal after. There is no agent event for it; `session/event` is where it shows.
+ * Compaction: what the model no longer sees it may fairly read again, so when DSH's compaction plugins say in the
+ * session log that they summarized or pruned the context, the brake forgets the agent's calls. There is no agent
+ * event for it; `session/event` is where it shows.
+ * Design: docs/design.md#compaction
  * @module dsh-brake/dsh/compaction
  */
 import type { Session, SessionEvent } from '@deepseek-ai/dsh-session'

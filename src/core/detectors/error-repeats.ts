@@ -1,10 +1,8 @@
 /**
- * The same error, whatever the arguments. A tool that keeps failing the same way from the environment while the model
- * varies its input (another path, another flag) is telling it that the input is not the problem. A tool that keeps
- * rejecting the input itself (an edit that does not match, arguments that fail the schema) is telling it the
- * opposite, and a model that tries another fix each time is working, so those get their notice later (their own
- * schedule). Counted per tool since it last succeeded or the agent last made progress; it needs at least two
- * different argument sets, because a repeat of one exact call is the identical-call detector's business.
+ * The same error, whatever the arguments: a tool failing the same way while the model varies its input, with at least
+ * two argument sets (one exact call repeated is the identical-call detector's). Input errors get their notice later
+ * than the environment's, since a model trying another fix each time is working.
+ * Design: docs/design.md#same-error-different-arguments
  * @module dsh-brake/core/detectors/error-repeats
  */
 import { touch } from '../bounded-map.js'
