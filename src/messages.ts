@@ -160,7 +160,16 @@ export const RESPONSE_SAMENESS = { whole: 'said the same thing', opening: 'opene
 export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
 
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
-export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already run {count} times with these exact arguments {scope}{refused}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+
+/**
+ * How many identical calls were refused before this one, filling `{refused}` (nothing on the first refusal): the
+ * count says what ran, so a model is not told of runs that never happened.
+ */
+export const DENIAL_REFUSED = {
+  one: ', and 1 more was refused',
+  more: ', and {refused} more were refused',
+} as const
 
 /** What the refusal counted over, and what lifts it, for each counting mode. */
 export const DENIAL_TERMS = {
@@ -369,10 +378,14 @@ export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
   }
 }
 
-/** The refusal reason of deny mode, for progress-aware or plain counting. */
-export function denialReason(tool: string, count: number, progressAware = true): string {
+/**
+ * The refusal reason of deny mode, for progress-aware or plain counting: `ran` identical calls ran, and `refused` more
+ * were refused before this one.
+ */
+export function denialReason(tool: string, ran: number, progressAware = true, refused = 0): string {
   const terms = progressAware ? DENIAL_TERMS.progress : DENIAL_TERMS.plain
-  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count), ...terms })
+  const before = refused === 0 ? '' : refused === 1 ? DENIAL_REFUSED.one : fill(DENIAL_REFUSED.more, { refused: String(refused) })
+  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(ran), refused: before, ...terms })
 }
 
 /** The reason a stop gives the person (and the session log, a blocked goal, a parent). */

@@ -150,7 +150,7 @@ describe('the brake in DSH\'s web UI, as a person sees it', () => {
       expect(seen.notices).toEqual(['Context injection · dsh-brake · bash × 4, same failure', 'Context injection · dsh-brake · bash × 9, same failure'])
       const refused = seen.failed.filter(text => text.includes('dsh-brake refused this call'))
       expect(refused).toHaveLength(2)
-      expect(refused[0]).toMatch(/^Failed\s+Bash\s+Error: dsh-brake refused this call: `bash` has already been called 10 times/)
+      expect(refused[0]).toMatch(/^Failed\s+Bash\s+Error: dsh-brake refused this call: `bash` has already run 10 times/)
     } finally {
       await seen.close()
     }
