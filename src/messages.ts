@@ -207,8 +207,12 @@ export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
 export const STOP_NOTICE = `[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing. {loop}.
 Do not pick those calls up again. Say what is blocking you, or take an approach you have not tried.`
 
-/** The collapsed-row summary of the stop notice. */
-export const STOP_SUMMARY = 'turn stopped: {loop}'
+/**
+ * The collapsed-row summary of the stop notice, for the person: DSH's web UI draws a turn a hook ended with no answer
+ * and no marker of its own, so this row is where they learn why it ended and what to do. `{loop}` is the loop's own
+ * summary (`read × 11, same result`).
+ */
+export const STOP_SUMMARY = 'turn stopped in a loop ({loop}); send a message to go on'
 
 /** The line a stopped subagent's reason adds to its parent's failed delegation result. */
 export const SUBAGENT_STOPPED_LINE = 'The subagent did not fail at the task: it was stopped in a loop. {reason} Do not hand out the same task again unchanged: narrow it, give it what it was missing, or take it on yourself.'
@@ -395,8 +399,10 @@ export function stopReason(cause: StopCause): string {
 
 /** The notice that waits for the model's next turn after a stop. */
 export function stopNotice(cause: StopCause): NoticeText {
-  const loop = stopPhrase(cause)
-  return { text: fill(STOP_NOTICE, { loop }), summary: summary(fill(STOP_SUMMARY, { loop })) }
+  // The loop's summary is clipped, not the row's last words: what to do next must survive the bound.
+  const room = SUMMARY_CHARS - (STOP_SUMMARY.length - '{loop}'.length)
+  const loop = fit(wording(cause.loop).notice().summary, room)
+  return { text: fill(STOP_NOTICE, { loop: stopPhrase(cause) }), summary: fill(STOP_SUMMARY, { loop }) }
 }
 
 /** The loop as a stop names it, in a sentence the template ends: a quoted error's own full stop is left out. */

@@ -6,8 +6,9 @@
  * - a notice is a collapsed row "Context injection · dsh-brake · <summary>", beside repeat-tool-reminder's, whose
  *   text opens on a click: plugin-sourced, never the person's own message;
  * - in deny mode a refused call is a red tool row whose first line says dsh-brake refused it;
- * - in stop mode the turn ends after the ninth read, and its last row says why ("turn stopped: …"): DSH's web UI
- *   draws a turn a hook ended with no row of its own, so the brake's stop notice is what tells the person.
+ * - in stop mode the turn ends at the first refused read, and its last row tells the person why and what to do
+ *   ("turn stopped in a loop (…); send a message to go on"): DSH's web UI draws a turn a hook ended with no answer
+ *   and no marker of its own, so the brake's stop notice's row is what tells the person.
  *
  * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
  */
@@ -158,10 +159,10 @@ describe('the brake in DSH\'s web UI, as a person sees it', () => {
 
   it('in stop mode, the turn ends at the first refused read and its last row says why', async () => {
     const script = [...repeat(40, read('notes.txt')), { text: 'never reached' }]
-    const seen = await visit('stop', '- id: dsh-brake\n  config:\n    mode: stop\n', script, 'Read the notes.', 'turn stopped', { 'notes.txt': 'the answer is 42\n' })
+    const seen = await visit('stop', '- id: dsh-brake\n  config:\n    mode: stop\n', script, 'Read the notes.', 'send a message to go on', { 'notes.txt': 'the answer is 42\n' })
     try {
       expect(seen.notices).toEqual([
-        expect.stringMatching(/^Context injection · dsh-brake · turn stopped: `read` was called 11 times with the same arguments/) as string,
+        'Context injection · dsh-brake · turn stopped in a loop (read × 11, same result); send a message to go on',
       ])
       await seen.page.locator('[data-context-source]', { hasText: 'dsh-brake' }).last().click()
       const body = seen.page.locator('[data-context-injection-body]').filter({ hasText: 'The turn was stopped here' })

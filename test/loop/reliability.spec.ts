@@ -194,7 +194,7 @@ describe('beside the stock repeat-tool-reminder', () => {
     expect(heard(target).slice(0, 3)).toEqual(reminders)
     expect(heard(target).filter(row => row.startsWith('dsh-brake: read'))).toEqual([])
     expect(results(target).findIndex(r => r.isError) + 1).toBe(11)
-    if (mode === 'stop') expect(heard(target).slice(3).map(row => row.slice(0, 31))).toEqual(['dsh-brake: turn stopped: `read`'])
+    if (mode === 'stop') expect(heard(target).slice(3)).toEqual(['dsh-brake: turn stopped in a loop (read × 11, same result); send a message to go on'])
   })
 
   it('deny mode: the warning of refusals rides a later notice, clear of the reminder\'s and before the refusals', async () => {
