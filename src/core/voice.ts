@@ -14,8 +14,11 @@
  * - Once told, a loop's next notice waits `every` repeats: calls, or laps for a loop last told as a cycle. A finding
  *   about it before then is held back (its detector's own schedule moves on all the same).
  * - Another plugin's notice about a call (repeat-tool-reminder, heard in the next step's claimed messages) counts as a
- *   voice too: for the next `every` calls the brake does not say the same thing again. It still speaks when it has
- *   something more to say: any finding but a plain repeat, or a repeat with deny mode's warning of refusals to come.
+ *   voice too: for the next `every` calls the brake does not say the same thing again, in every mode. It still speaks
+ *   when it has another kind of evidence than a plain repeat. Deny mode's warning of refusals to come waits too: it
+ *   rides the loop's next notice that falls clear of the other plugin's, if that still comes before the refusals
+ *   (with the stock reminder at 3, 5 and 8 calls it does not, and the first refusal says it all); a warning one call
+ *   after another notice is one notice too many, however new its last line.
  * - Progress starts every loop afresh: a loop belongs to the progress epoch it was told in.
  *
  * Pure: the caller numbers the calls and passes the epoch; nothing here reads a clock.
@@ -25,13 +28,11 @@ import type { LoopFinding, Evidence } from './types.js'
 
 /** How the voice paces notices. */
 export interface VoiceOptions {
-  /** Repeats (calls, or laps of a cycle) between two notices on one loop: `callReWarnEvery`. */
-  readonly every: number
   /**
-   * Whether a plain repeat's notice says more than another plugin's: in deny mode it warns of the refusals to come
-   * (below `denyCount`, and never for a poller, which is never refused).
+   * Repeats (calls, or laps of a cycle) between two notices on one loop, and calls after another plugin's notice on it
+   * before a plain repeat is told: `callReWarnEvery`.
    */
-  readonly denyCount: number | undefined
+  readonly every: number
   /** Call identities remembered as part of a told loop, at most. */
   readonly maxCalls: number
 }
@@ -154,12 +155,6 @@ export function createVoice(options: VoiceOptions): Voice {
     if (loops.size > options.maxCalls) loops.delete(loops.keys().next().value!)
   }
 
-  /** Whether a notice leading with `finding` says more than a plain "you repeated this call". */
-  function saysMore(finding: LoopFinding): boolean {
-    if (finding.kind !== 'identical-calls') return true
-    return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
-  }
-
   return {
     speak({ at, key, epoch, runStart, evidence }) {
       if (evidence.length === 0) return undefined
@@ -169,7 +164,8 @@ export function createVoice(options: VoiceOptions): Voice {
       const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
       const finding = ranked[0]!
       if (at - loop.toldAt < options.every * loop.unit) return undefined
-      if (at - loop.heardAt < options.every && !saysMore(finding)) return undefined
+      // Another plugin's notice said what a plain repeat would (deny mode's warning of refusals included: see above).
+      if (at - loop.heardAt < options.every && finding.kind === 'identical-calls') return undefined
       const again = loop.told > 0
       loop.told++
       loop.toldAt = at
