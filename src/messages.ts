@@ -159,7 +159,16 @@ export const RESPONSE_SAMENESS = { whole: 'said the same thing', opening: 'opene
 export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
 
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
-export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already run {count} times with these exact arguments {scope}{refused}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
+
+/**
+ * How many identical calls were refused before this one, filling `{refused}` (nothing on the first refusal): the
+ * count says what ran, so a model is not told of runs that never happened.
+ */
+export const DENIAL_REFUSED = {
+  one: ', and 1 more was refused',
+  more: ', and {refused} more were refused',
+} as const
 
 /** What the refusal counted over, and what lifts it, for each counting mode. */
 export const DENIAL_TERMS = {
@@ -197,8 +206,12 @@ export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
 export const STOP_NOTICE = `[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing. {loop}.
 Do not pick those calls up again. Say what is blocking you, or take an approach you have not tried.`
 
-/** The collapsed-row summary of the stop notice. */
-export const STOP_SUMMARY = 'turn stopped: {loop}'
+/**
+ * The collapsed-row summary of the stop notice, for the person: DSH's web UI draws a turn a hook ended with no answer
+ * and no marker of its own, so this row is where they learn why it ended and what to do. `{loop}` is the loop's own
+ * summary (`read × 11, same result`).
+ */
+export const STOP_SUMMARY = 'turn stopped in a loop ({loop}); send a message to go on'
 
 /** The line a stopped subagent's reason adds to its parent's failed delegation result. */
 export const SUBAGENT_STOPPED_LINE = 'The subagent did not fail at the task: it was stopped in a loop. {reason} Do not hand out the same task again unchanged: narrow it, give it what it was missing, or take it on yourself.'
@@ -368,10 +381,14 @@ export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
   }
 }
 
-/** The refusal reason of deny mode, for progress-aware or plain counting. */
-export function denialReason(tool: string, count: number, progressAware = true): string {
+/**
+ * The refusal reason of deny mode, for progress-aware or plain counting: `ran` identical calls ran, and `refused` more
+ * were refused before this one.
+ */
+export function denialReason(tool: string, ran: number, progressAware = true, refused = 0): string {
   const terms = progressAware ? DENIAL_TERMS.progress : DENIAL_TERMS.plain
-  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(count), ...terms })
+  const before = refused === 0 ? '' : refused === 1 ? DENIAL_REFUSED.one : fill(DENIAL_REFUSED.more, { refused: String(refused) })
+  return fill(DENIAL_REASON, { tool: clip(tool, NAME_CHARS), count: String(ran), refused: before, ...terms })
 }
 
 /** The reason a stop gives the person (and the session log, a blocked goal, a parent). */
@@ -381,8 +398,10 @@ export function stopReason(cause: StopCause): string {
 
 /** The notice that waits for the model's next turn after a stop. */
 export function stopNotice(cause: StopCause): NoticeText {
-  const loop = stopPhrase(cause)
-  return { text: fill(STOP_NOTICE, { loop }), summary: summary(fill(STOP_SUMMARY, { loop })) }
+  // The loop's summary is clipped, not the row's last words: what to do next must survive the bound.
+  const room = SUMMARY_CHARS - (STOP_SUMMARY.length - '{loop}'.length)
+  const loop = fit(wording(cause.loop).notice().summary, room)
+  return { text: fill(STOP_NOTICE, { loop: stopPhrase(cause) }), summary: fill(STOP_SUMMARY, { loop }) }
 }
 
 /** The loop as a stop names it, in a sentence the template ends: a quoted error's own full stop is left out. */

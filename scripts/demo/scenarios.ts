@@ -179,6 +179,30 @@ export const SCENARIOS: readonly Scenario[] = [
 ]
 
 /**
+ * The windows of src/server.ts the revisit scenario pages through, by first line: each offset reads its own lines, and
+ * the last holds what the model ends up saying.
+ */
+const SERVER_WINDOWS: Readonly<Record<number, string>> = {
+  1: '1\timport { createServer } from \'node:http\'\n2\timport { loadConfig } from \'./config\'',
+  51: '51\texport function startServer(port: number) {\n52\t  const server = createServer(handle)',
+  101: '101\tfunction handle(req: Request, res: Response) {\n102\t  route(req, res)',
+  151: '151\t  server.on(\'error\', onError)\n152\t  return server.listen(port)',
+  201: '201\tfunction onError(error: Error) {\n202\t  log.error(error)',
+  251: '251\tconst config = await loadConfig(process.env.APP_ENV)\n252\tstartServer(config.port)',
+}
+
+/** What `lsof -i :8080` answers while the earlier run's server (pid 4242) still holds the port. */
+const LSOF_8080 = 'COMMAND  PID USER   FD   TYPE DEVICE SIZE/OFF NODE NAME\nnode    4242 dev    23u  IPv4 0x3f1a      0t0  TCP *:8080 (LISTEN)'
+
+/** Each shell command's canned output: the server test fails, the rest of the checks pass, the port is held. */
+const BASH_OUTPUTS: Readonly<Record<string, string>> = {
+  [TEST.command]: 'FAIL test/server.spec.ts > starts the server\n  Error: connect ECONNREFUSED 127.0.0.1:8080\nTests: 1 failed, 11 passed',
+  'npm test': 'PASS test/cli.spec.ts\nPASS test/config.spec.ts\nTests: 12 passed',
+  'npm run lint': 'ok (0 problems)',
+  'lsof -i :8080': LSOF_8080,
+}
+
+/**
  * The tools every scenario registers, with plausible canned outputs: what a stuck agent keeps getting back. `runs` is
  * the tool's own run count, this run included, so an output can move between runs.
  */
@@ -186,7 +210,9 @@ export const FAKE_TOOLS: Readonly<Record<string, FakeTool>> = {
   job_output: (_, runs) => runs < 8 ? `compiled ${runs * 12} of 96 modules\n[status: running]` : 'build finished\n[status: completed, exit code: 0]',
   edit: args => `The file ${String((args as { file_path?: string }).file_path)} has been updated successfully.`,
   read: (args) => {
-    const path = (args as { file_path?: string }).file_path ?? '?'
+    const { file_path: path = '?', offset } = args as { file_path?: string; offset?: number }
+    const window = offset === undefined ? undefined : SERVER_WINDOWS[offset]
+    if (window !== undefined) return window
     if (path === 'README.md') return '# app\n\nRun `npm start`. Configure with APP_ENV.\n'
     return [
       `// ${path}`,
@@ -201,7 +227,5 @@ export const FAKE_TOOLS: Readonly<Record<string, FakeTool>> = {
     ? 'src/cli.ts:12:  .option(\'--port <n>\', \'port to listen on\', \'8080\')'
     : 'src/server.ts:42:    throw new Error(\'upstream unavailable\')',
   curl: () => 'HTTP/1.1 503 Service Unavailable\n{"error":"upstream unavailable","retryAfter":30}',
-  bash: args => (args as { command?: string }).command === TEST.command
-    ? 'FAIL test/server.spec.ts > starts the server\n  Error: connect ECONNREFUSED 127.0.0.1:8080\nTests: 1 failed, 11 passed'
-    : 'ok (0 problems)',
+  bash: args => BASH_OUTPUTS[String((args as { command?: string }).command)] ?? 'ok',
 }

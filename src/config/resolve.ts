@@ -46,11 +46,7 @@ export function resolveOptions(config: Config): ResolvedConfig {
     config,
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
-      voice: {
-        every: config.callReWarnEvery,
-        // Deny and stop modes: a repeat's notice also warns of the refusals to come, which no other plugin says.
-        denyCount: config.mode === 'remind' ? undefined : config.callDenyCount,
-      },
+      voice: { every: config.callReWarnEvery },
       calls: {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },

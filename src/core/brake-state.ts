@@ -51,6 +51,8 @@ export interface BrakeState {
   observeText(observation: TextObservation): DuplicateTextFinding | undefined
   /** The length of the call identity `key`'s current chain (0 when progress broke it). */
   callCount(key: number): number
+  /** How many calls of that chain were refused before they ran. */
+  refusedCount(key: number): number
   /** Forget everything. */
   reset(): void
   /** Forget the calls (not the text): the agent's context was compacted, and what it dropped may be read again. */
@@ -169,6 +171,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(history.find(key), progress.epoch),
+    refusedCount: key => calls.refusedCount(history.find(key), progress.epoch),
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,

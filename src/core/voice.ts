@@ -9,13 +9,11 @@ import type { LoopFinding, Evidence } from './types.js'
 
 /** How the voice paces notices. */
 export interface VoiceOptions {
-  /** Repeats (calls, or laps of a cycle) between two notices on one loop: `callReWarnEvery`. */
-  readonly every: number
   /**
-   * Whether a plain repeat's notice says more than another plugin's: in deny mode it warns of the refusals to come
-   * (below `denyCount`, and never for a poller, which is never refused).
+   * Repeats (calls, or laps of a cycle) between two notices on one loop, and calls after another plugin's notice on it
+   * before a plain repeat is told: `callReWarnEvery`.
    */
-  readonly denyCount: number | undefined
+  readonly every: number
   /** Call identities remembered as part of a told loop, at most. */
   readonly maxCalls: number
 }
@@ -138,12 +136,6 @@ export function createVoice(options: VoiceOptions): Voice {
     if (loops.size > options.maxCalls) loops.delete(loops.keys().next().value!)
   }
 
-  /** Whether a notice leading with `finding` says more than a plain "you repeated this call". */
-  function saysMore(finding: LoopFinding): boolean {
-    if (finding.kind !== 'identical-calls') return true
-    return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
-  }
-
   return {
     speak({ at, key, epoch, runStart, evidence }) {
       if (evidence.length === 0) return undefined
@@ -153,7 +145,8 @@ export function createVoice(options: VoiceOptions): Voice {
       const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
       const finding = ranked[0]!
       if (at - loop.toldAt < options.every * loop.unit) return undefined
-      if (at - loop.heardAt < options.every && !saysMore(finding)) return undefined
+      // Another plugin's notice said what a plain repeat would (deny mode's warning of refusals included: see above).
+      if (at - loop.heardAt < options.every && finding.kind === 'identical-calls') return undefined
       const again = loop.told > 0
       loop.told++
       loop.toldAt = at

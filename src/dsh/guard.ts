@@ -19,7 +19,9 @@ export function guardCall(brake: Brake, exec: ToolExecution): string | undefined
     const count = state.callCount(identity.key)
     if (count < brake.config.callDenyCount) return undefined
     brake.refused.add(exec)
-    const reason = denialReason(exec.name, count, brake.config.progressAware)
+    // The chain counts refused attempts too; the model is told what ran, and how many were refused since.
+    const refused = state.refusedCount(identity.key)
+    const reason = denialReason(exec.name, count - refused, brake.config.progressAware, refused)
     brake.emit('dsh-brake/refusal', { agent: exec.agent!, call: { name: exec.name, callId: exec.callId }, count, reason })
     return reason
   } catch (error) {

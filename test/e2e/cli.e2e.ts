@@ -193,16 +193,17 @@ describe('scenarios on the stock headless tools', () => {
     expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [['cycle', 1, 24, 3]], costs: [[360, 315, 225]], replayed: ['notice@9', 'notice@24'], said: ['notice@9', 'notice@24'] })
   })
 
-  it('deny mode: the fourth and ninth failing runs are noticed, the eleventh and twelfth are refused and never run', async () => {
+  it('deny mode beside the reminder: no notice one call after its own, the eleventh and twelfth are refused and never run', async () => {
     const test = call('bash', { command: 'sh test.sh >> runs.log; sh test.sh', description: 'Run the test' })
     const { run, server: model, cwd } = await play(linkHome, repeat(12, test), DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
     expect(run.code, run.stderr).toBe(0)
     const results = toolResults(model)
     expect(results).toHaveLength(12)
     expect(results.slice(0, 10).every(r => r.includes('FAIL server test') && r.includes('[exit code: 1]'))).toBe(true)
-    expect(results.slice(10).map(r => r.slice(0, 75))).toEqual([10, 11].map(n => `Error: dsh-brake refused this call: \`bash\` has already been called ${n} times`.slice(0, 75)))
-    expect(noticesSent(model).map(n => n.request)).toEqual([5, 10])
-    expect(noticesSent(model)[0]!.text).toContain('and it failed the same way each time:')
+    expect(results.slice(10).map(r => r.slice(0, 67))).toEqual([0, 1].map(() => 'Error: dsh-brake refused this call: `bash` has already run 10 times'))
+    expect(results[11]).toContain('while nothing changed, and 1 more was refused;')
+    // The reminder speaks at 3, 5 and 8: no call before the refusals is clear of it, so the refusals speak.
+    expect(noticesSent(model)).toEqual([])
     // The refused attempts never ran: the log the command appends to has ten runs.
     const stored = sessionEvents(linkHome, cwd)
     const refused = stored.filter(e => e.type === 'tool/result')
@@ -211,7 +212,7 @@ describe('scenarios on the stock headless tools', () => {
     expect(refused).toHaveLength(2)
     expect(execFileSync('wc', ['-l'], { cwd, input: execFileSync('cat', [join(cwd, 'runs.log')]) }).toString().trim()).toBe('10')
     const analyzed = analyze(linkHome, cwd, DENY)
-    expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'refusal@11', 'refusal@12'])
+    expect(analyzed.replayed).toEqual(['refusal@11', 'refusal@12'])
     expect(analyzed.said).toEqual(analyzed.replayed)
     expect(analyzed.loops).toEqual([['identical-calls', 1, 10, 1]])
     expect(analyzed.costs).toEqual([[150, 135, 90]])

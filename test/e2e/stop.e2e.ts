@@ -65,15 +65,15 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     expect(results.length).toBeLessThanOrEqual(15)
     expect(server.requests).toHaveLength(results.length)
     const [reason] = hookReasons(events)
-    expect(reason).toMatch(/^dsh-brake stopped the turn: .*`read` was called 9 times with the same arguments \(same result\)/)
+    // The reminder speaks at 3, 5 and 8, so the brake gives no notice of its own: the first refusal, at 11, stops.
+    expect(reason).toMatch(/^dsh-brake stopped the turn: .*`read` was called 11 times with the same arguments, the last of them refused/)
     expect(run.stderr).toContain(reason)
     expect(run.code).toBe(1)
     // The turn's last step closed with the stop notice, which the transcript shows.
-    expect(storedNotices(events).map(n => n.summary).at(-1)).toMatch(/^turn stopped: `read` was called 9 times/)
+    expect(storedNotices(events).map(n => n.summary).at(-1)).toMatch(/^turn stopped: `read` was called 11 times/)
     // `dsh-brake analyze` replays the log under the same config and stops where the live run stopped.
     const analyzed = analyze(home, cwd, STOP)
-    // The ninth read's notice would be the loop's second: the stop notice takes its place.
-    expect(analyzed.replayed).toEqual(['notice@4', 'notice@9', 'stop@9'])
+    expect(analyzed.replayed).toEqual(['refusal@11', 'stop@11'])
     expect(analyzed.said).toEqual(analyzed.replayed)
   })
 
@@ -103,10 +103,10 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
 
   it('a subagent stopped in a loop: its reason reaches the parent\'s tool result', async () => {
     const delegate = call('subagent', { description: 'Read the notes', prompt: 'Read notes.txt.', run_in_background: false })
-    // The child reads until the brake stops it at the ninth; the parent's next request gets the closing text.
-    const { server, events } = await play([delegate, ...repeat(9, call('read', { file_path: 'notes.txt' }))], { 'notes.txt': 'the answer is 42\n' })
+    // The child reads until the brake stops it at the eleventh; the parent's next request gets the closing text.
+    const { server, events } = await play([delegate, ...repeat(11, call('read', { file_path: 'notes.txt' }))], { 'notes.txt': 'the answer is 42\n' })
     const parentSaw = server.requests.at(-1)!.messages.filter(message => message.role === 'tool').map(textOf)
-    expect(parentSaw.at(-1)).toMatch(/^Error: subagent run was cancelled\nThe subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: .*`read` was called 9 times/)
+    expect(parentSaw.at(-1)).toMatch(/^Error: subagent run was cancelled\nThe subagent did not fail at the task: it was stopped in a loop\. dsh-brake stopped the turn: .*`read` was called 11 times/)
     expect(hookReasons(events)).toHaveLength(1)
   })
 })

@@ -6,8 +6,9 @@
  * - a notice is a collapsed row "Context injection · dsh-brake · <summary>", beside repeat-tool-reminder's, whose
  *   text opens on a click: plugin-sourced, never the person's own message;
  * - in deny mode a refused call is a red tool row whose first line says dsh-brake refused it;
- * - in stop mode the turn ends after the ninth read, and its last row says why ("turn stopped: …"): DSH's web UI
- *   draws a turn a hook ended with no row of its own, so the brake's stop notice is what tells the person.
+ * - in stop mode the turn ends at the first refused read, and its last row tells the person why and what to do
+ *   ("turn stopped in a loop (…); send a message to go on"): DSH's web UI draws a turn a hook ended with no answer
+ *   and no marker of its own, so the brake's stop notice's row is what tells the person.
  *
  * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
  */
@@ -147,29 +148,28 @@ describe('the brake in DSH\'s web UI, as a person sees it', () => {
       'test.sh': '#!/bin/sh\necho "FAIL server test: connection refused"; exit 1\n',
     })
     try {
-      // In deny mode the brake speaks at the 4th beside the reminder: its notice warns of the refusals to come.
-      expect(seen.notices).toEqual(['Context injection · dsh-brake · bash × 4, same failure', 'Context injection · dsh-brake · bash × 9, same failure'])
+      // The reminder's rows at 3, 5 and 8 leave no call before the refusals clear of them: the brake adds no row of its own.
+      expect(seen.notices).toEqual([])
       const refused = seen.failed.filter(text => text.includes('dsh-brake refused this call'))
       expect(refused).toHaveLength(2)
-      expect(refused[0]).toMatch(/^Failed\s+Bash\s+Error: dsh-brake refused this call: `bash` has already been called 10 times/)
+      expect(refused[0]).toMatch(/^Failed\s+Bash\s+Error: dsh-brake refused this call: `bash` has already run 10 times/)
     } finally {
       await seen.close()
     }
   })
 
-  it('in stop mode, the turn ends after the ninth read and its last row says why', async () => {
+  it('in stop mode, the turn ends at the first refused read and its last row says why', async () => {
     const script = [...repeat(40, read('notes.txt')), { text: 'never reached' }]
-    const seen = await visit('stop', '- id: dsh-brake\n  config:\n    mode: stop\n', script, 'Read the notes.', 'turn stopped', { 'notes.txt': 'the answer is 42\n' })
+    const seen = await visit('stop', '- id: dsh-brake\n  config:\n    mode: stop\n', script, 'Read the notes.', 'send a message to go on', { 'notes.txt': 'the answer is 42\n' })
     try {
       expect(seen.notices).toEqual([
-        'Context injection · dsh-brake · read × 4, same result',
-        expect.stringMatching(/^Context injection · dsh-brake · turn stopped: `read` was called 9 times with the same arguments/) as string,
+        'Context injection · dsh-brake · turn stopped in a loop (read × 11, same result); send a message to go on',
       ])
       await seen.page.locator('[data-context-source]', { hasText: 'dsh-brake' }).last().click()
       const body = seen.page.locator('[data-context-injection-body]').filter({ hasText: 'The turn was stopped here' })
       await expect.poll(() => body.count()).toBe(1)
       expect(await body.innerText()).toContain('[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing.')
-      expect(await seen.page.locator('[data-tool]').count()).toBe(9)
+      expect(await seen.page.locator('[data-tool]').count()).toBe(11)
     } finally {
       await seen.close()
     }

@@ -246,8 +246,9 @@ describe('deny mode', () => {
     const target = await session(ctx, repeat(13, call('bash', { command: 'npm test' })))
     const out = results(target)
     expect(out.slice(0, 10).every(r => !r.isError && r.text === 'ok')).toBe(true)
-    expect(out.slice(10).map(r => r.text)).toEqual([10, 11, 12].map(count =>
-      `Error: dsh-brake refused this call: \`bash\` has already been called ${count} times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.`))
+    // Each refusal counts the ten that ran, and says how many were refused before it.
+    expect(out.slice(10).map(r => r.text)).toEqual(['', ', and 1 more was refused', ', and 2 more were refused'].map(refused =>
+      `Error: dsh-brake refused this call: \`bash\` has already run 10 times with these exact arguments while nothing changed${refused}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.`))
     // Notices at 4, 9 and 14 would be due; the fourth and ninth ran and carry theirs, refusals say it all after that.
     expect(notices(target).map(n => n.summary)).toEqual(['bash × 4, same result', 'bash × 9, same result'])
     expect(notices(target)[0]!.text).toContain('Identical calls beyond 10 are refused until something changes or the user speaks again.')

@@ -182,18 +182,30 @@ describe('beside the stock repeat-tool-reminder', () => {
     ])
   })
 
-  it('speaks beside the reminder when it says more: deny mode\'s refusals to come', async () => {
+  it.each(['deny', 'stop'] as const)('%s mode: no notice one call after the reminder\'s; the first refusal is the next word', async mode => {
     const ctx = await bootDsh()
     await ctx.plugin(Reminder, {})
+    await ctx.plugin(Brake, { mode })
+    tool(ctx, 'read', () => 'same')
+    const { agent: target } = agent(ctx, [...repeat(12, call('read', { file_path: 'a.ts' })), say('done')])
+    await prompt(ctx, target)
+    // The reminder at 3, 5 and 8 leaves no call before the refusals at 11 that is clear of it by five.
+    const reminders = ['repeat-tool-reminder: read × 3', 'repeat-tool-reminder: read × 5', 'repeat-tool-reminder: read × 8']
+    expect(heard(target).slice(0, 3)).toEqual(reminders)
+    expect(heard(target).filter(row => row.startsWith('dsh-brake: read'))).toEqual([])
+    expect(results(target).findIndex(r => r.isError) + 1).toBe(11)
+    if (mode === 'stop') expect(heard(target).slice(3)).toEqual(['dsh-brake: turn stopped in a loop (read × 11, same result); send a message to go on'])
+  })
+
+  it('deny mode: the warning of refusals rides a later notice, clear of the reminder\'s and before the refusals', async () => {
+    const ctx = await bootDsh()
+    await ctx.plugin(Reminder, { thresholds: [3] })
     await ctx.plugin(Brake, { mode: 'deny' })
     tool(ctx, 'read', () => 'same')
-    const { agent: target } = agent(ctx, [...repeat(5, call('read', { file_path: 'a.ts' })), say('done')])
+    const { agent: target } = agent(ctx, [...repeat(10, call('read', { file_path: 'a.ts' })), say('done')])
     await prompt(ctx, target)
-    expect(heard(target)).toEqual([
-      'repeat-tool-reminder: read × 3',
-      'dsh-brake: read × 4, same result',
-      'repeat-tool-reminder: read × 5',
-    ])
+    expect(heard(target)).toEqual(['repeat-tool-reminder: read × 3', 'dsh-brake: read × 9, same result'])
+    expect(notices(target)[0]!.text).toContain('Identical calls beyond 10 are refused')
   })
 })
 

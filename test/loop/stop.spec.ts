@@ -71,7 +71,7 @@ describe('stop mode on a model that ignores every notice', () => {
     const { agent: target, model } = agent(ctx, [...repeat(9, call('read', { file_path: 'a.ts' })), ...repeat(8, call('read', { file_path: 'a.ts' })), say('done')])
     await prompt(ctx, target)
     // The ninth call's notice would be the loop's second: the stop notice says it, one voice.
-    expect(notices(target).map(n => n.summary.split(':')[0])).toEqual(['read × 4, same result', 'turn stopped'])
+    expect(notices(target).map(n => n.summary.split(' (')[0])).toEqual(['read × 4, same result', 'turn stopped in a loop'])
     await prompt(ctx, target, 'go on')
     // The second turn runs its 8 reads and finishes: fresh counts, and its second notice would only come at 9.
     expect(results(target)).toHaveLength(17)
@@ -83,7 +83,7 @@ describe('stop mode on a model that ignores every notice', () => {
       'go on',
     ])
     expect(texts.filter(text => text.startsWith('[dsh-brake]'))).toHaveLength(2)
-    expect(notices(target).map(n => n.summary.split(':')[0])).toEqual(['read × 4, same result', 'turn stopped', 'read × 4, same result'])
+    expect(notices(target).map(n => n.summary.split(' (')[0])).toEqual(['read × 4, same result', 'turn stopped in a loop', 'read × 4, same result'])
   })
 
   it('stays quiet in deny mode: refusals, never a stop', async () => {

@@ -213,7 +213,7 @@ describe('stop mode', () => {
     expect(heard.cuts.map(cut => cut.finding.cuts)).toEqual([1, 2])
     const second = heard.cuts[1]!.finding
     expect(turnEnds(target)).toEqual([{ kind: 'aborted', reason: { kind: 'hook', reason: stopReason({ loop: second, refused: false }) } }])
-    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: /) as string, expect.stringMatching(/^turn stopped: /) as string])
+    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: /) as string, expect.stringMatching(/^turn stopped in a loop \(response cut: .*\); send a message to go on$/) as string])
   })
 })
 

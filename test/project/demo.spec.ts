@@ -54,6 +54,23 @@ describe('npm run demo', () => {
     expect(out.indexOf('PASS test/server.spec.ts')).toBeLessThan(out.indexOf('The server test passes now'))
   })
 
+  it('answers lsof with the pid the model then names, which the cut response never got to kill', () => {
+    expect(demo('runaway')).toMatch(/#1 bash ✓ COMMAND[\s\S]*node {4}4242 [\s\S]*TCP \*:8080 \(LISTEN\)[\s\S]*The old server \(pid 4242\)/)
+  })
+
+  it('reads six windows of a file as six outputs; only the next laps repeat them', () => {
+    const out = demo('revisit')
+    expect(out).not.toContain('#2 read ✓ same output as #1')
+    expect(out).toContain('#7 read ✓ same output as #1')
+    expect(out).toContain('#12 read ✓ same output as #6')
+  })
+
+  it('answers lint as lint and the tests as tests, before the model says both pass', () => {
+    const out = demo('text')
+    expect(out).toContain('#3 bash ✓ ok (0 problems)')
+    expect(out).toMatch(/#4 bash ✓ PASS [\s\S]*Tests: 12 passed[\s\S]*lint and tests pass/)
+  })
+
   it('shows a repeated output as the same as the first, and speaks plainly of its settings', () => {
     const out = demo('deny')
     expect(out).toContain('#2 bash ✓ same output as #1')

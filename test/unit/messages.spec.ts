@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../src/core/types.ts'
 import type { Told } from '../../src/core/voice.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, findingNotice, isStopReason, loopNotice, sourceLabel, stopReason,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, findingNotice, isStopReason, loopNotice, sourceLabel, stopNotice, stopReason,
   SUMMARY_CHARS,
 } from '../../src/messages.ts'
 
@@ -176,9 +176,12 @@ describe('revisit notice', () => {
 
 describe('denial reason', () => {
   it('says what happened and how to get unstuck, bounded', () => {
-    expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
-    expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already been called 10 times with these exact arguments since the last user message; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
+    expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already run 10 times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
+    expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already run 10 times with these exact arguments since the last user message; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
     expect(denialReason('x'.repeat(100_000), 10).length).toBeLessThan(600)
+    // What ran, then how many were refused since: the count never takes in a refused attempt.
+    expect(denialReason('read', 10, true, 1)).toContain('`read` has already run 10 times with these exact arguments while nothing changed, and 1 more was refused; another')
+    expect(denialReason('read', 10, false, 2)).toContain('since the last user message, and 2 more were refused; another')
   })
 })
 
@@ -193,6 +196,18 @@ describe('stop reason', () => {
   it('ends the loop\'s sentence once, when a quoted error ends with its own full stop', () => {
     const reason = stopReason({ refused: false, loop: { kind: 'same-error', tool: 'grep', count: 4, variants: 2, error: 'Stop hook: keep working.', cause: 'environment' } })
     expect(reason).toContain('`grep` failed 4 times with the same error: Stop hook: keep working. Send a message to go on')
+  })
+})
+
+describe('stop notice', () => {
+  it('gives the person a row that says why the turn ended and what to do, whatever the loop', () => {
+    const refused = stopNotice({ refused: true, loop: { kind: 'identical-calls', tool: 'read', toolClass: 'default', args: '{}', count: 11, evidence: 'same-result' } })
+    expect(refused.summary).toBe('turn stopped in a loop (read × 11, same result); send a message to go on')
+    expect(refused.text).toContain('`read` was called 11 times with the same arguments, the last of them refused')
+    // A long loop is clipped inside the brackets; the row still ends on what the person can do.
+    const long = stopNotice({ refused: false, loop: { kind: 'cycle', tools: Array.from({ length: 4 }, (_, i) => `tool_${i}_${'x'.repeat(40)}`), laps: 3, sameResults: true } })
+    expect(long.summary.length).toBeLessThanOrEqual(120)
+    expect(long.summary).toMatch(/^turn stopped in a loop \(cycle × 3: tool_0_x+.*…\); send a message to go on$/)
   })
 })
 

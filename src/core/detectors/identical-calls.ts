@@ -26,6 +26,8 @@ export interface IdenticalCallDetector extends Detector<CallStep, Evidence<Ident
    * progress epoch `epoch`: 0 when unknown, or (progress-aware) broken by progress made since it was last extended.
    */
   count(slot: number, epoch: number): number
+  /** How many calls of that chain were refused before they ran (0 when the chain is unknown or broken). */
+  refusedCount(slot: number, epoch: number): number
 }
 
 interface Chain {
@@ -41,6 +43,8 @@ interface Chain {
   changed: boolean
   /** The chain length at the latest notice, 0 before the first. */
   noticed: number
+  /** Calls of the chain refused before they ran: `n` less these is what ran. */
+  refused: number
 }
 
 function restart(chain: Chain): void {
@@ -51,6 +55,7 @@ function restart(chain: Chain): void {
   chain.failed = false
   chain.changed = false
   chain.noticed = 0
+  chain.refused = 0
 }
 
 /** Create an identical-call detector. */
@@ -61,11 +66,17 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
   function chainOf(slot: number, fresh: boolean): Chain {
     let chain = chains[slot]
     if (chain === undefined) {
-      chains[slot] = chain = { n: 0, version: 0, epoch: 0, aware: true, failed: false, changed: false, noticed: 0 }
+      chains[slot] = chain = { n: 0, version: 0, epoch: 0, aware: true, failed: false, changed: false, noticed: 0, refused: 0 }
     } else if (fresh) {
       restart(chain)
     }
     return chain
+  }
+
+  /** The chain numbered `slot` as it stands in `epoch`: none when unknown or (progress-aware) broken by progress. */
+  function liveChain(slot: number, epoch: number): Chain | undefined {
+    const chain = slot === -1 ? undefined : chains[slot]
+    return chain === undefined || (chain.aware && chain.epoch !== epoch) ? undefined : chain
   }
 
   return {
@@ -75,12 +86,14 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
         chain.n++
+        chain.refused++
       } else {
         const same = chain.n > 0 && chain.version === version
         if (chain.n === 0 || (aware && (chain.epoch !== epoch || !same))) {
           chain.n = 1
           chain.changed = false
           chain.noticed = 0
+          chain.refused = 0
         } else {
           chain.n++
           if (!same) chain.changed = true
@@ -98,11 +111,8 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       }
       return { finding, calls: [call.key] }
     },
-    count(slot, epoch) {
-      const chain = slot === -1 ? undefined : chains[slot]
-      if (chain === undefined) return 0
-      return chain.aware && chain.epoch !== epoch ? 0 : chain.n
-    },
+    count: (slot, epoch) => liveChain(slot, epoch)?.n ?? 0,
+    refusedCount: (slot, epoch) => liveChain(slot, epoch)?.refused ?? 0,
     reset() {
       chains.length = 0
     },

@@ -6,7 +6,7 @@ import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
   trackedCalls: 64,
-  voice: { every: 5, denyCount: undefined },
+  voice: { every: 5 },
   calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
@@ -128,21 +128,13 @@ describe('one loop, one voice', () => {
     }
     expect(heard.flatMap((kind, index) => kind === '-' ? [] : [index + 1])).toEqual([14])
   })
-
-  it('still speaks after another plugin\'s notice when it says more: the refusals to come in deny mode', () => {
-    const state = createBrakeState({ ...four, voice: { every: 5, denyCount: 10 } })
-    const read = callOf('read', { file_path: 'a' })
-    told(state, [read, read, read])
-    state.heardAbout('read')
-    expect(told(state, [read])).toEqual(['identical-calls'])
-  })
 })
 
 const BOUND = 8
 /** Small bounds, so that every structure fills up and evicts. */
 const small = {
   trackedCalls: BOUND,
-  voice: { every: 1, denyCount: undefined },
+  voice: { every: 1 },
   calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },

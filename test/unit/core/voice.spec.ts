@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { LoopFinding, Evidence } from '../../../src/core/types.ts'
 import { createVoice, type VoiceOptions } from '../../../src/core/voice.ts'
 
-const options: VoiceOptions = { every: 5, denyCount: undefined, maxCalls: 64 }
+const options: VoiceOptions = { every: 5, maxCalls: 64 }
 
 const repeat = (key: number, count = 4): Evidence => ({
   finding: { kind: 'identical-calls', tool: `t${key}`, toolClass: 'default', args: '{}', count, evidence: 'same-result' },
@@ -81,16 +81,26 @@ describe('another plugin\'s voice', () => {
     expect(voice.speak({ at: 8, key: 1, epoch: 0, runStart: 8, evidence: [repeat(1, 8)] })).toMatchObject({ again: false })
   })
 
-  it('lets through what it did not say: another kind of evidence, or deny mode\'s warning of refusals', () => {
+  it('lets through what it did not say: another kind of evidence', () => {
     const heard = createVoice(options)
     heard.heard({ at: 3, key: 1, epoch: 0 })
     expect(heard.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [error([1, 2])] })).toBeDefined()
-    const deny = createVoice({ ...options, denyCount: 10 })
-    deny.heard({ at: 3, key: 1, epoch: 0 })
-    expect(deny.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })).toBeDefined()
-    // A poller is never refused: its repeat says nothing more.
-    deny.heard({ at: 5, key: 2, epoch: 0 })
-    expect(deny.speak({ at: 6, key: 2, epoch: 0, runStart: 6, evidence: [poll(2)] })).toBeUndefined()
+    // A poller's repeat says nothing more.
+    heard.heard({ at: 5, key: 2, epoch: 0 })
+    expect(heard.speak({ at: 6, key: 2, epoch: 0, runStart: 6, evidence: [poll(2)] })).toBeUndefined()
+  })
+
+  it('holds a repeat back whatever it would add, and tells it at the loop\'s next notice clear of the other voice', () => {
+    // Deny mode's notice at 4 would add its warning of refusals; one call after the other plugin's, it waits, and
+    // rides the notice due at 9 (still below the refusals at 11), five calls clear.
+    const voice = createVoice(options)
+    voice.heard({ at: 3, key: 1, epoch: 0 })
+    expect(voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1, 4)] })).toBeUndefined()
+    expect(voice.speak({ at: 9, key: 1, epoch: 0, runStart: 9, evidence: [repeat(1, 9)] })).toMatchObject({ again: false, finding: { count: 9 } })
+    // The stock reminder's 3, 5 and 8 leave no slot before 13: nothing is told before then.
+    const stock = createVoice(options)
+    for (const at of [3, 5, 8]) stock.heard({ at, key: 1, epoch: 0 })
+    expect([4, 9, 12].map(at => stock.speak({ at, key: 1, epoch: 0, runStart: at, evidence: [repeat(1, at)] }))).toEqual([undefined, undefined, undefined])
   })
 })
 

@@ -78,7 +78,7 @@ describe('guards', () => {
   it('the brake in deny mode refuses the eleventh and twelfth identical reads', async () => {
     const result = await replay([user('go'), ...Array.from({ length: 12 }, () => read('f'))], [{ plugin: Brake, config: { mode: 'deny' } }])
     expect(only(result, 'refusal').map(refusal => refusal.call)).toEqual([10, 11])
-    expect(only(result, 'refusal')[0]!.text).toMatch(/^dsh-brake refused this call: `read` has already been called 10 times/)
+    expect(only(result, 'refusal')[0]!.text).toMatch(/^dsh-brake refused this call: `read` has already run 10 times/)
     expect(only(result, 'notice').map(notice => [notice.call, notice.text, notice.plugin])).toEqual([[3, 'read × 4, same result', 'dsh-brake'], [8, 'read × 9, same result', 'dsh-brake']])
   })
 })

@@ -22,6 +22,7 @@ function detectorOf(options: Options): Omit<IdenticalCallDetector, 'observe'> & 
     ...detector,
     observe: (call, epoch = 0) => detector.observe(step(call, epoch))?.finding,
     count: (key, epoch) => detector.count(step.slotOf(key), epoch),
+    refusedCount: (key, epoch) => detector.refusedCount(step.slotOf(key), epoch),
   }
 }
 
@@ -116,6 +117,21 @@ describe('progress-aware identical calls', () => {
     ['pollers are judged by their results even with plain counting', 'aabb', { progressAware: false }, 'poller', [1, 2, 1, 2]],
   ])('%s: %s', (_, results, options, kind, expected) => {
     expect(chain(results, options, kind as CallObservation['kind'])).toEqual(expected)
+  })
+
+  it('counts the refused attempts of a chain apart, so a refusal can say what ran', () => {
+    const detector = detectorOf(DEFAULTS)
+    const call = obs('bash', { command: 'make' })
+    const refusedAfter: number[] = []
+    for (const result of ['ok', 'ok', '!', '!', 'changed', '!']) {
+      const refused = result === '!'
+      detector.observe({ ...call, refused, result: resultOf(refused ? 'refused' : result) })
+      refusedAfter.push(detector.refusedCount(call.key, 0))
+    }
+    // A run with a changed result starts the chain again, and its refusals with it.
+    expect(refusedAfter).toEqual([0, 0, 1, 2, 0, 1])
+    expect(detector.count(call.key, 0)).toBe(2)
+    expect(detector.refusedCount(call.key, 1)).toBe(0)
   })
 
   it('reads a chain broken by later progress as zero for the guard', () => {
