@@ -2,7 +2,7 @@
  * `session-telemetry/record`: the brake's own records (notices, cuts, refusals, stops) marked with a severity and
  * `dsh_brake.*` attributes for the OpenTelemetry log pipeline, so a logs backend can count and group loops without
  * reading prose. Every other record passes as it came.
- * Design: docs/design.md#opentelemetry-records
+ * Design: docs/design.md#opentelemetry-records; the attributes: docs/telemetry.md
  * @module dsh-brake/dsh/telemetry
  */
 import type { LoopKind } from '../core/types.js'
