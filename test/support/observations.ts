@@ -12,7 +12,7 @@ export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: str
 
 /** A successful call of class `default` with result `ok`, unless overridden. */
 export function callOf(tool: string, args: unknown = {}, { result = 'ok', ...over }: Override = {}): CallObservation {
-  return { tool, args, key: callKey(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, inputError: false, changeStands: false, ...over }
+  return { tool, args, key: callKey(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, inputError: false, changeStands: false, failure: undefined, edits: [], ...over }
 }
 
 /** A stepper: calls into steps, and an identity key to its number in the history (-1: not remembered). */
