@@ -9,7 +9,7 @@
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
   RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
-  CycleFinding,
+  CycleFinding, EditRevertFinding, SameFailureFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -22,6 +22,8 @@ export const REVISIT_ARGS_CHARS = 100
 export const TEXT_PREVIEW_CHARS = 120
 /** Characters of a tool name, or of a source label, quoted anywhere. */
 export const NAME_CHARS = 64
+/** Characters of a file's path quoted in a notice. */
+export const PATH_CHARS = 100
 /** Longest notice summary (DSH's context-summary convention). */
 export const SUMMARY_CHARS = 120
 /** Characters of a repeated unit a cut notice's summary quotes. */
@@ -159,6 +161,39 @@ export const RESPONSE_SAMENESS = { whole: 'said the same thing', opening: 'opene
 /** The collapsed-row summary of a repeated-response notice. */
 export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
 
+/**
+ * The notice attached to the result of a check (a test, a build, a script) that failed the same way again, after each
+ * of the edits since its first run, none of which touched what the failure points to.
+ */
+export const SAME_FAILURE_NOTICE = `[dsh-brake] \`{tool}\` {arguments} has failed the same way {count} times in a row, each time after you edited {edited}:
+{failure}
+The failure has not changed, so your edits are not reaching its cause. {origin}Find where the failure comes from before you edit again, or tell the user what is blocking you.`
+
+/** Where the failure comes from, filling `{origin}` when the output names the file it was raised in. */
+export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits did not touch. '
+
+/** The collapsed-row summary of a same-failure notice. */
+export const SAME_FAILURE_SUMMARY = '{tool} failed × {count} after edits, same failure'
+
+/**
+ * The notice attached to the result of a check showing edits that undo each other: an edit undone and made again that
+ * fails as before (`redo`), or a failure that edits had made go away, back again (`back`).
+ */
+export const EDIT_REVERT_NOTICE = {
+  redo: `[dsh-brake] You undid an edit to {file} and then made it again, and \`{tool}\` {arguments} fails exactly as it did the last time the file was like this:
+{failure}
+Undoing and redoing the same edit will not change the outcome. Decide which version of {file} you want, then change something you have not tried yet, or tell the user what is blocking you.`,
+  back: `[dsh-brake] \`{tool}\` {arguments} has failed this way {count} times; each time your edits made the failure go away, it came back:
+{failure}
+Your edits are undoing each other. Decide which version you want to keep and build on it, rather than going back to one that fails, or tell the user what is blocking you.`,
+} as const
+
+/** The collapsed-row summary of an edit-revert notice. */
+export const EDIT_REVERT_SUMMARY = {
+  redo: 'edit undone and redone: {file}',
+  back: '{tool} failure back × {count}',
+} as const
+
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
 export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already been called {count} times with these exact arguments {scope}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
 
@@ -189,6 +224,8 @@ export const LOOP = {
   'same-error': '`{tool}` failed {count} times with the same error: {error}',
   'same-response': '{count} responses in a row {sameness}: {head}',
   'runaway': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
+  'edit-revert': 'edits undid each other, and `{tool}` failed the same way {count} times: {failure}',
+  'same-failure': '`{tool}` failed the same way {count} times in a row, each time after an edit: {failure}',
 } as const
 
 /** One call a revisit run's phrase names, with how often it came up. */
@@ -226,6 +263,8 @@ function leadNotice(finding: LoopFinding): NoticeText {
     case 'same-error': return repeatedErrorNotice(finding)
     case 'same-response': return repeatedResponseNotice(finding)
     case 'runaway': return cutNotice(finding)
+    case 'edit-revert': return editRevertNotice(finding)
+    case 'same-failure': return sameFailureNotice(finding)
   }
 }
 
@@ -235,6 +274,7 @@ function leadNotice(finding: LoopFinding): NoticeText {
  */
 function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
   if (finding.kind === 'same-error' || finding.kind === 'same-response' || finding.kind === 'runaway') return false
+  if (finding.kind === 'edit-revert' || finding.kind === 'same-failure') return false
   return finding.kind !== 'identical-calls' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
@@ -310,6 +350,29 @@ export function cutNotice(found: RunawayFinding): NoticeText {
   }
 }
 
+/** The same-failure notice: the check, its failure, the files edited meanwhile, and where the failure comes from. */
+export function sameFailureNotice(found: SameFailureFinding): NoticeText {
+  const tool = clip(found.tool, NAME_CHARS)
+  const count = String(found.count)
+  const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
+  const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+  return {
+    text: fill(SAME_FAILURE_NOTICE, {
+      tool, arguments: clip(found.args, REVISIT_ARGS_CHARS), count, edited, failure: clip(found.failure, ARGS_PREVIEW_CHARS), origin,
+    }),
+    summary: summary(fill(SAME_FAILURE_SUMMARY, { tool, count })),
+  }
+}
+
+/** The edit-revert notice: the edit redone or the failure back, the check and its failure. */
+export function editRevertNotice(found: EditRevertFinding): NoticeText {
+  const values = {
+    tool: clip(found.tool, NAME_CHARS), arguments: clip(found.args, REVISIT_ARGS_CHARS), file: clip(found.file, PATH_CHARS),
+    count: String(found.count), failure: clip(found.failure, ARGS_PREVIEW_CHARS),
+  }
+  return { text: fill(EDIT_REVERT_NOTICE[found.evidence], values), summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)) }
+}
+
 /** The duplicate-text notice: up to {@link LISTED_BLOCKS} blocks, each with its count, sources and a preview. */
 export function duplicateTextNotice(found: DuplicateTextFinding): NoticeText {
   const window = duration(found.windowMs)
@@ -382,6 +445,11 @@ function loopPhrase(loop: LoopFinding, refused: boolean): string {
       })
     case 'runaway':
       return fill(LOOP.runaway, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
+    case 'edit-revert':
+    case 'same-failure':
+      return fill(LOOP[loop.kind], {
+        tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), failure: clip(loop.failure, ARGS_PREVIEW_CHARS),
+      })
   }
 }
 

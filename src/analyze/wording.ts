@@ -38,6 +38,8 @@ export function shapeOf(loop: Loop): string {
     case 'duplicate-text': return `duplicate text ("${what}")`
     case 'same-response': return `repeated response ("${what}")`
     case 'runaway': return `response repeating itself ("${what}")`
+    case 'edit-revert': return `edits undoing each other (${what})`
+    case 'same-failure': return `same failure after every fix (${what})`
   }
 }
 

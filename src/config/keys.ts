@@ -140,6 +140,12 @@ export const KEYS = {
     en: 'The same, when the tool rejected the input (trying another fix each time is work).',
     zh: '同上，但针对工具拒绝输入的错误（每次尝试不同修正是在工作）。',
   },
+  sameFailureCount: {
+    default: 3,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Runs in a row of a test or command that fail the same way, each after an edit that missed the failure, that make a notice.',
+    zh: '同一测试或命令连续多少次以相同方式失败（每次之前都有一次没有触及该失败的编辑）时提醒。',
+  },
   toolPolicies: {
     default: {},
     rule: { kind: 'policies' },

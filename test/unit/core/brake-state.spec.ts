@@ -13,6 +13,8 @@ const options = {
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
   responses: { first: 3, every: 5 },
+  editReverts: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  sameFailures: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
@@ -149,6 +151,8 @@ const small = {
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
   responses: { first: 2, every: 3 },
+  editReverts: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  sameFailures: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
 }
 
 const step = fc.oneof(
