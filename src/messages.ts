@@ -247,130 +247,180 @@ export const SUBAGENT_STOPPED_LINE = 'The subagent did not fail at the task: it 
  */
 export function loopNotice(told: Told, denyCount?: number): NoticeText {
   const { finding, also } = told
-  const lead = leadNotice(finding)
+  const lead = findingNotice(finding)
   let text = lead.text
-  if (also.length > 0) text += `\n${fill(ALSO_LINE, { loops: also.map(other => loopPhrase(other, false)).join('; ') })}`
+  if (also.length > 0) text += `\n${fill(ALSO_LINE, { loops: also.map(other => wording(other).phrase(false)).join('; ') })}`
   if (denyCount !== undefined && warnsOfRefusals(finding, denyCount)) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
   return { text, summary: lead.summary }
 }
 
-/** The notice for one finding alone. */
-function leadNotice(finding: LoopFinding): NoticeText {
-  switch (finding.kind) {
-    case 'identical-calls': return repeatedCallNotice(finding)
-    case 'cycle': return sequenceNotice(finding)
-    case 'same-ground': return revisitNotice(finding)
-    case 'same-error': return repeatedErrorNotice(finding)
-    case 'same-response': return repeatedResponseNotice(finding)
-    case 'runaway': return cutNotice(finding)
-    case 'edit-revert': return editRevertNotice(finding)
-    case 'same-failure': return sameFailureNotice(finding)
-  }
+/** The notice for one finding alone: a loop's notice before anything else about the loop is added. */
+export function findingNotice(found: LoopFinding): NoticeText {
+  return wording(found).notice()
 }
 
 /**
- * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly (a repeat, a cycle, a run), and
- * a repeated call is still below the deny count; a poller is never refused, nor one error across arguments.
+ * Whether a loop of each kind is made of calls that repeat exactly, which deny mode refuses past its count: a repeat,
+ * a cycle, a run do; one error across arguments does not, nor do responses.
+ */
+const REPEATS_EXACTLY: Readonly<Record<LoopFinding['kind'], boolean>> = {
+  'identical-calls': true, 'cycle': true, 'same-ground': true, 'same-error': false, 'same-response': false, 'runaway': false,
+  // Each of their calls made a change: never refused.
+  'edit-revert': false, 'same-failure': false,
+}
+
+/**
+ * Whether a notice leading with `finding` warns of refusals: its calls repeat exactly, and a repeated call is still
+ * below the deny count; a poller is never refused.
  */
 function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
-  if (finding.kind === 'same-error' || finding.kind === 'same-response' || finding.kind === 'runaway') return false
-  if (finding.kind === 'edit-revert' || finding.kind === 'same-failure') return false
+  if (!REPEATS_EXACTLY[finding.kind]) return false
   return finding.kind !== 'identical-calls' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
 /**
- * The repeated-call notice. `denyCount` is given in deny mode: while the call is below it, the model is told that
- * further identical calls will be refused.
+ * A finding in words: as the notice that leads with it, and as a phrase (one of {@link LOOP}) where another notice or
+ * a stop names it. The values both fill in (clipped names and arguments, previews, counts) are worked out once, when
+ * the wording is made; what only one of them says is worked out there.
  */
-export function repeatedCallNotice(found: IdenticalCallsFinding, denyCount?: number): NoticeText {
-  const tool = clip(found.tool, NAME_CHARS)
-  const count = String(found.count)
-  const advice = found.evidence === 'changed' ? CALL_ADVICE.changed
-    : found.toolClass === 'poller' ? CALL_ADVICE.poll
-      : found.toolClass === 'mutating' ? CALL_ADVICE.change
-        : CALL_ADVICE.repeat
-  let text = fill(REPEATED_CALL_NOTICE, {
-    tool, count, evidence: CALL_EVIDENCE[found.evidence], arguments: clip(found.args, ARGS_PREVIEW_CHARS), advice,
-  })
-  if (denyCount !== undefined && warnsOfRefusals(found, denyCount)) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`
-  return { text, summary: summary(fill(REPEATED_CALL_SUMMARY, { tool, count, short: SUMMARY_EVIDENCE[found.evidence] })) }
+interface Wording {
+  /** The notice for the finding alone. */
+  notice(): NoticeText
+  /** The finding in a phrase: what repeated and how many calls it took; `refused` when its last call was refused. */
+  phrase(refused: boolean): string
 }
 
-/** The sequence notice. */
-export function sequenceNotice(found: CycleFinding): NoticeText {
-  const cycle = found.tools.map(tool => clip(tool, NAME_CHARS)).join(' → ')
-  const laps = String(found.laps)
-  const sameness = found.sameResults ? SEQUENCE_SAMENESS.results : SEQUENCE_SAMENESS.arguments
-  return {
-    text: fill(SEQUENCE_NOTICE, { length: String(found.tools.length), laps, sameness, cycle }),
-    summary: summary(fill(SEQUENCE_SUMMARY, { laps, cycle })),
+/** The wording of a finding, by its kind. */
+function wording(found: LoopFinding): Wording {
+  switch (found.kind) {
+    case 'identical-calls': return identicalCallsWording(found)
+    case 'cycle': return cycleWording(found)
+    case 'same-ground': return sameGroundWording(found)
+    case 'same-error': return sameErrorWording(found)
+    case 'same-response': return sameResponseWording(found)
+    case 'runaway': return runawayWording(found)
+    case 'edit-revert': return editRevertWording(found)
+    case 'same-failure': return sameFailureWording(found)
   }
 }
 
-/** The revisit notice: the run's length and the calls it keeps going back to. */
-export function revisitNotice(found: SameGroundFinding): NoticeText {
+/** Identical calls: the tool, how often, with which arguments, and what the repeats showed. */
+function identicalCallsWording(found: IdenticalCallsFinding): Wording {
+  const values = {
+    tool: clip(found.tool, NAME_CHARS), count: String(found.count), arguments: clip(found.args, ARGS_PREVIEW_CHARS),
+    short: SUMMARY_EVIDENCE[found.evidence],
+  }
+  return {
+    notice() {
+      // One concrete alternative, fitting the tool's class and the evidence.
+      const advice = found.evidence === 'changed' ? CALL_ADVICE.changed
+        : found.toolClass === 'poller' ? CALL_ADVICE.poll
+          : found.toolClass === 'mutating' ? CALL_ADVICE.change
+            : CALL_ADVICE.repeat
+      return {
+        text: fill(REPEATED_CALL_NOTICE, { ...values, evidence: CALL_EVIDENCE[found.evidence], advice }),
+        summary: summary(fill(REPEATED_CALL_SUMMARY, values)),
+      }
+    },
+    phrase: refused => fill(refused ? LOOP.refused : LOOP['identical-calls'], values),
+  }
+}
+
+/** A cycle: its calls' tools in order, its length and its laps. */
+function cycleWording(found: CycleFinding): Wording {
+  const values = {
+    length: String(found.tools.length), laps: String(found.laps), cycle: found.tools.map(tool => clip(tool, NAME_CHARS)).join(' → '),
+  }
+  return {
+    notice: () => ({
+      text: fill(SEQUENCE_NOTICE, { ...values, sameness: found.sameResults ? SEQUENCE_SAMENESS.results : SEQUENCE_SAMENESS.arguments }),
+      summary: summary(fill(SEQUENCE_SUMMARY, values)),
+    }),
+    phrase: () => fill(LOOP.cycle, { ...values, calls: String(loopCalls(found)) }),
+  }
+}
+
+/** Going over the same ground: the run's length and the calls it keeps going back to, a line each or in a list. */
+function sameGroundWording(found: SameGroundFinding): Wording {
   const count = String(found.count)
-  const calls = found.calls.map(call => fill(REVISIT_CALL_LINE, {
+  const calls = found.calls.map(call => ({
     tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
   }))
   return {
-    text: fill(REVISIT_NOTICE, { count, calls: calls.join('\n') }),
-    summary: summary(fill(REVISIT_SUMMARY, { count })),
+    notice: () => ({
+      text: fill(REVISIT_NOTICE, { count, calls: calls.map(call => fill(REVISIT_CALL_LINE, call)).join('\n') }),
+      summary: summary(fill(REVISIT_SUMMARY, { count })),
+    }),
+    phrase: () => fill(LOOP['same-ground'], { count, calls: calls.map(call => fill(LOOP_REVISIT_CALL, call)).join(', ') }),
   }
 }
 
-/** The repeated-error notice. */
-export function repeatedErrorNotice(found: SameErrorFinding): NoticeText {
-  const tool = clip(found.tool, NAME_CHARS)
-  const count = String(found.count)
+/** One error, different arguments: the tool, how often, the error, and whether it was about the input. */
+function sameErrorWording(found: SameErrorFinding): Wording {
+  const values = { tool: clip(found.tool, NAME_CHARS), count: String(found.count), error: clip(found.error, ARGS_PREVIEW_CHARS) }
   const input = found.cause === 'input'
   return {
-    text: fill(input ? REPEATED_INPUT_ERROR_NOTICE : REPEATED_ERROR_NOTICE, {
-      tool, count, variants: String(found.variants), error: clip(found.error, ARGS_PREVIEW_CHARS),
+    notice: () => ({
+      text: fill(input ? REPEATED_INPUT_ERROR_NOTICE : REPEATED_ERROR_NOTICE, { ...values, variants: String(found.variants) }),
+      summary: summary(fill(input ? REPEATED_INPUT_ERROR_SUMMARY : REPEATED_ERROR_SUMMARY, values)),
     }),
-    summary: summary(fill(input ? REPEATED_INPUT_ERROR_SUMMARY : REPEATED_ERROR_SUMMARY, { tool, count })),
+    phrase: () => fill(LOOP['same-error'], values),
   }
 }
 
-/** The notice after responses that said the same thing, or opened alike, step after step. */
-export function repeatedResponseNotice(found: SameResponseFinding): NoticeText {
-  const count = String(found.count)
+/** The same response, step after step: how many, whether whole or only their opening, and its head. */
+function sameResponseWording(found: SameResponseFinding): Wording {
+  const values = {
+    count: String(found.count), sameness: RESPONSE_SAMENESS[found.whole ? 'whole' : 'opening'],
+    head: oneLine(found.head, TEXT_PREVIEW_CHARS, found.head.length),
+  }
   return {
-    text: fill(REPEATED_RESPONSE_NOTICE, { count, sameness: RESPONSE_SAMENESS[found.whole ? 'whole' : 'opening'], head: oneLine(found.head, TEXT_PREVIEW_CHARS, found.head.length) }),
-    summary: summary(fill(REPEATED_RESPONSE_SUMMARY, { count })),
+    notice: () => ({ text: fill(REPEATED_RESPONSE_NOTICE, values), summary: summary(fill(REPEATED_RESPONSE_SUMMARY, values)) }),
+    phrase: () => fill(LOOP['same-response'], values),
   }
 }
 
-/** The notice a cut response leaves: where it repeated, what, and how often. */
-export function cutNotice(found: RunawayFinding): NoticeText {
+/** A response repeating itself, cut: where, what (a longer preview in the notice, a short one elsewhere), how often. */
+function runawayWording(found: RunawayFinding): Wording {
   const copies = String(found.copies)
+  const shortUnit = oneLine(found.unit, UNIT_SUMMARY_CHARS, found.unit.length)
   return {
-    text: fill(CUT_NOTICE, { part: CUT_PART[found.part], copies, unit: oneLine(found.unit, TEXT_PREVIEW_CHARS, found.unit.length) }),
-    summary: summary(fill(CUT_SUMMARY, { unit: oneLine(found.unit, UNIT_SUMMARY_CHARS, found.unit.length), copies })),
-  }
-}
-
-/** The same-failure notice: the check, its failure, the files edited meanwhile, and where the failure comes from. */
-export function sameFailureNotice(found: SameFailureFinding): NoticeText {
-  const tool = clip(found.tool, NAME_CHARS)
-  const count = String(found.count)
-  const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
-  const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
-  return {
-    text: fill(SAME_FAILURE_NOTICE, {
-      tool, arguments: clip(found.args, REVISIT_ARGS_CHARS), count, edited, failure: clip(found.failure, ARGS_PREVIEW_CHARS), origin,
+    notice: () => ({
+      text: fill(CUT_NOTICE, { part: CUT_PART[found.part], copies, unit: oneLine(found.unit, TEXT_PREVIEW_CHARS, found.unit.length) }),
+      summary: summary(fill(CUT_SUMMARY, { unit: shortUnit, copies })),
     }),
-    summary: summary(fill(SAME_FAILURE_SUMMARY, { tool, count })),
+    phrase: () => fill(LOOP.runaway, { cuts: String(found.cuts), unit: shortUnit }),
   }
 }
 
-/** The edit-revert notice: the edit redone or the failure back, the check and its failure. */
-export function editRevertNotice(found: EditRevertFinding): NoticeText {
+/** Edits undoing each other: the edit redone or the failure back, the check that shows it, and its failure. */
+function editRevertWording(found: EditRevertFinding): Wording {
   const values = {
     tool: clip(found.tool, NAME_CHARS), arguments: clip(found.args, REVISIT_ARGS_CHARS), file: clip(found.file, PATH_CHARS),
     count: String(found.count), failure: clip(found.failure, ARGS_PREVIEW_CHARS),
   }
-  return { text: fill(EDIT_REVERT_NOTICE[found.evidence], values), summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)) }
+  return {
+    notice: () => ({
+      text: fill(EDIT_REVERT_NOTICE[found.evidence], values), summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)),
+    }),
+    phrase: () => fill(LOOP['edit-revert'], values),
+  }
+}
+
+/** The same failure after every fix: the check, its failure, the files edited meanwhile, and where it comes from. */
+function sameFailureWording(found: SameFailureFinding): Wording {
+  const values = {
+    tool: clip(found.tool, NAME_CHARS), arguments: clip(found.args, REVISIT_ARGS_CHARS), count: String(found.count),
+    failure: clip(found.failure, ARGS_PREVIEW_CHARS),
+  }
+  const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
+  const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+  return {
+    notice: () => ({
+      text: fill(SAME_FAILURE_NOTICE, { ...values, edited, origin }), summary: summary(fill(SAME_FAILURE_SUMMARY, values)),
+    }),
+    phrase: () => fill(LOOP['same-failure'], values),
+  }
 }
 
 /** The duplicate-text notice: up to {@link LISTED_BLOCKS} blocks, each with its count, sources and a preview. */
@@ -409,48 +459,12 @@ export function stopNotice(cause: StopCause): NoticeText {
 
 /** The loop as a stop names it, in a sentence the template ends: a quoted error's own full stop is left out. */
 function stopPhrase(cause: StopCause): string {
-  return loopPhrase(cause.loop, cause.refused).replace(/\.+$/, '')
+  return wording(cause.loop).phrase(cause.refused).replace(/\.+$/, '')
 }
 
 /** The line a parent's failed delegation result gains when the brake stopped the subagent. */
 export function subagentStoppedLine(reason: string): string {
   return fill(SUBAGENT_STOPPED_LINE, { reason })
-}
-
-/** A loop in a phrase: its kind, what repeated, and how many calls it took; `refused` when its last call was refused. */
-function loopPhrase(loop: LoopFinding, refused: boolean): string {
-  switch (loop.kind) {
-    case 'identical-calls':
-      return fill(refused ? LOOP.refused : LOOP['identical-calls'], {
-        tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), short: SUMMARY_EVIDENCE[loop.evidence],
-        arguments: clip(loop.args, ARGS_PREVIEW_CHARS),
-      })
-    case 'cycle':
-      return fill(LOOP.cycle, {
-        length: String(loop.tools.length), laps: String(loop.laps), calls: String(loopCalls(loop)),
-        cycle: loop.tools.map(tool => clip(tool, NAME_CHARS)).join(' → '),
-      })
-    case 'same-ground':
-      return fill(LOOP['same-ground'], {
-        count: String(loop.count),
-        calls: loop.calls.map(call => fill(LOOP_REVISIT_CALL, {
-          tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), count: String(call.count),
-        })).join(', '),
-      })
-    case 'same-error':
-      return fill(LOOP['same-error'], { tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), error: clip(loop.error, ARGS_PREVIEW_CHARS) })
-    case 'same-response':
-      return fill(LOOP['same-response'], {
-        count: String(loop.count), sameness: RESPONSE_SAMENESS[loop.whole ? 'whole' : 'opening'], head: oneLine(loop.head, TEXT_PREVIEW_CHARS, loop.head.length),
-      })
-    case 'runaway':
-      return fill(LOOP.runaway, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
-    case 'edit-revert':
-    case 'same-failure':
-      return fill(LOOP[loop.kind], {
-        tool: clip(loop.tool, NAME_CHARS), count: String(loop.count), failure: clip(loop.failure, ARGS_PREVIEW_CHARS),
-      })
-  }
 }
 
 /**

@@ -26,7 +26,7 @@ import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { readConfigFile } from '../../src/analyze/config-file.ts'
 import type { Action } from '../../src/replay/actions.ts'
 import type { AgentEvent } from '../../src/replay/agent-events.ts'
-import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, LONG_PERIOD_MAX, LONG_PERIOD_MIN } from '../../src/replay/label/rules.ts'
+import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, SAME_GROUND_LAP_MAX, SAME_GROUND_LAP_MIN } from '../../src/replay/label/rules.ts'
 import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
 import { readStuckLabels, type StuckRun } from '../../src/replay/stuck.ts'
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const stuckSummaries = stuck === undefined ? undefined : scoreStuck(setups, runs, stuck.runs)
 
   console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
-  console.log(`labels: rule I (${IDENTICAL_CALLS} identical), C (2–4 calls × ${CYCLE_LAPS} laps), L (${LONG_PERIOD_MIN}–${LONG_PERIOD_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
+  console.log(`labels: identical-calls (${IDENTICAL_CALLS} identical), cycle (2–4 calls × ${CYCLE_LAPS} laps), same-ground (${SAME_GROUND_LAP_MIN}–${SAME_GROUND_LAP_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
   console.log(figuresTable(summaries))
   if (stuck !== undefined && stuckSummaries !== undefined) {
     const replayed = stuckSummaries[0]?.stuck.runs ?? 0
@@ -239,7 +239,8 @@ function toJson(path: string, seconds: number, runs: readonly RunResult[], summa
     node: process.version,
     seconds,
     rule: {
-      identicalCalls: IDENTICAL_CALLS, cycleLaps: CYCLE_LAPS, longPeriod: [LONG_PERIOD_MIN, LONG_PERIOD_MAX], catchSlack: CATCH_SLACK,
+      identicalCalls: IDENTICAL_CALLS, cycleLaps: CYCLE_LAPS, sameGroundLap: [SAME_GROUND_LAP_MIN, SAME_GROUND_LAP_MAX],
+      catchSlack: CATCH_SLACK,
     },
     configurations: summaries.map(summary => ({
       ...summary,

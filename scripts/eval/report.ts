@@ -190,7 +190,7 @@ export function episodeTable(runs: readonly RunResult[], summaries: readonly Con
           if (score?.notice === undefined) return `${s.name}: missed`
           return `${s.name}: +${score.delay} (labelled ${signed(score.notice.call - episode.labelledAt)})`
         })
-        lines.push(`#${number} ${run.id} [${labels.agent}] calls ${episode.start}–${episode.end} (${episode.end - episode.start + 1} calls), rules ${episode.rules.join('+')}, period ${episode.period}, labelled at ${episode.labelledAt}`)
+        lines.push(`#${number} ${run.id} [${labels.agent}] calls ${episode.start}–${episode.end} (${episode.end - episode.start + 1} calls), found by ${episode.foundBy.join('+')}, period ${episode.period}, labelled at ${episode.labelledAt}`)
         lines.push(`    ${describeEpisode(labels.calls, episode)}`)
         lines.push(`    ${outcomes.join(' · ')}`)
       }
@@ -386,7 +386,7 @@ function caseText(score: EpisodeScore, run: RunResult, config: string): string {
   const notices = (run.actions[config] ?? []).filter(n => n.kind === 'notice' && n.agent === episode.agent)
   const when = score.notice === undefined ? 'missed' : `first notice at ${score.notice.call} (+${score.delay}, labelled ${signed(score.notice.call - episode.labelledAt)}): ${score.notice.text}`
   return [
-    `  ${run.id} [${episode.agent}] calls ${episode.start}–${episode.end}, labelled at ${episode.labelledAt}, rules ${episode.rules.join('+')}, period ${episode.period}; ${when}`,
+    `  ${run.id} [${episode.agent}] calls ${episode.start}–${episode.end}, labelled at ${episode.labelledAt}, found by ${episode.foundBy.join('+')}, period ${episode.period}; ${when}`,
     `    ${describeEpisode(labels.calls, episode)}`,
     listing(labels.calls, episode.start - 2, episode.end + CATCH_SLACK + 1, episode, notices),
   ].join('\n')

@@ -4,7 +4,7 @@
  * @module dsh-brake/analyze/analysis
  */
 import type { Action } from '../replay/actions.js'
-import { LOOP_KINDS, type LoopKind } from '../core/types.js'
+import type { LoopKind } from '../core/types.js'
 
 /** Tokens, from the session's usage records or, where it has none, estimated from text size. */
 export interface Tokens {
@@ -14,12 +14,6 @@ export interface Tokens {
   /** Whether any part is an estimate (about four characters of text per token). */
   readonly estimated: boolean
 }
-
-/** A loop's shape is its kind, in the one vocabulary (core/types.ts, docs/design.md "Loop kinds"). */
-export type LoopShape = LoopKind
-
-/** Every shape, in the order reports list them. */
-export const LOOP_SHAPES: readonly LoopShape[] = LOOP_KINDS
 
 /** What the brake would save of a loop under one config, if the model stopped looping when it was told, and for sure at a stop. */
 export interface Saved {
@@ -33,16 +27,18 @@ export interface Saved {
 export interface Loop {
   readonly session: string
   readonly agent: string
-  readonly shape: LoopShape
+  /** What kind of loop it is, read from its calls (docs/design.md, "Loop kinds"). */
+  readonly kind: LoopKind
   /**
-   * The rules that found it: I (the same call and result 4 times), C (a cycle of 2 to 4 calls, 3 laps), L (a lap of 5
-   * to 20 calls, twice), E (one tool, the same error, 3 times across arguments), T (the same context text in 3 steps), R (the same
-   * answer 3 responses in a row), S (a response repeating itself as it streamed).
+   * The kinds whose rule found it, in the order of `LOOP_KINDS`: `identical-calls` (the same call and result 4 times),
+   * `cycle` (2 to 4 calls, 3 laps), `same-ground` (a lap of 5 to 20 calls, twice, in any order), `same-error` (one
+   * tool, the same error, 3 times across arguments), `duplicate-text` (the same context text in 3 steps),
+   * `same-response` (the same answer 3 responses in a row), `runaway` (a response repeating itself as it streamed).
    */
-  readonly rules: readonly string[]
-  /** A cycle's or a lap's length in calls; 1 for a repeated call; null for the other shapes. */
+  readonly foundBy: readonly LoopKind[]
+  /** A cycle's or a same-ground lap's length in calls; 1 for identical calls; null for the other kinds. */
   readonly period: number | null
-  /** What repeats: a cycle's or lap's tools in order, a repeated call's or failing tool, a text's or response's opening. */
+  /** What repeats: a cycle's or lap's tools in order, an identical call or failing tool, a text's or response's opening. */
   readonly what: string
   /** Calls: its first, its first repeat (where work turned into a loop), its last, and how many it spans. */
   readonly firstCall: number
@@ -143,8 +139,8 @@ export interface Overview {
   readonly agents: number
   readonly calls: number
   readonly sessionsWithLoops: number
-  /** Loops, by shape. */
-  readonly loops: Readonly<Record<LoopShape, number>>
+  /** Loops, by kind. */
+  readonly loops: Readonly<Record<LoopKind, number>>
   /** Every agent's tokens; those spent in loops; those wasted from each loop's first repeat on. */
   readonly tokens: Tokens
   readonly inLoops: Tokens

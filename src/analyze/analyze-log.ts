@@ -62,7 +62,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     spared[setup.name] = result.notPlayed
     cuts[setup.name] = wouldCut(recording.responses, setup.config)
   }
-  // Rule S reads the responses under the default thresholds: the first config's cuts, when that is the defaults.
+  // `runaway` loops are read under the default thresholds: the first config's cuts, when that is the defaults.
   const first = setups[0]
   const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {})
   const calls = recording.calls.map(call => summarizeCall(call, recording))

@@ -8,8 +8,9 @@
  * analysis of an agent with something to show goes to a spill file (spill.ts), read back when a report gets to it.
  * @module dsh-brake/analyze/analyze-sessions
  */
-import type { AgentAnalysis, Analysis, Loop, LoopShape, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
-import { HEARD_WITHIN, LOOP_SHAPES } from './analysis.js'
+import { LOOP_KINDS, type LoopKind } from '../core/types.js'
+import type { AgentAnalysis, Analysis, Loop, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
+import { HEARD_WITHIN } from './analysis.js'
 import type { ConfigSetup, LogResult } from './analyze-log.js'
 import { NO_TOKENS, sum } from './loops.js'
 import { analyzeAll, defaultJobs } from './pool.js'
@@ -133,7 +134,7 @@ function createTotals(configs: readonly string[]) {
   let tokens: Tokens = NO_TOKENS
   let inLoops: Tokens = NO_TOKENS
   let wasted: Tokens = NO_TOKENS
-  const shapes = Object.fromEntries(LOOP_SHAPES.map(shape => [shape, 0])) as Record<LoopShape, number>
+  const kinds = Object.fromEntries(LOOP_KINDS.map(kind => [kind, 0])) as Record<LoopKind, number>
   const saved = Object.fromEntries(configs.map(config => [config, { afterNotice: NO_TOKENS, afterStop: NO_TOKENS }]))
   const heard = { loops: 0, endedSoon: 0 }
   const sessionsWithLoops = new Set<string>()
@@ -144,7 +145,7 @@ function createTotals(configs: readonly string[]) {
       calls += agentCalls
       tokens = sum([tokens, agentTokens])
       for (const loop of loops) {
-        shapes[loop.shape]++
+        kinds[loop.kind]++
         inLoops = sum([inLoops, loop.tokens])
         wasted = sum([wasted, loop.wasted])
         for (const config of configs) {
@@ -171,7 +172,7 @@ function createTotals(configs: readonly string[]) {
       return {
         sessions, agents, calls,
         sessionsWithLoops: new Set([...sessionsWithLoops].map(rootOf)).size,
-        loops: shapes, tokens, inLoops, wasted, saved, heard,
+        loops: kinds, tokens, inLoops, wasted, saved, heard,
         costliest: costliest.map((loop) => {
           const root = rootOf(loop.session)
           return root === loop.session ? loop : { ...loop, session: root, agent: loop.session }

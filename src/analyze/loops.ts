@@ -1,20 +1,21 @@
 /**
- * The loops of one agent, each with the shape it has, what it cost and what the brake would save of it.
+ * The loops of one agent, each with its kind (docs/design.md, "Loop kinds"), what it cost and what the brake would
+ * save of it.
  *
- * Call loops come from the labelling rule (src/replay/label/), which knows nothing of the brake; an episode's shape is
- * read from its calls, not from the first rule that fired: the shortest period its calls repeat with from its first
- * repeat on (1: a repeated call; 2 to 4: a cycle; 5 to 20: a lap), else a lap of the rule-L period (the same calls in
- * another order), else a repeated call. The other shapes have rules of their own here, as plain as the labelling
- * rule's and as independent of the brake:
+ * Call loops come from the labelling rule (src/replay/label/), which knows nothing of the brake; an episode's kind is
+ * read from its calls, not from the first part of the rule that fired: the shortest period its calls repeat with from
+ * its first repeat on (1: `identical-calls`; 2 to 4: `cycle`; 5 to 20: `same-ground`), else `same-ground` with the
+ * lap the rule found (the same calls in another order), else `identical-calls`. The other kinds have rules of their
+ * own here, as plain as the labelling rule's and as independent of the brake:
  *
- * - E, same error: one tool failing with the same first line of error at least {@link SAME_ERRORS} times, with at least
- *   two sets of arguments and no success of that tool between, outside any call loop;
- * - T, duplicate text: the same context text (at least {@link TEXT_MIN} characters, whitespace folded) claimed in at
+ * - `same-error`: one tool failing with the same first line of error at least {@link SAME_ERRORS} times, with at
+ *   least two sets of arguments and no success of that tool between, outside any call loop;
+ * - `duplicate-text`: the same context text (at least {@link TEXT_MIN} characters, whitespace folded) claimed in at
  *   least {@link TEXT_COPIES} steps;
- * - R, repeated response: the same answer (its visible text, whitespace folded) at least {@link SAME_RESPONSES}
+ * - `same-response`: the same answer (its visible text, whitespace folded) at least {@link SAME_RESPONSES}
  *   responses in a row;
- * - S, a response repeating itself as it streamed: what the plugin's own watch finds under the default thresholds,
- *   or a response the brake cut in the session.
+ * - `runaway`: a response repeating itself as it streamed: what the plugin's own watch finds under the default
+ *   thresholds, or a response the brake cut in the session.
  *
  * Costs: a loop's tokens are its calls' (or texts', or responses') tokens; it *wastes* them from its first repeat on;
  * the brake *saves* under a config what comes after its first notice, refusal or stop on the loop (if the model stops
@@ -25,22 +26,21 @@
 import { byCall, type Action } from '../replay/actions.js'
 import type { AgentEvent } from '../replay/agent-events.js'
 import type { CallFacts } from '../replay/label/facts.js'
-import type { Episode } from '../replay/label/rules.js'
+import { SAME_GROUND_LAP_MAX, type Episode } from '../replay/label/rules.js'
 import { firstOn } from '../replay/score.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
-import { CHARS_PER_TOKEN, type BrakeAction, type CallSummary, type Loop, type LoopShape, type ResponseCut, type Saved, type Tokens } from './analysis.js'
+import type { LoopKind } from '../core/types.js'
+import { CHARS_PER_TOKEN, type BrakeAction, type CallSummary, type Loop, type ResponseCut, type Saved, type Tokens } from './analysis.js'
 import { responseChars } from './response-cuts.js'
 
-/** Rule E: failures with the same error, across at least two sets of arguments. */
+/** `same-error`: failures with the same error, across at least two sets of arguments. */
 export const SAME_ERRORS = 3
-/** Rule T: copies of one context text, and the least length that counts. */
+/** `duplicate-text`: copies of one context text, and the least length that counts. */
 export const TEXT_COPIES = 3
 export const TEXT_MIN = 80
-/** Rule R: the same answer this many responses in a row. */
+/** `same-response`: the same answer this many responses in a row. */
 export const SAME_RESPONSES = 3
-/** The longest lap the shape is read for (rule L's bound). */
-const LONGEST_LAP = 20
 
 /** What one agent's loops are found and priced from. */
 export interface LoopInput {
@@ -54,7 +54,7 @@ export interface LoopInput {
   readonly responses: readonly RecordedResponse[]
   /** Per config, the brake's actions under it (0-based calls, in call order). */
   readonly replayed: Readonly<Record<string, readonly Action[]>>
-  /** Per config, the responses it would cut; and the cuts under the default thresholds (rule S). */
+  /** Per config, the responses it would cut; and the cuts under the default thresholds (`runaway`). */
   readonly cuts: Readonly<Record<string, readonly ResponseCut[]>>
   readonly defaultCuts: readonly ResponseCut[]
   /** What the brake did live. */
@@ -63,8 +63,8 @@ export interface LoopInput {
 
 /** A loop's place and what it is, before it is priced. */
 interface Found {
-  readonly shape: LoopShape
-  readonly rules: readonly string[]
+  readonly kind: LoopKind
+  readonly foundBy: readonly LoopKind[]
   readonly period: number | null
   readonly what: string
   /** 0-based calls, as the labelling rule counts them. */
@@ -86,26 +86,26 @@ export function loopsOf(input: LoopInput): Loop[] {
   return found.map(loop => priced(loop, input))
 }
 
-// ── shapes ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// ── kinds ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** A call episode's shape, read from its calls. */
+/** A call episode's kind, read from its calls. */
 function callLoop(episode: Episode, facts: readonly CallFacts[]): Found {
   const calls = facts.filter(call => call.index >= episode.start && call.index <= episode.end)
   const keys = calls.map(call => `${call.action}\n${call.outcome}`)
   const first = calls.findIndex(call => call.index >= episode.begins)
   const period = shortestPeriod(keys, Math.max(first, 1))
-  const lapPeriod = episode.rules.includes('L') ? lPeriod(episode, calls) : undefined
-  const shape: LoopShape = period === 1 ? 'identical-calls' : period !== undefined && period <= 4 ? 'cycle' : period !== undefined || lapPeriod !== undefined ? 'same-ground' : 'identical-calls'
+  const lapPeriod = episode.foundBy.includes('same-ground') ? sameGroundLap(episode, calls) : undefined
+  const kind: LoopKind = period === 1 ? 'identical-calls' : period !== undefined && period <= 4 ? 'cycle' : period !== undefined || lapPeriod !== undefined ? 'same-ground' : 'identical-calls'
   const length = period ?? lapPeriod ?? 1
   // What repeats: the repeated call, or the lap's calls in order from where the loop starts.
   const lap = calls.slice(0, length).map(callLabel)
-  const what = shape === 'identical-calls' ? mostRepeated(calls) : lap.join(' → ')
-  return { shape, rules: episode.rules, period: shape === 'identical-calls' ? 1 : length, what, episode }
+  const what = kind === 'identical-calls' ? mostRepeated(calls) : lap.join(' → ')
+  return { kind, foundBy: episode.foundBy, period: kind === 'identical-calls' ? 1 : length, what, episode }
 }
 
-/** The shortest period (1 to LONGEST_LAP) the keys repeat with from `from` to their end, if any. */
+/** The shortest period (1 to the longest same-ground lap) the keys repeat with from `from` to their end, if any. */
 function shortestPeriod(keys: readonly string[], from: number): number | undefined {
-  for (let period = 1; period <= Math.min(LONGEST_LAP, keys.length - 1); period++) {
+  for (let period = 1; period <= Math.min(SAME_GROUND_LAP_MAX, keys.length - 1); period++) {
     let periodic = true
     for (let i = Math.max(from, period); i < keys.length && periodic; i++) periodic = keys[i] === keys[i - period]
     if (periodic && keys.length >= 2 * period) return period
@@ -113,8 +113,8 @@ function shortestPeriod(keys: readonly string[], from: number): number | undefin
   return undefined
 }
 
-/** Rule L's lap: the calls from the episode's start to its first repeat (the first lap, in any order). */
-function lPeriod(episode: Episode, calls: readonly CallFacts[]): number | undefined {
+/** The lap the same-ground rule found: the calls from the episode's start to its first repeat (in any order). */
+function sameGroundLap(episode: Episode, calls: readonly CallFacts[]): number | undefined {
   const lap = calls.filter(call => call.index < episode.begins).length
   return lap >= 2 ? lap : undefined
 }
@@ -140,7 +140,7 @@ function callLabel(call: CallFacts): string {
   return `${call.tool} ${text.length > 32 ? `${text.slice(0, 31)}…` : text}`
 }
 
-/** Rule E: one tool failing the same way across arguments, outside the call loops. */
+/** `same-error`: one tool failing the same way across arguments, outside the call loops. */
 function sameErrorLoops({ agent, recorded }: LoopInput, callEpisodes: readonly Episode[]): Found[] {
   const found: Found[] = []
   const chains = new Map<string, { error: string; calls: RecordedCall[]; args: Set<string> }>()
@@ -152,7 +152,7 @@ function sameErrorLoops({ agent, recorded }: LoopInput, callEpisodes: readonly E
     const end = chain.calls.at(-1)!.index
     if (callEpisodes.some(episode => start <= episode.end && end >= episode.start)) return
     found.push({
-      shape: 'same-error', rules: ['E'], period: null, what: `${tool}: ${chain.error}`,
+      kind: 'same-error', foundBy: ['same-error'], period: null, what: `${tool}: ${chain.error}`,
       episode: episodeOf(agent, start, chain.calls[1]!.index, end, chain.calls[SAME_ERRORS - 1]!.index),
     })
   }
@@ -173,7 +173,7 @@ function sameErrorLoops({ agent, recorded }: LoopInput, callEpisodes: readonly E
   return found
 }
 
-/** Rule T: the same context text claimed in several steps (a hook's reminder, another plugin's note). */
+/** `duplicate-text`: the same context text claimed in several steps (a hook's reminder, another plugin's note). */
 function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
   const texts = new Map<string, { copies: number[]; ids: Set<string>; chars: number }>()
   let calls = 0
@@ -197,7 +197,7 @@ function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
     const each = Math.ceil(chars / CHARS_PER_TOKEN)
     const tokens = (count: number): Tokens => ({ input: count * each, output: 0, total: count * each, estimated: true })
     found.push({
-      shape: 'duplicate-text', rules: ['T'], period: null, what: text,
+      kind: 'duplicate-text', foundBy: ['duplicate-text'], period: null, what: text,
       episode: episodeOf(agent, copies[0]! - 1, copies[1]! - 1, copies.at(-1)! - 1, copies[TEXT_COPIES - 1]! - 1),
       priced: { tokens: tokens(copies.length), wasted: tokens(copies.length - 1), saved: () => NOTHING_SAVED },
     })
@@ -205,7 +205,7 @@ function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
   return found
 }
 
-/** Rule R: the same answer, response after response. */
+/** `same-response`: the same answer, response after response. */
 function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
   const found: Found[] = []
   let run: RecordedResponse[] = []
@@ -214,7 +214,7 @@ function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
       const labelledAt = run[SAME_RESPONSES - 1]!.callsBefore - 1
       const cost = (list: readonly RecordedResponse[]): Tokens => sum(list.map(responseTokens))
       found.push({
-        shape: 'same-response', rules: ['R'], period: null, what: visibleText(run[0]!),
+        kind: 'same-response', foundBy: ['same-response'], period: null, what: visibleText(run[0]!),
         episode: episodeOf(agent, run[0]!.callsBefore - 1, run[1]!.callsBefore - 1, run.at(-1)!.callsBefore - 1, labelledAt),
         priced: { tokens: cost(run), wasted: cost(run.slice(1)), saved: () => NOTHING_SAVED },
       })
@@ -230,7 +230,7 @@ function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
   return found
 }
 
-/** Rule S: the responses that repeat themselves as they stream (the defaults' watch), and those the brake cut. */
+/** `runaway`: the responses that repeat themselves as they stream (the defaults' watch), and those the brake cut. */
 function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
   const found: Found[] = []
   for (const response of responses) {
@@ -244,7 +244,7 @@ function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
     const wasted = scale(tokens, share)
     const call = response.callsBefore - 1
     found.push({
-      shape: 'runaway', rules: ['S'], period: null, what: cut?.unit ?? '',
+      kind: 'runaway', foundBy: ['runaway'], period: null, what: cut?.unit ?? '',
       episode: episodeOf(agent, call, call, call, call),
       priced: {
         tokens, wasted,
@@ -262,7 +262,7 @@ function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
 
 /** A loop's place in the agent's calls (0-based), for one of this module's own rules. */
 function episodeOf(agent: string, start: number, begins: number, end: number, labelledAt: number): Episode {
-  return { agent, start, begins, end, labelledAt, rules: [], period: 0 }
+  return { agent, start, begins, end, labelledAt, foundBy: [], period: 0 }
 }
 
 // ── costs ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -295,8 +295,8 @@ function priced(loop: Found, input: LoopInput): Loop {
     session: input.session,
     // Named `main` until the session's agents are grouped (a subagent is then named by its own session id).
     agent: 'main',
-    shape: loop.shape,
-    rules: loop.rules,
+    kind: loop.kind,
+    foundBy: loop.foundBy,
     period: loop.period,
     what: loop.what,
     firstCall: episode.start + 1,

@@ -1,6 +1,6 @@
 /**
  * The analysis as one self-contained HTML page (no scripts, no external files). An overview first: the figures over
- * every session (tokens in loops and wasted, what the brake would save, whether the model listened), loops by shape,
+ * every session (tokens in loops and wasted, what the brake would save, whether the model listened), loops by kind,
  * and the costliest loops, each linking to its session. Then each session with something to show, costliest first:
  * per agent, a timeline of its calls in order, the loops shaded, and one row of marks per config (and one for what
  * the brake said in the session): a dot for a notice, a square for a refusal, a bar for a stop; below it, the loops
@@ -9,10 +9,11 @@
  * The timeline is SVG drawn on a fixed grid ({@link TIMELINE}), so a screenshot test can find a call by its number.
  * @module dsh-brake/analyze/report-html
  */
+import { LOOP_KINDS } from '../core/types.js'
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
-import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
-import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens as figure } from './wording.js'
+import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
+import { callsOf, cutRows, kindOf, place, share, tokenCount, tokens as figure } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -71,7 +72,7 @@ ${errors}
 `
 }
 
-/** The figures over every session, loops by shape, and the costliest loops. */
+/** The figures over every session, loops by kind, and the costliest loops. */
 function overviewSection({ configs, overview: o }: Analysis): string {
   const rows: [string, string][] = [
     ['sessions', `${o.sessions} (${plural(o.agents, 'agent')}, ${plural(o.calls, 'call')}), ${o.sessionsWithLoops} with loops`],
@@ -82,12 +83,12 @@ function overviewSection({ configs, overview: o }: Analysis): string {
       `${figure(o.saved[config]!.afterNotice)} after the first notice on each loop; ${figure(o.saved[config]!.afterStop)} for sure after stops and cuts`]),
     ['heard', o.heard.loops === 0 ? 'no live notice on a loop' : `${o.heard.endedSoon} of ${plural(o.heard.loops, 'loop')} the brake spoke on ended within ${HEARD_WITHIN} calls (${share(o.heard.endedSoon, o.heard.loops)})`],
   ]
-  const shapes = LOOP_SHAPES.map(shape => `<tr><td>${shape}</td><td class="num">${o.loops[shape]}</td></tr>`).join('')
-  const costliest = o.costliest.map((loop, index) => `<tr><td class="num">${index + 1}</td><td class="num">${figure(loop.wasted)}</td><td>${escape(shapeOf(loop))}</td><td class="nowrap">${
+  const kinds = LOOP_KINDS.map(kind => `<tr><td>${kind}</td><td class="num">${o.loops[kind]}</td></tr>`).join('')
+  const costliest = o.costliest.map((loop, index) => `<tr><td class="num">${index + 1}</td><td class="num">${figure(loop.wasted)}</td><td>${escape(kindOf(loop))}</td><td class="nowrap">${
     escape(callsOf(loop))}</td><td><a href="#${anchor(loop.session)}">${escape(loop.session)}</a>${loop.agent === 'main' ? '' : ` (subagent ${escape(loop.agent)})`}</td></tr>`).join('')
   return `<section class="overview"><h2>Overview</h2>
 <div class="side"><table class="figures">${rows.map(([label, value]) => `<tr><td>${escape(label)}</td><td>${escape(value)}</td></tr>`).join('')}</table>
-<table><tr><th>loop shape</th><th>loops</th></tr>${shapes}</table></div>
+<table><tr><th>loop kind</th><th>loops</th></tr>${kinds}</table></div>
 <h3>Costliest loops</h3>
 ${o.costliest.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th></th><th>tokens wasted</th><th>loop</th><th>where</th><th>session</th></tr>${costliest}</table>`}
 ${o.tokens.estimated ? '<p class="file">~ marks figures estimated from text size, where a log has no usage records.</p>' : ''}</section>`
@@ -121,9 +122,9 @@ function anchor(session: string): string {
 
 function agentSection(agent: AgentAnalysis, configs: readonly string[]): string {
   const who = agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`
-  const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>shape</th><th>calls</th><th>cost</th><th>wasted</th>${
+  const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>kind</th><th>calls</th><th>cost</th><th>wasted</th>${
     configs.map(config => `<th>${escape(config)}: first action, saved</th>`).join('')}<th>said in the session</th></tr>${
-    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(shapeOf(loop))}</td><td>${escape(callsOf(loop))} (${loop.calls})</td><td class="num">${
+    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(kindOf(loop))}</td><td>${escape(callsOf(loop))} (${loop.calls})</td><td class="num">${
       tokens(loop.tokens)}</td><td class="num">${tokens(loop.wasted)}</td>${configs.map(config => `<td>${place(loop.firstAction[config] ?? null)}, ${
       savedText(loop.saved[config]?.afterNotice)}</td>`).join('')}<td>${place(loop.firstSaid)}</td></tr>`).join('')}</table>`
   return `<div class="agent" data-session="${escape(agent.session)}" data-agent="${escape(agent.agent)}">

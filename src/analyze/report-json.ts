@@ -2,7 +2,7 @@
  * The analysis as one JSON document: `overview` first (the figures over every session, the costliest loops), then
  * `sessions` with something to show, costliest first, each with its agents (calls, loops, what the brake would do and
  * did); `quiet` counts the others (and lists them with `--all`); `loops` lists every loop of those sessions, in the
- * same order (each with at least `session`, `agent`, `shape`, `period`, `firstCall`, `calls`, `tokens` and
+ * same order (each with at least `session`, `agent`, `kind`, `period`, `firstCall`, `calls`, `tokens` and
  * `wasted`); `errors` names the logs that could not be read. Token counts are whole numbers.
  *
  * It is written session by session, each read back from the run's spill file in turn, so a report of thousands of

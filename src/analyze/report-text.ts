@@ -5,10 +5,11 @@
  * each config side by side with what it said in the session itself. Quiet sessions are counted; `--all` lists them.
  * @module dsh-brake/analyze/report-text
  */
+import { LOOP_KINDS } from '../core/types.js'
 import { plural } from '../plural.js'
 import { fit } from '../text.js'
-import { HEARD_WITHIN, LOOP_SHAPES, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
-import { callsOf, cutRows, place, shapeOf, share, tokenCount, tokens } from './wording.js'
+import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
+import { callsOf, cutRows, kindOf, place, share, tokenCount, tokens } from './wording.js'
 
 /** The whole report, as one string (for a handful of sessions, and the tests). */
 export function textReport(analysis: Analysis): string {
@@ -34,12 +35,12 @@ export function* textReportParts(analysis: Analysis): Generator<string> {
 
 /** The figures over every session. */
 function overviewText({ configs, overview: o, quiet }: Analysis): string[] {
-  const loops = LOOP_SHAPES.reduce((count, shape) => count + o.loops[shape], 0)
-  const shapes = LOOP_SHAPES.filter(shape => o.loops[shape] > 0).map(shape => `${o.loops[shape]} ${shape}`)
+  const loops = LOOP_KINDS.reduce((count, kind) => count + o.loops[kind], 0)
+  const kinds = LOOP_KINDS.filter(kind => o.loops[kind] > 0).map(kind => `${o.loops[kind]} ${kind}`)
   const lines = [
     `dsh-brake analyze: ${plural(o.sessions, 'session')} (${plural(o.agents, 'agent')}, ${plural(o.calls, 'call')}); `
     + `config${configs.length > 1 ? 's' : ''}: ${configs.join(' vs ')}`,
-    `loops: ${loops === 0 ? 'none' : `${loops} in ${plural(o.sessionsWithLoops, 'session')}: ${shapes.join(', ')}`}`,
+    `loops: ${loops === 0 ? 'none' : `${loops} in ${plural(o.sessionsWithLoops, 'session')}: ${kinds.join(', ')}`}`,
     `tokens: ${tokens(o.tokens)} in all; ${tokens(o.inLoops)} in loops (${share(o.inLoops, o.tokens)}); `
     + `${tokens(o.wasted)} wasted from their first repeat on (${share(o.wasted, o.tokens)})${o.tokens.estimated ? '; ~ marks estimates from text size' : ''}`,
   ]
@@ -54,7 +55,7 @@ function overviewText({ configs, overview: o, quiet }: Analysis): string[] {
   if (o.costliest.length > 0) {
     lines.push('costliest loops (tokens wasted):')
     o.costliest.forEach((loop, index) => {
-      lines.push(`  ${String(index + 1).padStart(2)}. ${tokens(loop.wasted).padStart(9)}  ${shapeOf(loop)}, ${callsOf(loop)} · session ${loop.session}${loop.agent === 'main' ? '' : ` (subagent ${loop.agent})`}`)
+      lines.push(`  ${String(index + 1).padStart(2)}. ${tokens(loop.wasted).padStart(9)}  ${kindOf(loop)}, ${callsOf(loop)} · session ${loop.session}${loop.agent === 'main' ? '' : ` (subagent ${loop.agent})`}`)
     })
   }
   lines.push(`quiet sessions (no loop, nothing the brake would do or did): ${quiet.count}${quiet.count > 0 && quiet.sessions === undefined ? ' (--all lists them)' : ''}`)
@@ -91,7 +92,7 @@ function loopText(loop: Loop, number: number, configs: readonly string[]): strin
   })
   const heard = loop.callsAfterSaid === null ? '' : `; it went on ${plural(loop.callsAfterSaid, 'call')} after the brake's first notice in the session`
   return [
-    `    loop ${number}: ${shapeOf(loop)}, ${callsOf(loop)} (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop), rules ${loop.rules.join('+')}`,
+    `    loop ${number}: ${kindOf(loop)}, ${callsOf(loop)} (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop), found by ${loop.foundBy.join('+')}`,
     `      cost ${tokens(loop.tokens)} tokens, ${tokens(loop.wasted)} wasted; saved ${saved.join(' · ')}`,
     `      first brake action within it: ${[...first, `said in the session: ${place(loop.firstSaid)}`].join(' · ')}${heard}`,
   ]

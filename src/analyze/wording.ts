@@ -27,17 +27,20 @@ export function share(part: Tokens | number, whole: Tokens | number): string {
   return of === 0 ? '–' : `${(is / of * 100).toFixed(1)} %`
 }
 
-/** A loop's shape and what repeats in it: `cycle of 4 (read → grep → read → bash)`, `repeated call (read)`. */
-export function shapeOf(loop: Loop): string {
+/**
+ * A loop's kind, in the words its id is made of, and what repeats in it: `cycle of 4 calls (read → grep → read →
+ * bash)`, `identical calls (read)`.
+ */
+export function kindOf(loop: Loop): string {
   const what = fit(loop.what.replace(/\s+/g, ' ').trim(), 80)
-  switch (loop.shape) {
-    case 'identical-calls': return `repeated call (${what})`
-    case 'cycle': return `cycle of ${loop.period} (${what})`
-    case 'same-ground': return `lap of ${loop.period} (${what})`
+  switch (loop.kind) {
+    case 'identical-calls': return `identical calls (${what})`
+    case 'cycle': return `cycle of ${loop.period} calls (${what})`
+    case 'same-ground': return `same ground, lap of ${loop.period} calls (${what})`
     case 'same-error': return `same error (${what})`
     case 'duplicate-text': return `duplicate text ("${what}")`
-    case 'same-response': return `repeated response ("${what}")`
-    case 'runaway': return `response repeating itself ("${what}")`
+    case 'same-response': return `same response ("${what}")`
+    case 'runaway': return `runaway response ("${what}")`
     case 'edit-revert': return `edits undoing each other (${what})`
     case 'same-failure': return `same failure after every fix (${what})`
   }
@@ -45,7 +48,7 @@ export function shapeOf(loop: Loop): string {
 
 /** Where a loop is: `calls 12–60`, or `after call 12` for one that is not made of calls. */
 export function callsOf(loop: Loop): string {
-  if (loop.shape === 'runaway') return `after call ${loop.firstCall}`
+  if (loop.kind === 'runaway') return `after call ${loop.firstCall}`
   return loop.firstCall === loop.lastCall ? `call ${loop.firstCall}` : `calls ${loop.firstCall}–${loop.lastCall}`
 }
 

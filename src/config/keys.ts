@@ -40,8 +40,8 @@ export const KEYS = {
   mode: {
     default: 'remind',
     rule: { kind: 'choice', values: ['remind', 'deny', 'stop'] },
-    en: 'How far the brake goes: tell the model (`remind`), also refuse exact repeats (`deny`), also end a loop\'s turn (`stop`).',
-    zh: '刹车做到哪一步：只提醒模型（`remind`），另外拒绝完全相同的重复（`deny`），另外结束循环所在的一轮（`stop`）。',
+    en: 'Tell the model (`remind`), also refuse exact repeats (`deny`), also end a loop\'s turn (`stop`).',
+    zh: '只提醒模型（`remind`），另外拒绝完全相同的重复（`deny`），另外结束循环所在的一轮（`stop`）。',
   },
   callWarnCount: {
     default: 4,
@@ -52,20 +52,20 @@ export const KEYS = {
   pollWarnCount: {
     default: 6,
     rule: { kind: 'integer', min: 2 },
-    en: 'The same for a poller, whose unchanged status is waiting for a while.',
-    zh: '轮询类工具的同一设置：状态未变的轮询在一段时间内只是等待。',
+    en: 'The same, for a poller\'s unchanged status.',
+    zh: '同上，针对轮询类工具未变的状态。',
   },
   callDenyCount: {
     default: 10,
     rule: { kind: 'integer', min: 1, above: 'callWarnCount' },
-    en: 'In `deny` and `stop` modes, identical attempts after this many are refused.',
-    zh: '`deny` 与 `stop` 模式下，相同调用满此次数后，再次尝试即被拒绝。',
+    en: 'Identical attempts after this many are refused (`deny`, `stop`).',
+    zh: '相同调用满此次数后，再次尝试即被拒绝（`deny`、`stop`）。',
   },
   callReWarnEvery: {
     default: 5,
     rule: { kind: 'integer', min: 1 },
-    en: 'Further repeats (calls, or laps of a cycle) before a loop is told again.',
-    zh: '同一循环再次提醒之前要经过的重复次数（调用次数，或环的圈数）。',
+    en: 'Further repeats (calls, or laps) before a loop is told again.',
+    zh: '同一循环再次提醒前的重复次数（调用或圈数）。',
   },
   sequenceLength: {
     default: 4,
@@ -83,8 +83,8 @@ export const KEYS = {
   revisitCount: {
     default: 10,
     rule: { kind: 'integer', min: 3 },
-    en: 'Calls in a row, each repeating an earlier one unchanged, that make a loop of any period.',
-    zh: '连续多少个调用都在原样重复之前的调用时算作循环，不论周期长短。',
+    en: 'Calls in a row each repeating an earlier one unchanged: a loop of any period.',
+    zh: '连续多少个调用都原样重复之前的调用时算作循环，不论周期。',
   },
   duplicateTextThreshold: {
     default: 3,
@@ -101,7 +101,7 @@ export const KEYS = {
   duplicateTextCooldownMs: {
     default: 30_000,
     rule: { kind: 'integer', min: 0 },
-    en: 'How long a repeated block stays quiet after its notice, in milliseconds.',
+    en: 'How long a block stays quiet after its notice, in milliseconds.',
     zh: '重复文本块提醒后保持安静的时长（毫秒）。',
   },
   minimumDuplicateChars: {
@@ -113,14 +113,14 @@ export const KEYS = {
   include: {
     default: [],
     rule: { kind: 'patterns', item: 'tool-name pattern' },
-    en: 'Tool-name patterns (`*` wildcard) to watch; empty: every tool.',
-    zh: '要关注的工具名模式（支持 `*` 通配符）；为空时关注所有工具。',
+    en: 'Tools to watch (`*` wildcard); empty: every tool.',
+    zh: '要关注的工具（支持 `*` 通配符）；为空时关注所有工具。',
   },
   exclude: {
     default: [],
     rule: { kind: 'patterns', item: 'tool-name pattern' },
-    en: 'Tool-name patterns that are transparent: they neither count nor break a cycle.',
-    zh: '透明的工具名模式：既不计数，也不打断环。',
+    en: 'Tools that neither count nor break a cycle.',
+    zh: '既不计数、也不打断环的工具。',
   },
   progressAware: {
     default: true,
@@ -137,8 +137,8 @@ export const KEYS = {
   inputErrorRepeatCount: {
     default: 5,
     rule: { kind: 'integer', min: 2 },
-    en: 'The same, when the tool rejected the input (trying another fix each time is work).',
-    zh: '同上，但针对工具拒绝输入的错误（每次尝试不同修正是在工作）。',
+    en: 'The same, when the tool rejected the input (trying fixes is work).',
+    zh: '同上，针对工具拒绝输入的错误（尝试修正是在工作）。',
   },
   sameFailureCount: {
     default: 3,
@@ -149,20 +149,20 @@ export const KEYS = {
   toolPolicies: {
     default: {},
     rule: { kind: 'policies' },
-    en: 'A tool\'s class (default, read, poller, mutating, bookkeeping) and identity fields, before the built-in ones.',
-    zh: '工具的类别（default、read、poller、mutating、bookkeeping）与身份字段，先于内置设置。',
+    en: 'A tool\'s class (default, read, poller, mutating, bookkeeping) and identity fields.',
+    zh: '工具的类别（default、read、poller、mutating、bookkeeping）与身份字段。',
   },
   fileChangingCommands: {
     default: [],
     rule: { kind: 'patterns', item: 'command pattern' },
-    en: 'More shell command patterns that change files, beside the built-in ones.',
-    zh: '除内置列表外，另行视为会修改文件的 shell 命令模式。',
+    en: 'More shell commands that change files.',
+    zh: '另行视为会修改文件的 shell 命令。',
   },
   streamCut: {
     default: true,
     rule: { kind: 'boolean' },
-    en: 'End a response that falls into repeating itself while it streams, and tell the model.',
-    zh: '回复在流式输出中陷入自我重复时将其截断，并告知模型。',
+    en: 'Cut a response that falls into repeating itself while it streams.',
+    zh: '回复在流式输出中陷入自我重复时将其截断。',
   },
   streamCutChars: {
     default: 8000,

@@ -54,10 +54,10 @@ const chinese = (entry: KeyEntry): string => entry.rule.kind === 'integer' ? `${
 // Built from the table, the schema's static type knows no keys; the cast gives it the one the table makes.
 export const Config = Schema.object(Object.fromEntries(KEY_ENTRIES.map(([key, entry]) =>
   [key, schemaOf(entry.rule).default(entry.default).description(entry.en)])))
-  .description('dsh-brake: detects agent loops (identical calls, repeated call sequences, repeated injected text), tells the model, and can refuse exact repeats.')
+  .description('A DeepSeek Harness (DSH) plugin that notices an agent going round in a loop and tells the model what it saw and what to do instead; it can also refuse exact repeats or end the loop\'s turn.')
   .i18n({
     'zh-CN': {
-      $desc: 'dsh-brake：检测 agent（智能体）的循环（相同调用、重复的调用序列、重复注入的文本），提醒模型，并可选择拒绝完全相同的重复调用。',
+      $desc: 'DeepSeek Harness（DSH）的插件：察觉 agent 原地打转，并告诉模型看到了什么、该改做什么；还可以拒绝完全相同的重复，或结束循环所在的一轮。',
       ...Object.fromEntries(KEY_ENTRIES.map(([key, entry]) => [key, chinese(entry)])),
     },
   }) as unknown as Schema<Partial<Config>, Config>

@@ -130,7 +130,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   // Calls observed since the last reset: the voice counts repeats in them.
   let observed = 0
   // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
-  let run = 0
+  let runStart = 0
   let revisiting = false
 
   function forgetCalls(): void {
@@ -155,7 +155,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       if (!call.refused) recent.remember(call.result)
       latest.note(call.tool, at, call.key)
       const step = history.step(call, progress.observe(call))
-      if (!step.revisit || !revisiting) run = at
+      if (!step.revisit || !revisiting) runStart = at
       revisiting = step.revisit
       const repeated = calls.observe(step)
       const failing = errors.observe(step)
@@ -169,17 +169,17 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       // A refused call's repeats were told by its refusal.
       const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, undone, unchanged]
         .filter(found => found !== undefined)
-      return voice.speak(at, call.key, step.epoch, run, evidence)
+      return voice.speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
     },
     observeResponse(response) {
       const at = response.calls ? observed : ++observed
       const found = responses.observe({ ...response, epoch: progress.epoch })
       if (found === undefined) return undefined
-      return voice.speak(at, found.calls[0]!, progress.epoch, revisiting ? run : at, [found])
+      return voice.speak({ at, key: found.calls[0]!, epoch: progress.epoch, runStart: revisiting ? runStart : at, evidence: [found] })
     },
     heardAbout(tool) {
       const call = latest.find(tool)
-      if (call !== undefined) voice.heard(call.at, call.key, progress.epoch)
+      if (call !== undefined) voice.heard({ ...call, epoch: progress.epoch })
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(history.find(key), progress.epoch),

@@ -24,17 +24,25 @@ export interface StopCause {
   readonly refused: boolean
 }
 
-/**
- * The stop cause, if this call settles one. `told` is what the brake tells of the call's loop now, if anything;
- * `chain` is the length of the call's chain of identical calls, the call included (what a refused call's cause
- * reports, as the refusal itself does).
- */
-export function stopCause(call: CallObservation, told: Told | undefined, chain: number): StopCause | undefined {
+/** A counted call, as the rule reads it. */
+export interface CountedCall {
+  readonly call: CallObservation
+  /** What the brake tells of the call's loop now, if anything. */
+  readonly told: Told | undefined
+  /**
+   * The length of the call's chain of identical calls, the call included: what a refused call's cause reports, as the
+   * refusal itself does (a call that was not refused never reads it).
+   */
+  readonly chainLength: number
+}
+
+/** The stop cause, if this call settles one. */
+export function stopCause({ call, told, chainLength }: CountedCall): StopCause | undefined {
   const cause = loopStopCause(told)
   if (cause !== undefined) return { ...cause, refused: call.refused }
   if (!call.refused || call.kind === 'poller') return undefined
   return {
-    loop: { kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain, evidence: 'same-result' },
+    loop: { kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chainLength, evidence: 'same-result' },
     refused: true,
   }
 }

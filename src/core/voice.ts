@@ -46,16 +46,33 @@ export interface Told {
   readonly again: boolean
 }
 
+/** Where a call (or a response) stands among the agent's actions. */
+export interface CallPlace {
+  /** Its number, counting every call the agent made (and every response that asked for none) since the last reset. */
+  readonly at: number
+  /** The call identity it is about. */
+  readonly key: number
+  /** The progress epoch it happened in. */
+  readonly epoch: number
+}
+
+/** What one call (or response) brought for the voice to speak about. */
+export interface CallEvidence extends CallPlace {
+  /**
+   * The number of the first call of the unbroken run of revisits the call belongs to (`at` itself for a call that is
+   * no revisit): findings within one run are about one loop.
+   */
+  readonly runStart: number
+  /** The detectors' findings at this call, each with the calls it is about. */
+  readonly evidence: readonly Evidence[]
+}
+
 /** One agent's voice. */
 export interface Voice {
-  /**
-   * The call numbered `at` (counting every call the agent made) in progress epoch `epoch` brought `evidence` about
-   * call identity `key`: what to tell the model now, or nothing (the loop was told too recently). `run` is the number
-   * of the first call of the unbroken run of revisits the call belongs to (`at` itself for a call that is no revisit).
-   */
-  speak(at: number, key: number, epoch: number, run: number, evidence: readonly Evidence[]): Told | undefined
-  /** Another plugin told the model about call identity `key`, after call `at`. */
-  heard(at: number, key: number, epoch: number): void
+  /** What to tell the model now about the loop `call`'s evidence is about, or nothing (it was told too recently). */
+  speak(call: CallEvidence): Told | undefined
+  /** Another plugin told the model about the call identity `call.key`, after call `call.at`. */
+  heard(call: CallPlace): void
   /** Forget every loop. */
   reset(): void
   /** Call identities remembered now. */
@@ -104,8 +121,8 @@ function fresh(epoch: number): Loop {
 export function createVoice(options: VoiceOptions): Voice {
   // The loop each remembered call identity belongs to, least recently told first.
   const loops = new Map<number, Loop>()
-  // The loop of the latest findings, and the run of revisits they came in.
-  let current: { readonly run: number; readonly loop: Loop } | undefined
+  // The loop of the latest findings, and the first call of the run of revisits they came in.
+  let current: { readonly runStart: number; readonly loop: Loop } | undefined
 
   /**
    * The loop the calls of `evidence` belong to in `epoch`: the one they touch (the loops they touch, and `alongside`,
@@ -146,11 +163,11 @@ export function createVoice(options: VoiceOptions): Voice {
   }
 
   return {
-    speak(at, key, epoch, run, evidence) {
+    speak({ at, key, epoch, runStart, evidence }) {
       if (evidence.length === 0) return undefined
-      const loop = loopOf(evidence, epoch, current?.run === run ? current.loop : undefined)
+      const loop = loopOf(evidence, epoch, current?.runStart === runStart ? current.loop : undefined)
       if (loops.get(key) !== loop) remember(key, loop)
-      current = { run, loop }
+      current = { runStart, loop }
       const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
       const finding = ranked[0]!
       if (at - loop.toldAt < options.every * loop.unit) return undefined
@@ -163,7 +180,7 @@ export function createVoice(options: VoiceOptions): Voice {
       const also = ranked.slice(1).filter(other => other.kind !== 'identical-calls' && other.kind !== finding.kind)
       return { finding, also, again }
     },
-    heard(at, key, epoch) {
+    heard({ at, key, epoch }) {
       const found = loops.get(key)
       const loop = found === undefined ? undefined : resolve(found)
       if (loop !== undefined && loop.epoch === epoch) loop.heardAt = at

@@ -13,7 +13,7 @@ import type { ResolvedConfig } from '../config/resolve.js'
 import { createBrakeState, type BrakeState } from '../core/brake-state.js'
 import type { RepetitionOptions } from '../core/detectors/repetition.js'
 import { createIdentify, type Identity } from '../core/identify.js'
-import type { BrakeEvents } from './events.js'
+import type { BrakeEvents, EmitBrakeEvent } from './events.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
 import { createStopMode, type StopMode } from './stop-mode.js'
 import { createSubagentStops, type SubagentStops } from './subagents.js'
@@ -36,8 +36,7 @@ export interface Brake {
   forget(agent: Agent): void
   /** Reasons of stopped subagents, waiting for their parents' delegation results. */
   readonly subagents: SubagentStops
-  /** Tell other plugins what the brake did; a listener's failure is contained. */
-  emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void
+  readonly emit: EmitBrakeEvent
   /** The context of the agent owning `session` was compacted: forget its calls. */
   compacted(session: object): void
   /** Executions this brake refused: their refusal reason already told the model, so no notice repeats it. */
@@ -85,7 +84,7 @@ export function createBrake(
   }
   // One signature for the three events (Cordis types each name with its own payload; a generic name cannot pair them).
   const emitEvent: (name: keyof BrakeEvents, event: BrakeEvents[keyof BrakeEvents]) => void = ctx.emit.bind(ctx)
-  function emit<K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]): void {
+  const emit: EmitBrakeEvent = (name, event) => {
     try {
       emitEvent(name, event)
     } catch (error) {

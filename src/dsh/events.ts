@@ -83,3 +83,6 @@ export interface BrakeEvents {
   'dsh-brake/stop': BrakeStopEvent
   'dsh-brake/cut': BrakeCutEvent
 }
+
+/** Tell other plugins what the brake did, by one of its events; a listener's failure is contained. */
+export type EmitBrakeEvent = <K extends keyof BrakeEvents>(name: K, event: BrakeEvents[K]) => void

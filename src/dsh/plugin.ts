@@ -1,12 +1,20 @@
 /**
- * The plugin as DSH's Loader takes it: a name, a config schema, and an `apply` that checks the config and mounts the
- * brake. The package's face (src/index.ts) re-exports these; `dsh-brake analyze` mounts them to replay sessions.
+ * The plugin as DSH's Loader takes it: a name, a config schema, and an `apply` that checks the config and registers
+ * every listener of the brake (and, in deny and stop modes, its guard) on the plugin's context. Everything is
+ * registered through that context, so disposing the plugin (unloading it, a config edit, HMR) removes all of it. The
+ * package's face (src/index.ts) re-exports these; `dsh-brake analyze` mounts them to replay sessions.
  * @module dsh-brake/dsh/plugin
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
-import { mountBrake } from './mount.js'
+import { createBrake } from './brake.js'
+import { onSessionEvent } from './compaction.js'
+import { guardCall } from './guard.js'
+import { onPostExecute } from './post-execute.js'
+import { onPreStep } from './pre-step.js'
+import { onRequest } from './request.js'
+import { onStream } from './stream.js'
 
 export { Config }
 
@@ -14,10 +22,25 @@ export { Config }
 export const name = 'dsh-brake'
 
 /**
- * Mount the brake.
+ * Mount the brake: what its listeners share, then each listener, and the guard.
  * @param ctx - the plugin context; listeners and the guard are registered on it and go away with it.
  * @param config - the validated config (Cordis fills the defaults); rules beyond types are checked here, loudly.
  */
 export function apply(ctx: Context, config: Config): void {
-  mountBrake(ctx, name, resolveOptions(config))
+  const brake = createBrake(ctx, name, resolveOptions(config), toTerminal)
+  ctx.on('tools/post-execute', (exec, result, next) => onPostExecute(brake, exec, result, next))
+  ctx.on('agent/pre-step', (payload, next) => onPreStep(brake, payload, next))
+  ctx.on('session/event', (session, event) => onSessionEvent(brake, session, event))
+  ctx.on('agent/request', (payload, next) => onRequest(brake, payload, next))
+  ctx.on('llm/stream', (options, next) => onStream(brake, options, next))
+  // Only deny and stop modes need the tools service; the listeners above run without it.
+  if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
+}
+
+/**
+ * A stop's reason, for the person at the terminal. DSH keeps it in the session log, but its headless runner prints
+ * only the model's last words for a turn a hook ended, so the person would be left with an exit code and no why.
+ */
+function toTerminal(line: string): void {
+  if (process.stderr.writable) process.stderr.write(line)
 }

@@ -51,7 +51,8 @@ function noticesFor(brake: Brake, exec: ToolExecution, result: Readonly<ToolExec
   const state = brake.stateOf(exec.agent!)
   const observation = observeCall(exec, identity, result, refused)
   const told = state.observeCall(observation)
-  const stopping = brake.stopMode?.callCounted(exec.agent!, observation, told, refused ? state.callCount(identity.key) : 0) === true
+  const chainLength = refused ? state.callCount(identity.key) : 0
+  const stopping = brake.stopMode?.callCounted(exec.agent!, { call: observation, told, chainLength }) === true
   if (told === undefined || stopping) return undefined
   const text = loopNotice(told, brake.deny ? brake.config.callDenyCount : undefined)
   brake.emit('dsh-brake/notice', {

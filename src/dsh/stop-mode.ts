@@ -23,12 +23,12 @@ import type { Events } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { GoalService } from '@deepseek-ai/dsh-goal'
 import type { LlmCallConfig, UserMessage } from '@deepseek-ai/dsh-llm'
-import { loopStopCause, stopCause, type StopCause } from '../core/stops.js'
-import type { CallObservation } from '../core/types.js'
+import { loopStopCause, stopCause, type CountedCall, type StopCause } from '../core/stops.js'
 import type { Told } from '../core/voice.js'
 import { stopNotice, stopReason } from '../messages.js'
-import type { Brake } from './brake.js'
+import type { EmitBrakeEvent } from './events.js'
 import { notice } from './notices.js'
+import type { SubagentStops } from './subagents.js'
 
 type RequestPayload = Parameters<Events['agent/request']>[0]
 
@@ -44,11 +44,11 @@ export interface StopMode {
   /** A step of the agent's turn `turn` begins: a stop settled in an earlier turn lapses. */
   stepBegins(agent: Agent, turn: number): void
   /**
-   * A call was counted, and `told` is what the brake tells of its loop now: when that settles a stop, the agent's next
-   * step is its turn's last (a stop already coming stays as it is). `chain` is the length of a refused call's chain
-   * of identical calls, which its cause reports. Returns whether this call settled the stop.
+   * A call was counted, and `counted.told` is what the brake tells of its loop now: when that settles a stop, the
+   * agent's next step is its turn's last (a stop already coming stays as it is). Returns whether this call settled the
+   * stop.
    */
-  callCounted(agent: Agent, call: CallObservation, told: Told | undefined, chain: number): boolean
+  callCounted(agent: Agent, counted: CountedCall): boolean
   /** A response was counted, and `told` is what the brake tells of its loop: as for a call. */
   responseCounted(agent: Agent, told: Told | undefined): boolean
   /**
@@ -75,8 +75,18 @@ export interface StopMode {
   onRequest(payload: RequestPayload, next: () => Promise<LlmCallConfig>): Promise<LlmCallConfig>
 }
 
-/** What stop mode shares with its brake, and what only a stop uses of the host. */
-export interface StopModeHost extends Pick<Brake, 'name' | 'subagents' | 'emit' | 'contain'> {
+/**
+ * What stop mode uses of its brake (the brake hands in its own parts: it is made from them, stop mode among them), and
+ * what only a stop uses of the host.
+ */
+export interface StopModeHost {
+  /** The plugin name, the stop notice's source. */
+  readonly name: string
+  /** Where a stopped subagent's reason waits for its parent's delegation result. */
+  readonly subagents: SubagentStops
+  readonly emit: EmitBrakeEvent
+  /** Log the first failure at `where`; the rest of the stop goes on without that part. */
+  contain(where: string, error: unknown): void
   /** DSH's goals service, when the host runs one. */
   goals(): GoalService | undefined
   /** Where a stop's reason is written for the person at the terminal (one line each). */
@@ -127,9 +137,7 @@ export function createStopMode(host: StopModeHost): StopMode {
 
   return {
     stepBegins: (agent, turn) => void turns.set(agent, turn),
-    callCounted(agent, call, told, chain) {
-      return settle(agent, stopCause(call, told, chain))
-    },
+    callCounted: (agent, counted) => settle(agent, stopCause(counted)),
     responseCounted(agent, told) {
       return settle(agent, loopStopCause(told))
     },

@@ -22,7 +22,7 @@ import type { ContentBlock, GenerateOptions, StreamChunk } from '@deepseek-ai/ds
 import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '../core/detectors/repetition.js'
 import { createResponseDigest } from '../core/detectors/responses.js'
 import type { RunawayFinding } from '../core/types.js'
-import { cutNotice, loopNotice } from '../messages.js'
+import { findingNotice, loopNotice } from '../messages.js'
 import type { Brake, LoopRequest } from './brake.js'
 import { notice } from './notices.js'
 
@@ -142,7 +142,7 @@ function* endCut(
     const finding: RunawayFinding = { kind: 'runaway', part: cut.part, unit: cut.found.unit.slice(0, UNIT_KEPT), copies: cut.found.copies, cuts }
     brake.emit('dsh-brake/cut', { agent, turn, step: request.step, finding, span: cut.found.span, streamed: cut.found.seen })
     const stop = cuts > 1 ? brake.stopMode?.cutEndsTurn(agent, turn, { loop: finding, refused: false }) : undefined
-    const text = cutNotice(finding)
+    const text = findingNotice(finding)
     if (stop === undefined) brake.emit('dsh-brake/notice', { agent, finding, also: [], again: cuts > 1, ...text })
     agent.inject(stop ?? notice(brake.name, text))
   } catch (error) {

@@ -288,7 +288,7 @@ describe('scenarios on the stock headless tools', () => {
     type Agent = { session: string; agent: string; brake: { defaults: { call: number }[] }; said: { call: number }[] }
     const report = JSON.parse(out.toString()) as {
       sessions: { session: string; agentCount: number; agents: Agent[] }[]
-      loops: { session: string; agent: string; shape: string; firstCall: number; calls: number }[]
+      loops: { session: string; agent: string; kind: string; firstCall: number; calls: number }[]
     }
     // The parent made one call and nothing looped there: the session shows its subagent alone, and counts both.
     const [session] = report.sessions
@@ -297,7 +297,7 @@ describe('scenarios on the stock headless tools', () => {
     const [child] = session!.agents
     expect(child!.session).toBe(session!.session)
     expect(child!.agent).not.toBe('main')
-    expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, shape: 'identical-calls', firstCall: 1, calls: 6 })])
+    expect(report.loops).toEqual([expect.objectContaining({ session: session!.session, agent: child!.agent, kind: 'identical-calls', firstCall: 1, calls: 6 })])
     expect([child!.brake.defaults.map(a => a.call), child!.said.map(a => a.call)]).toEqual([[4], [4]])
   })
 

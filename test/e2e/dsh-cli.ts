@@ -148,8 +148,8 @@ export function storedNotices(events: readonly StoredEvent[]): { summary: string
 
 /** What `dsh-brake analyze` says of one scenario's session: its loops, and the brake's actions as `kind@call`. */
 export interface Analyzed {
-  /** Each loop's shape, first call, calls and period (null for a shape that has none). */
-  readonly loops: [shape: string, firstCall: number, calls: number, period: number | null][]
+  /** Each loop's kind, first call, calls and period (null for a kind that has none). */
+  readonly loops: [kind: string, firstCall: number, calls: number, period: number | null][]
   /** Each loop's tokens: all of it, wasted from its first repeat, and saved after the first notice under the patch. */
   readonly costs: [tokens: number, wasted: number, saved: number | null][]
   /** Where the replay under the scenario's patch puts each notice, refusal and stop. */
@@ -166,7 +166,7 @@ export function analyze(home: string, cwd: string, patch: string): Analyzed {
   const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', '--config', 'brake-patch.yml', files[0]!], { cwd })
   type Action = { kind: string; call: number }
   type Tokens = { total: number }
-  type Loop = { shape: string; firstCall: number; calls: number; period: number | null; tokens: Tokens; wasted: Tokens }
+  type Loop = { kind: string; firstCall: number; calls: number; period: number | null; tokens: Tokens; wasted: Tokens }
   const report = JSON.parse(out.toString()) as {
     loops: (Loop & { saved: Record<string, { afterNotice: Tokens | null }> })[]
     sessions: { agents: { brake: Record<string, Action[]>; said: Action[] }[] }[]
@@ -175,7 +175,7 @@ export function analyze(home: string, cwd: string, patch: string): Analyzed {
   // A quiet session (no loop, nothing the brake would do or did) is only counted.
   const agent = report.sessions[0]?.agents[0] ?? { brake: { 'brake-patch.yml': [] }, said: [] }
   return {
-    loops: report.loops.map(loop => [loop.shape, loop.firstCall, loop.calls, loop.period]),
+    loops: report.loops.map(loop => [loop.kind, loop.firstCall, loop.calls, loop.period]),
     costs: report.loops.map(loop => [loop.tokens.total, loop.wasted.total, loop.saved['brake-patch.yml']?.afterNotice?.total ?? null]),
     replayed: where(agent.brake['brake-patch.yml']!),
     said: where(agent.said),

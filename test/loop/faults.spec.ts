@@ -74,7 +74,7 @@ vi.mock('../../src/messages.ts', async (load) => {
     ...real,
     loopNotice: broken('call notice', real.loopNotice),
     duplicateTextNotice: broken('text notice', real.duplicateTextNotice),
-    cutNotice: broken('cut notice', real.cutNotice),
+    findingNotice: broken('cut notice', real.findingNotice),
   }
 })
 

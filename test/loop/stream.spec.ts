@@ -11,7 +11,7 @@ import { createUserMessage, type AssistantMessage, type StreamChunk } from '@dee
 import { describe, expect, it } from 'vitest'
 import type { Config } from '../../src/config/keys.ts'
 import type { BrakeCutEvent, BrakeNoticeEvent } from '../../src/index.ts'
-import { cutNotice, stopReason } from '../../src/messages.ts'
+import { findingNotice, stopReason } from '../../src/messages.ts'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { agent, bootDsh, brakeLogs, call, mountProfile, notices, prompt, say, ScriptedModel, tool, type Turn } from '../../scripts/dsh-loop.ts'
 import { captureStderr } from '../support/stderr.ts'
@@ -93,7 +93,7 @@ describe('a response that repeats itself', () => {
     expect(heard.cuts).toHaveLength(1)
     expect(cut!.finding).toMatchObject({ kind: 'runaway', part: entry.part, unit, cuts: 1 })
     expect(cut!.streamed).toBeLessThanOrEqual(kept.length)
-    expect(notices(target)).toEqual([{ ...cutNotice(cut!.finding), id: expect.any(String) as string }])
+    expect(notices(target)).toEqual([{ ...findingNotice(cut!.finding), id: expect.any(String) as string }])
     expect(model.requests).toHaveLength(2)
     expect(JSON.stringify(model.requests[1]!.messages)).toContain('fell into repeating itself')
     expect(turnEnds(target)).toEqual([{ kind: 'completed' }])

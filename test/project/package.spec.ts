@@ -69,6 +69,17 @@ describe('the tarball', () => {
 })
 
 describe('the manifest', () => {
+  it('describes the package as the config schema does, in the words of the README\'s first paragraph', async () => {
+    const { description } = JSON.parse(read('package.json')) as { description: string }
+    const { Config } = await import('../../src/config/schema.ts')
+    expect((Config as unknown as { meta: { description: Record<string, string> } }).meta.description['']).toBe(description)
+    const opening = read('README.md').split('\n\n').find(paragraph => paragraph.startsWith('dsh-brake is '))!.replace(/\s+/g, ' ')
+    for (const words of ['DeepSeek Harness (DSH) plugin that notices an agent going round in a loop', 'tells the model what it saw and what to do instead']) {
+      expect(description).toContain(words)
+      expect(opening).toContain(words)
+    }
+  })
+
   it('declares the DSH bundle with a patch that ships and inserts the dsh-brake row without config', () => {
     expect(manifest.dsh.bundle.patch).toBe('./cordis.patch.yml')
     expect(manifest.files).toContain('cordis.patch.yml')
@@ -89,7 +100,11 @@ describe('layering', () => {
   const sources = (folder = ''): string[] => readdirSync(join(PACKAGE_ROOT, 'src', folder), { recursive: true, encoding: 'utf8' })
     .filter(file => file.endsWith('.ts')).map(file => join(folder, file))
   const core = sources('core')
-  const specifiersOf = (source: string): string[] => [...source.matchAll(/from ['"]([^'"]+)['"]/g)].map(m => m[1]!)
+  /** What a source imports or re-exports: `import … from`, `import type`, `export … from`, `import('…')`. */
+  const specifiersOf = (source: string): string[] => [...source.matchAll(/(?:\bfrom |\bimport\()['"]([^'"]+)['"]/g)].map(m => m[1]!)
+  /** The files of src/ that `file` imports, as paths relative to src/. */
+  const importsOf = (file: string): string[] => specifiersOf(read(`src/${file}`)).filter(s => s.startsWith('.'))
+    .map(specifier => relative('.', join(file, '..', specifier)).replace(/\.js$/, '.ts'))
 
   it.each(core)('src/%s is pure: no DSH, no clock, no I/O', (file) => {
     const source = read(`src/${file}`)
@@ -131,10 +146,32 @@ describe('layering', () => {
   })
 
   it.each(sources())('src/%s imports only from its own layer and those below', (file) => {
-    for (const specifier of specifiersOf(read(`src/${file}`)).filter(s => s.startsWith('.'))) {
-      const target = relative('.', join(file, '..', specifier)).replace(/\.js$/, '.ts')
-      expect(layerOf(target), `${file} imports ${specifier}, which is above it`).toBeGreaterThanOrEqual(layerOf(file))
+    for (const target of importsOf(file)) {
+      expect(layerOf(target), `${file} imports ${target}, which is above it`).toBeGreaterThanOrEqual(layerOf(file))
     }
+  })
+
+  // Layers keep the direction between folders; within one, files could still import each other round a circle. Type
+  // imports count: a circle of types is a circle of meaning, each file needing the other to be read.
+  it('has no import circle in src/, type imports included', () => {
+    const files = new Set(sources())
+    const circles: string[] = []
+    const done = new Set<string>()
+    const path: string[] = []
+    const visit = (file: string): void => {
+      if (done.has(file)) return
+      const open = path.indexOf(file)
+      if (open !== -1) {
+        circles.push([...path.slice(open), file].join(' → '))
+        return
+      }
+      path.push(file)
+      for (const target of importsOf(file)) if (files.has(target)) visit(target)
+      path.pop()
+      done.add(file)
+    }
+    for (const file of files) visit(file)
+    expect(circles).toEqual([])
   })
 
   it('only the live plugin (src/dsh/) and the replay of DSH\'s session logs (src/replay/, for types) import DSH', () => {

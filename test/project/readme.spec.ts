@@ -1,11 +1,12 @@
 /**
- * The READMEs say what the code does: every model-facing template is quoted verbatim, the config table matches the
- * defaults, and the Chinese file mirrors the English one (DSH's bilingual convention: same structure, byte-identical
- * code fences, a readme-translation.yaml recording the git blob hash of each side as last confirmed equivalent).
+ * The READMEs say what the code does: the first notice of each kind is quoted verbatim (docs/notices.md quotes every
+ * model-facing template), the config table matches the defaults, every link leads somewhere, and the Chinese file
+ * mirrors the English one (DSH's bilingual convention: same structure, byte-identical code fences, a
+ * readme-translation.yaml recording the git blob hash of each side as last confirmed equivalent).
  */
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import yaml from 'js-yaml'
 import { configProblems } from '../../src/config/check.ts'
@@ -18,6 +19,7 @@ import { PACKAGE_ROOT } from '../../scripts/dsh-loop.ts'
 const read = (file: string): string => readFileSync(join(PACKAGE_ROOT, file), 'utf8')
 const english = read('README.md')
 const chinese = read('README.zh.md')
+const notices = read('docs/notices.md')
 
 const fences = (text: string): string[] => [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].map(m => m[0])
 const headingLevels = (text: string): number[] =>
@@ -31,6 +33,18 @@ const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([na
     : Object.entries(inner as Record<string, string>).map(([leaf, text]) => [`${name}.${key}.${leaf}`, text]))
 })
 
+/**
+ * Whether `text` quotes `template` verbatim: a multi-line text stands whole in a code fence; a one-line template (a
+ * summary, a line of a list) may stand as inline code.
+ */
+const quotes = (text: string, template: string): boolean =>
+  fences(text).some(fence => fence.includes(`\n${template}\n`)) || text.includes(`\`${template}\``)
+
+/** Notices that are another wording of their kind's first notice: docs/notices.md quotes them with it. */
+const VARIANTS = new Set(['REPEATED_INPUT_ERROR_NOTICE'])
+/** The first notice of each kind, which the README quotes: every whole notice but the variants, and the refusal. */
+const firstNotices = templates.filter(([name]) => (name.endsWith('_NOTICE') && !VARIANTS.has(name)) || name === 'DENIAL_REASON')
+
 /** A default as the README writes it: `[]`, `{}`, `remind`, `4`. */
 const shown = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
 
@@ -38,7 +52,7 @@ const shown = (value: unknown): string => typeof value === 'string' ? value : JS
 interface Words {
   readonly comma: string
   readonly or: string
-  readonly integer: string
+  /** An integer from `min` to `max` (the table says once that numbers are integers). */
   readonly range: (min: number, max: number) => string
   readonly boolean: string
   /** A list of patterns, by what one item is. */
@@ -48,13 +62,13 @@ interface Words {
 
 const WORDS: Readonly<Record<'en' | 'zh', Words>> = {
   en: {
-    comma: ', ', or: ' or ', integer: 'integer', range: (min, max) => `integer, ${min} to ${max}`, boolean: 'boolean',
-    patterns: { 'tool-name pattern': 'tool-name patterns, none empty', 'command pattern': 'command patterns, none empty' },
+    comma: ', ', or: ' or ', range: (min, max) => `${min} to ${max}`, boolean: 'boolean',
+    patterns: { 'tool-name pattern': 'tool-name patterns', 'command pattern': 'command patterns' },
     pattern: 'pattern',
   },
   zh: {
-    comma: '、', or: ' 或 ', integer: '整数', range: (min, max) => `整数，${min} 到 ${max}`, boolean: '布尔值',
-    patterns: { 'tool-name pattern': '工具名模式，非空', 'command pattern': '命令模式，非空' },
+    comma: '、', or: ' 或 ', range: (min, max) => `${min} 到 ${max}`, boolean: '布尔值',
+    patterns: { 'tool-name pattern': '工具名模式', 'command pattern': '命令模式' },
     pattern: '模式',
   },
 }
@@ -66,8 +80,8 @@ function accepts(rule: Rule, words: Words): string {
   switch (rule.kind) {
     case 'choice': return `${rule.values.slice(0, -1).map(code).join(words.comma)}${words.or}${code(rule.values.at(-1))}`
     case 'integer':
-      if (rule.above !== undefined) return `${words.integer} > ${code(rule.above)}`
-      return rule.max === undefined ? `${words.integer} ≥ ${rule.min}` : words.range(rule.min, rule.max)
+      if (rule.above !== undefined) return `> ${code(rule.above)}`
+      return rule.max === undefined ? `≥ ${rule.min}` : words.range(rule.min, rule.max)
     case 'boolean': return words.boolean
     case 'patterns': return words.patterns[rule.item] ?? rule.item
     case 'policies': return `${words.pattern} → \`{ class, identity, byArgument, shellCommand }\``
@@ -99,27 +113,35 @@ describe('README.md', () => {
     expect(opening).toMatch(/^npm test/m)
   })
 
-  it.each(templates)('quotes the model-facing template %s verbatim', (_, template) => {
-    // Multi-line texts stand whole in a code fence; one-line templates (summaries) may stand as inline code.
-    const quoted = fences(english).some(fence => fence.includes(`\n${template}\n`)) || english.includes(`\`${template}\``)
-    expect(quoted).toBe(true)
+  it.each(firstNotices)('quotes the first notice of its kind, %s, verbatim', (_, template) => {
+    expect(quotes(english, template)).toBe(true)
   })
 
-  it('points to the rendered examples, which docs/notices.md quotes exactly as the plugin renders them', () => {
+  it('takes for first notices each kind\'s notice and the refusal, and leaves the variants to docs/notices.md', () => {
+    const names = firstNotices.map(([name]) => name)
+    expect(names).toEqual(expect.arrayContaining(['REPEATED_CALL_NOTICE', 'SEQUENCE_NOTICE', 'STOP_NOTICE', 'DENIAL_REASON']))
+    expect(names).not.toContain('REPEATED_INPUT_ERROR_NOTICE')
+    expect(names).not.toContain('CALL_ADVICE.poll')
+  })
+
+  it('points to docs/notices.md, which quotes every variant and the notices exactly as the plugin renders them', () => {
     expect(english).toContain('[docs/notices.md](docs/notices.md)')
-    const page = read('docs/notices.md')
+    const page = notices
     const examples = [
-      messages.repeatedCallNotice({ kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' }, 10).text,
-      messages.sequenceNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
-      messages.repeatedErrorNotice({
+      messages.loopNotice({
+        finding: { kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' },
+        also: [], again: false,
+      }, 10).text,
+      messages.findingNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
+      messages.findingNotice({
         kind: 'same-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "src/missing-2.ts": not found', cause: 'environment',
       }).text,
       messages.duplicateTextNotice({
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
-      messages.cutNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
-      messages.repeatedResponseNotice({
+      messages.findingNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
+      messages.findingNotice({
         kind: 'same-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
       }).text,
     ]
@@ -137,7 +159,7 @@ describe('README.md', () => {
       also: [{ kind: 'same-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
       again: false,
     } as const
-    expect(read('docs/notices.md')).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
+    expect(notices).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })
 
   it('gives every config key, its default, what it accepts and what it does in the key table, as the table of keys says', () => {
@@ -151,15 +173,48 @@ describe('README.md', () => {
   })
 
   it('would notice its key table drifting from the table of keys', () => {
-    expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | integer ≥ 2 |', '| `callWarnCount` | `4` | integer ≥ 3 |'))).not.toEqual(keyRows('en'))
+    expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | ≥ 2 |', '| `callWarnCount` | `4` | ≥ 3 |'))).not.toEqual(keyRows('en'))
     expect(readmeKeyRows(english.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
   })
 })
 
+describe('docs/notices.md', () => {
+  it.each(templates)('quotes the model-facing template %s verbatim', (_, template) => {
+    expect(quotes(notices, template)).toBe(true)
+  })
+})
+
 describe('the READMEs\' size', () => {
-  // The README is the contract a user reads through; deeper material belongs in docs/.
-  it.each(['README.md', 'README.zh.md'])('%s is at most 20 KB', (file) => {
-    expect(readFileSync(join(PACKAGE_ROOT, file)).length).toBeLessThanOrEqual(20_000)
+  // The README is the contract a user reads through in minutes; deeper material belongs in docs/.
+  it.each(['README.md', 'README.zh.md'])('%s is at most 12 KB', (file) => {
+    expect(readFileSync(join(PACKAGE_ROOT, file)).length).toBeLessThanOrEqual(12 * 1024)
+  })
+})
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces made hyphens. */
+const anchor = (heading: string): string => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+/** The anchors of a Markdown file's headings (code fences skipped). */
+const anchorsOf = (text: string): Set<string> =>
+  new Set(text.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter(line => /^#{1,6} /.test(line)).map(line => anchor(line.replace(/^#+ /, ''))))
+/** The relative links of a Markdown file, outside code: `[text](target)`. */
+const linksOf = (text: string): string[] =>
+  [...text.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/\]\(([^)\s]+)\)/g)].map(m => m[1]!).filter(target => !/^[a-z]+:/.test(target))
+const markdown = ['README.md', 'README.zh.md', 'CHANGELOG.md', ...readdirSync(join(PACKAGE_ROOT, 'docs')).filter(file => file.endsWith('.md')).map(file => `docs/${file}`)]
+
+describe('links', () => {
+  it.each(markdown)('every relative link of %s leads to a file, and to a heading of it where it names one', (file) => {
+    for (const target of linksOf(read(file))) {
+      const [path, fragment] = target.split('#') as [string, string | undefined]
+      const linked = path === '' ? file : join(dirname(file), path)
+      expect(existsSync(join(PACKAGE_ROOT, linked)), `${file} → ${target}`).toBe(true)
+      if (fragment !== undefined) expect(anchorsOf(read(linked)), `${file} → ${target}`).toContain(fragment)
+    }
+  })
+
+  it('would notice a link to a heading that is not there', () => {
+    expect(anchorsOf(read('docs/install.md'))).toContain('the-plugin-in-a-profile')
+    expect(anchorsOf(read('docs/install.md'))).not.toContain('the-plugin-in-a-folder')
+    expect(anchor('`dsh-brake analyze`: the brake on your own sessions')).toBe('dsh-brake-analyze-the-brake-on-your-own-sessions')
   })
 })
 

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import type { DuplicateBlock, IdenticalCallsFinding } from '../../src/core/types.ts'
+import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../src/core/types.ts'
+import type { Told } from '../../src/core/voice.ts'
 import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, isStopReason, loopNotice, repeatedCallNotice, repeatedErrorNotice,
-  revisitNotice, sequenceNotice, sourceLabel, stopReason,
+  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, findingNotice, isStopReason, loopNotice, sourceLabel, stopReason,
   SUMMARY_CHARS,
 } from '../../src/messages.ts'
 
 const wellFormed = (text: string): boolean => text.isWellFormed()
+/** What the voice tells of a loop whose call shows nothing but `finding`. */
+const alone = (finding: LoopFinding): Told => ({ finding, also: [], again: false })
 
 describe('repeated-call notice', () => {
   const call = (over: Partial<IdenticalCallsFinding> = {}): IdenticalCallsFinding => ({
@@ -14,7 +16,7 @@ describe('repeated-call notice', () => {
   })
 
   it('says what was seen and what to do instead', () => {
-    const { text, summary } = repeatedCallNotice(call())
+    const { text, summary } = findingNotice(call())
     expect(text).toBe([
       '[dsh-brake] You have called `read` with these exact arguments 6 times and got the same result each time:',
       '{"file_path":"a.ts"}',
@@ -29,20 +31,20 @@ describe('repeated-call notice', () => {
     ['a change', { tool: 'write', toolClass: 'mutating' }, 'and got the same result each time:', 'Making the same change again will not change the outcome.'],
     ['plain counting with changing results', { tool: 'bash', toolClass: 'default', evidence: 'changed' }, 'since the last user message, although the results changed along the way:', 'If each run is the progress you expect, carry on'],
   ])('fits evidence and advice to %s', (_, over, evidence, advice) => {
-    const [first, , third] = repeatedCallNotice(call(over)).text.split('\n')
+    const [first, , third] = findingNotice(call(over)).text.split('\n')
     expect(first).toMatch(new RegExp(` 6 times ${evidence.replace(/[.,:]/g, '\\$&')}$`))
     expect(third!.startsWith(advice)).toBe(true)
   })
 
   it('warns about refusals in deny mode, only while below the deny count, and never for pollers', () => {
-    expect(repeatedCallNotice(call(), 10).text).toMatch(/\nIdentical calls beyond 10 are refused until something changes or the user speaks again\.$/)
-    expect(repeatedCallNotice(call({ count: 11 }), 10).text).not.toContain('refused')
-    expect(repeatedCallNotice(call()).text).not.toContain('refused')
-    expect(repeatedCallNotice(call({ toolClass: 'poller' }), 10).text).not.toContain('refused')
+    expect(loopNotice(alone(call()), 10).text).toMatch(/\nIdentical calls beyond 10 are refused until something changes or the user speaks again\.$/)
+    expect(loopNotice(alone(call({ count: 11 })), 10).text).not.toContain('refused')
+    expect(loopNotice(alone(call())).text).not.toContain('refused')
+    expect(loopNotice(alone(call({ toolClass: 'poller' })), 10).text).not.toContain('refused')
   })
 
   it('inserts arguments as they are, never expanding placeholders inside them', () => {
-    const { text } = repeatedCallNotice(call({ tool: '{count}', args: '{"q":"{tool} {count}"}' }))
+    const { text } = findingNotice(call({ tool: '{count}', args: '{"q":"{tool} {count}"}' }))
     expect(text.split('\n').slice(0, 2)).toEqual([
       '[dsh-brake] You have called `{count}` with these exact arguments 6 times and got the same result each time:',
       '{"q":"{tool} {count}"}',
@@ -52,7 +54,7 @@ describe('repeated-call notice', () => {
   it('quotes a bounded preview of huge arguments and a bounded tool name', () => {
     const args = JSON.stringify({ body: 'x'.repeat(10_000_000) })
     const tool = 't'.repeat(5000)
-    const { text, summary } = repeatedCallNotice(call({ tool, args }))
+    const { text, summary } = findingNotice(call({ tool, args }))
     expect(text.length).toBeLessThan(1000)
     expect(text).toContain(`${args.slice(0, ARGS_PREVIEW_CHARS)}… (+${args.length - ARGS_PREVIEW_CHARS} more chars)`)
     expect(summary.length).toBeLessThanOrEqual(SUMMARY_CHARS)
@@ -61,7 +63,7 @@ describe('repeated-call notice', () => {
 
 describe('sequence notice', () => {
   it('names the cycle and the laps', () => {
-    const { text, summary } = sequenceNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
+    const { text, summary } = findingNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true })
     expect(text).toBe([
       '[dsh-brake] The same 4 calls have run 3 times in a row, each time with the same arguments and the same results: grep → curl → read → bash.',
       'This cycle is not making progress. Change one of its steps (other arguments or another tool), or stop and tell the user what is blocking you.',
@@ -71,7 +73,7 @@ describe('sequence notice', () => {
 
   it('keeps the summary within 120 characters for long cycles', () => {
     const tools = Array.from({ length: 32 }, (_, i) => `tool_with_a_long_name_${i}`)
-    const { summary, text } = sequenceNotice({ kind: 'cycle', tools, laps: 3, sameResults: false })
+    const { summary, text } = findingNotice({ kind: 'cycle', tools, laps: 3, sameResults: false })
     expect(text).toContain('each time with the same arguments: tool_with')
     expect(summary.length).toBe(SUMMARY_CHARS)
     expect(summary.endsWith('…')).toBe(true)
@@ -107,13 +109,13 @@ describe('one notice per loop', () => {
   const failing = { kind: 'same-error', tool: 'bash', count: 4, variants: 2, error: 'Error: no such file', cause: 'environment' } as const
 
   it('is the strongest finding\'s notice alone when nothing else adds to it', () => {
-    expect(loopNotice({ finding: cycle, also: [], again: false })).toEqual(sequenceNotice(cycle))
+    expect(loopNotice(alone(cycle))).toEqual(findingNotice(cycle))
   })
 
   it('names what else the loop shows in one line after it, as a stop would name it', () => {
     const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false })
-    expect(text).toBe(`${sequenceNotice(cycle).text}\nThe same loop also shows: \`bash\` failed 4 times with the same error: Error: no such file.`)
-    expect(summary).toBe(sequenceNotice(cycle).summary)
+    expect(text).toBe(`${findingNotice(cycle).text}\nThe same loop also shows: \`bash\` failed 4 times with the same error: Error: no such file.`)
+    expect(summary).toBe(findingNotice(cycle).summary)
   })
 
   it('ends with the refusals to come in deny mode, for calls that repeat exactly, after the rest of the loop', () => {
@@ -129,7 +131,7 @@ describe('one notice per loop', () => {
 
 describe('repeated-error notice', () => {
   it('says the inputs are not the problem, quoting the error', () => {
-    const { text, summary } = repeatedErrorNotice({
+    const { text, summary } = findingNotice({
       kind: 'same-error', tool: 'read', count: 3, variants: 3, error: 'Error: cannot read "a.ts": not found', cause: 'environment',
     })
     expect(text).toBe([
@@ -141,7 +143,7 @@ describe('repeated-error notice', () => {
   })
 
   it('says the input is the problem when the tool rejected it', () => {
-    const { text, summary } = repeatedErrorNotice({
+    const { text, summary } = findingNotice({
       kind: 'same-error', tool: 'edit', count: 5, variants: 4, error: 'Error: old_string was not found in "src/a.ts"', cause: 'input',
     })
     expect(text).toBe([
@@ -155,7 +157,7 @@ describe('repeated-error notice', () => {
 
 describe('revisit notice', () => {
   it('says how long the run is and names the calls it keeps going back to, bounded', () => {
-    const { text, summary } = revisitNotice({
+    const { text, summary } = findingNotice({
       kind: 'same-ground', count: 9,
       calls: [
         { tool: 'str_replace_editor', args: '{"command":"view","path":"/repo/sets.py","view_range":[1000,1050]}', count: 2 },
@@ -198,7 +200,7 @@ describe('bounded, well-formed text', () => {
   it('never splits a surrogate pair when clipping', () => {
     const emoji = '😀'.repeat(100)
     for (let max = 1; max < 20; max++) expect(wellFormed(clip(emoji, max))).toBe(true)
-    const { summary } = sequenceNotice({ kind: 'cycle', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
+    const { summary } = findingNotice({ kind: 'cycle', tools: Array.from({ length: 40 }, () => '😀'.repeat(3)), laps: 3, sameResults: true })
     expect(wellFormed(summary)).toBe(true)
   })
 

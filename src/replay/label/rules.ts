@@ -12,34 +12,38 @@
  * - an *edit* is a successful file change, by a file tool or by a shell command that writes; an edit is *progress*
  *   unless it repeats an earlier edit of the segment exactly (writing what was written before restores a state
  *   already seen);
- * - rule I: the same action with the same outcome at least 4 times with no progress in between (not necessarily back
- *   to back);
- * - rule C: a cycle of 2 to 4 calls (not all the same action) repeated back to back for at least 3 laps, every call
+ * - `identical-calls`: the same action with the same outcome at least 4 times with no progress in between (not
+ *   necessarily back to back);
+ * - `cycle`: a cycle of 2 to 4 calls (not all the same action) repeated back to back for at least 3 laps, every call
  *   with the action and outcome of the call one period earlier;
- * - rule L: a run of consecutive calls, each repeating (same action and outcome) a call at most 20 calls earlier and
- *   after the last progress; the calls from the earliest one the run refers to up to the run's start are its first
- *   lap, of P calls; a loop when P is 5 to 20 and the run is at least P calls long: two full laps of a long cycle,
- *   in any order within the lap (paging through a file again, a long viewing cycle);
+ * - `same-ground`: a run of consecutive calls, each repeating (same action and outcome) a call at most 20 calls
+ *   earlier and after the last progress; the calls from the earliest one the run refers to up to the run's start are
+ *   its first lap, of P calls; a loop when P is 5 to 20 and the run is at least P calls long: two full laps of a long
+ *   cycle, in any order within the lap (paging through a file again, a long viewing cycle);
  * - loops that overlap or touch form one episode;
- * - a loop *begins* at its first repeat: the second of the identical calls (I), the first call of the second lap (C),
- *   the first call of the run (L). The first time an agent does something is work, not yet a loop; delays are
+ * - a loop *begins* at its first repeat: the second of the identical calls, the first call of a cycle's second lap,
+ *   the first call of a same-ground run. The first time an agent does something is work, not yet a loop; delays are
  *   counted from the earliest beginning among an episode's loops.
+ *
+ * Each part of the rule is named by the loop kind it finds (docs/design.md, "Loop kinds"; older reports called them
+ * rules I, C and L).
  * @module dsh-brake/replay/label/rules
  */
+import { LOOP_KINDS, type LoopKind } from '../../core/types.js'
 import type { AgentEvent } from '../agent-events.js'
 import { describeCall, sameOutcome, type CallFacts } from './facts.js'
 
-/** Same action and outcome this many times, with no progress between, is a loop (rule I). */
+/** Same action and outcome this many times, with no progress between, is a loop (`identical-calls`). */
 export const IDENTICAL_CALLS = 4
-/** Cycle periods of rule C, and the laps it needs. */
+/** The periods of a `cycle`, and the laps it needs. */
 export const CYCLE_PERIODS = [2, 3, 4] as const
 export const CYCLE_LAPS = 3
-/** Look-back bounds of rule L. */
-export const LONG_PERIOD_MIN = 5
-export const LONG_PERIOD_MAX = 20
+/** The bounds of a `same-ground` loop's first lap, which are also how far back a repeat is looked for. */
+export const SAME_GROUND_LAP_MIN = 5
+export const SAME_GROUND_LAP_MAX = 20
 
-/** Which rule found a stretch. */
-export type Rule = 'I' | 'C' | 'L'
+/** The kinds of loop the labelling rule finds in calls: the part of the rule that found a stretch. */
+export type LabelledKind = Extract<LoopKind, 'identical-calls' | 'cycle' | 'same-ground'>
 
 /** One loop episode of one agent, in its call indexes. */
 export interface Episode {
@@ -50,9 +54,10 @@ export interface Episode {
   readonly begins: number
   /** The last call of the loop. */
   readonly end: number
-  /** The call at which a rule is first satisfied. */
+  /** The call at which a part of the rule is first satisfied. */
   readonly labelledAt: number
-  readonly rules: readonly Rule[]
+  /** The kinds whose part of the rule found it, in the order of `LOOP_KINDS`. */
+  readonly foundBy: readonly LabelledKind[]
   /** The shortest period found: 1 for identical calls. */
   readonly period: number
 }
@@ -70,7 +75,7 @@ interface Span {
   begins: number
   end: number
   labelledAt: number
-  rule: Rule
+  kind: LabelledKind
   period: number
 }
 
@@ -116,10 +121,10 @@ export function labelAgent(agent: string, events: readonly AgentEvent[]): AgentL
 
 /** Every loop span of one segment (calls between two person's messages). */
 export function findLoops(calls: readonly CallFacts[]): Span[] {
-  return [...identicalCalls(calls), ...shortCycles(calls), ...longCycles(calls)]
+  return [...identicalCalls(calls), ...cycles(calls), ...sameGround(calls)]
 }
 
-/** Rule I: the same action and outcome IDENTICAL_CALLS times or more, with no progress between. */
+/** `identical-calls`: the same action and outcome IDENTICAL_CALLS times or more, with no progress between. */
 function identicalCalls(calls: readonly CallFacts[]): Span[] {
   const spans: Span[] = []
   const chains = new Map<string, { call: CallFacts; epoch: number; count: number; first: number; second: number; span: Span | undefined }>()
@@ -136,7 +141,7 @@ function identicalCalls(calls: readonly CallFacts[]): Span[] {
     if (chain.count === 2) chain.second = call.index
     if (chain.count < IDENTICAL_CALLS) continue
     if (chain.span === undefined) {
-      chain.span = { start: chain.first, begins: chain.second, end: call.index, labelledAt: call.index, rule: 'I', period: 1 }
+      chain.span = { start: chain.first, begins: chain.second, end: call.index, labelledAt: call.index, kind: 'identical-calls', period: 1 }
       spans.push(chain.span)
     } else {
       chain.span.end = call.index
@@ -145,8 +150,8 @@ function identicalCalls(calls: readonly CallFacts[]): Span[] {
   return spans
 }
 
-/** Rule C: a cycle of 2 to 4 calls, not all one action, repeated back to back for CYCLE_LAPS laps. */
-function shortCycles(calls: readonly CallFacts[]): Span[] {
+/** `cycle`: a cycle of 2 to 4 calls, not all one action, repeated back to back for CYCLE_LAPS laps. */
+function cycles(calls: readonly CallFacts[]): Span[] {
   const spans: Span[] = []
   for (const period of CYCLE_PERIODS) {
     let runStart = -1
@@ -163,7 +168,7 @@ function shortCycles(calls: readonly CallFacts[]): Span[] {
             begins: calls[first + period]!.index,
             end: calls[last]!.index,
             labelledAt: calls[first + period * CYCLE_LAPS - 1]!.index,
-            rule: 'C',
+            kind: 'cycle',
             period,
           })
         }
@@ -175,12 +180,12 @@ function shortCycles(calls: readonly CallFacts[]): Span[] {
 }
 
 /**
- * Rule L: a run of calls that each repeat a call at most LONG_PERIOD_MAX back, after the last progress. The calls the
- * run first repeats, from the earliest one it refers to up to the run's start, are its first lap (P calls); the run
- * is a loop when P is LONG_PERIOD_MIN to LONG_PERIOD_MAX and the run is at least P calls long: a second full lap,
- * in any order within the lap.
+ * `same-ground`: a run of calls that each repeat a call at most SAME_GROUND_LAP_MAX back, after the last progress.
+ * The calls the run first repeats, from the earliest one it refers to up to the run's start, are its first lap (P
+ * calls); the run is a loop when P is SAME_GROUND_LAP_MIN to SAME_GROUND_LAP_MAX and the run is at least P calls
+ * long: a second full lap, in any order within the lap.
  */
-function longCycles(calls: readonly CallFacts[]): Span[] {
+function sameGround(calls: readonly CallFacts[]): Span[] {
   const spans: Span[] = []
   const back = lookBacks(calls)
   let i = 0
@@ -195,7 +200,7 @@ function longCycles(calls: readonly CallFacts[]): Span[] {
     let period = 0
     while (i < calls.length && back[i] !== undefined) {
       origin = Math.min(origin, i - back[i]!)
-      if (labelledAt === -1 && runStart - origin >= LONG_PERIOD_MIN && i - runStart + 1 >= runStart - origin) {
+      if (labelledAt === -1 && runStart - origin >= SAME_GROUND_LAP_MIN && i - runStart + 1 >= runStart - origin) {
         labelledAt = i
         period = runStart - origin
       }
@@ -203,7 +208,7 @@ function longCycles(calls: readonly CallFacts[]): Span[] {
     }
     if (labelledAt !== -1) {
       spans.push({
-        start: calls[origin]!.index, begins: calls[runStart]!.index, end: calls[i - 1]!.index, labelledAt: calls[labelledAt]!.index, rule: 'L', period,
+        start: calls[origin]!.index, begins: calls[runStart]!.index, end: calls[i - 1]!.index, labelledAt: calls[labelledAt]!.index, kind: 'same-ground', period,
       })
     }
   }
@@ -217,7 +222,7 @@ function lookBacks(calls: readonly CallFacts[]): (number | undefined)[] {
   for (let i = 0; i < calls.length; i++) {
     if (calls[i]!.progress) lastProgress = i
     let found: number | undefined
-    for (let j = i - 1; j > lastProgress && j >= i - LONG_PERIOD_MAX; j--) {
+    for (let j = i - 1; j > lastProgress && j >= i - SAME_GROUND_LAP_MAX; j--) {
       if (sameCall(calls[i]!, calls[j]!)) {
         found = i - j
         break
@@ -246,13 +251,14 @@ function mergeSpans(agent: string, spans: readonly Span[]): Episode[] {
       current.end = Math.max(current.end, span.end)
       current.labelledAt = Math.min(current.labelledAt, span.labelledAt)
       current.begins = Math.min(current.begins, span.begins)
-      current.rules.add(span.rule)
+      current.foundBy.add(span.kind)
       current.period = Math.min(current.period, span.period)
       continue
     }
     if (current !== undefined) episodes.push(freeze(agent, current))
     current = {
-      start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules: new Set([span.rule]), period: span.period,
+      start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, foundBy: new Set([span.kind]),
+      period: span.period,
     }
   }
   if (current !== undefined) episodes.push(freeze(agent, current))
@@ -264,11 +270,12 @@ interface OpenEpisode {
   begins: number
   end: number
   labelledAt: number
-  rules: Set<Rule>
+  /** Typed as any loop kind so that each of `LOOP_KINDS` can be looked up in it, in that order. */
+  foundBy: Set<LoopKind>
   period: number
 }
 
 function freeze(agent: string, span: OpenEpisode): Episode {
-  const rules = (['I', 'C', 'L'] as const).filter(rule => span.rules.has(rule))
-  return { agent, start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, rules, period: span.period }
+  const foundBy = LOOP_KINDS.filter((kind): kind is LabelledKind => span.foundBy.has(kind))
+  return { agent, start: span.start, begins: span.begins, end: span.end, labelledAt: span.labelledAt, foundBy, period: span.period }
 }

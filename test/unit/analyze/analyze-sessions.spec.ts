@@ -1,6 +1,6 @@
 /**
- * The analysis over several logs, on logs written as DSH writes them: each loop's shape read from its calls (not from
- * the first rule that fired), what it cost, wasted and what the brake would save; whether the model heard the live
+ * The analysis over several logs, on logs written as DSH writes them: each loop's kind read from its calls (not from
+ * the first part of the rule that fired), what it cost, wasted and what the brake would save; whether the model heard the live
  * notices; subagents under their session; the overview; quiet sessions counted and listed on request; and the
  * progress line that shows only on a terminal.
  */
@@ -45,31 +45,31 @@ async function loopsOf(calls: readonly ScriptedCall[], usage: Usage = USAGE): Pr
   return (await one(calls, usage)).sessions.flatMap(session => session.agents.flatMap(agent => agent.loops))
 }
 
-describe('a loop\'s shape is read from its calls', () => {
-  it('a cycle of 4 with one call twice in the lap is a cycle of 4, not a repeated call', async () => {
+describe('a loop\'s kind is read from its calls', () => {
+  it('a cycle of 4 with one call twice in the lap is a cycle of 4, not identical calls', async () => {
     const lap = [read('src/app.ts'), { name: 'grep', args: { pattern: 'port' }, result: 'app.ts:3' }, read('src/app.ts'), { name: 'bash', args: { command: 'make' }, result: 'error' }]
     const [loop] = await loopsOf(times(4, lap).flat())
-    expect(loop).toMatchObject({ shape: 'cycle', period: 4, what: 'read src/app.ts → grep port → read src/app.ts → bash make', firstCall: 1, begins: 3, lastCall: 16 })
-    expect(loop!.rules).toEqual(['I', 'C'])
+    expect(loop).toMatchObject({ kind: 'cycle', period: 4, what: 'read src/app.ts → grep port → read src/app.ts → bash make', firstCall: 1, begins: 3, lastCall: 16 })
+    expect(loop!.foundBy).toEqual(['identical-calls', 'cycle'])
   })
 
-  it('a viewing lap of 7 gone over again is a lap of 7, in order or not', async () => {
+  it('a viewing lap of 7 gone over again is same ground with a lap of 7, in order or not', async () => {
     const windows = Array.from({ length: 7 }, (_, i) => ({ name: 'read', args: { file_path: 'big.py', offset: i * 50 }, result: `window ${i}` }))
     const [inOrder] = await loopsOf([...windows, ...windows, ...windows])
-    expect(inOrder).toMatchObject({ shape: 'same-ground', period: 7, begins: 8 })
+    expect(inOrder).toMatchObject({ kind: 'same-ground', period: 7, begins: 8 })
     const [shuffled] = await loopsOf([...windows, ...[3, 0, 6, 1, 5, 2, 4].map(i => windows[i]!)])
-    expect(shuffled).toMatchObject({ shape: 'same-ground', period: 7, rules: ['L'] })
+    expect(shuffled).toMatchObject({ kind: 'same-ground', period: 7, foundBy: ['same-ground'] })
   })
 
-  it('the same call again is a repeated call', async () => {
+  it('the same call again is identical calls', async () => {
     const [loop] = await loopsOf(times(5, read('notes.txt')))
-    expect(loop).toMatchObject({ shape: 'identical-calls', period: 1, what: 'read notes.txt', firstCall: 1, begins: 2, lastCall: 5 })
+    expect(loop).toMatchObject({ kind: 'identical-calls', period: 1, what: 'read notes.txt', firstCall: 1, begins: 2, lastCall: 5 })
   })
 
   it('one tool failing the same way across arguments is the same error', async () => {
     const failing = (path: string): ScriptedCall => ({ name: 'grep', args: { pattern: 'x', path }, result: 'Error: the search index is not built', isError: true })
     const [loop] = await loopsOf([failing('a'), failing('b'), failing('c'), failing('d')])
-    expect(loop).toMatchObject({ shape: 'same-error', rules: ['E'], what: 'grep: Error: the search index is not built', firstCall: 1, begins: 2, lastCall: 4 })
+    expect(loop).toMatchObject({ kind: 'same-error', foundBy: ['same-error'], what: 'grep: Error: the search index is not built', firstCall: 1, begins: 2, lastCall: 4 })
   })
 
   it('the same context text claimed step after step is duplicate text', async () => {
@@ -82,17 +82,17 @@ describe('a loop\'s shape is read from its calls', () => {
     }
     const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
     const [loop] = analysis.sessions[0]!.agents[0]!.loops
-    expect(loop).toMatchObject({ shape: 'duplicate-text', rules: ['T'], firstCall: 1, lastCall: 3, tokens: { total: 3 * 24, estimated: true }, wasted: { total: 2 * 24 } })
+    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], firstCall: 1, lastCall: 3, tokens: { total: 3 * 24, estimated: true }, wasted: { total: 2 * 24 } })
   })
 
-  it('the same answer response after response is a repeated response', async () => {
+  it('the same answer response after response is the same response', async () => {
     const id = `session-${++logs}`
     const answer = 'I cannot reach the registry from here, so the install cannot finish.'
     const script = new SessionScript(header(id)).prompt('go').respond([read('a.txt')])
     for (let i = 0; i < 3; i++) script.openStep().stream([{ part: 'text', deltas: [answer] }]).respond([], { inputTokens: 100, outputTokens: 30 })
     const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
     const [loop] = analysis.sessions[0]!.agents[0]!.loops
-    expect(loop).toMatchObject({ shape: 'same-response', rules: ['R'], what: answer, tokens: { total: 90, estimated: false }, wasted: { total: 60 } })
+    expect(loop).toMatchObject({ kind: 'same-response', foundBy: ['same-response'], what: answer, tokens: { total: 90, estimated: false }, wasted: { total: 60 } })
   })
 })
 
@@ -154,7 +154,7 @@ describe('sessions, subagents and the overview', () => {
     const child = writeLog(home, 'session-child', steps(new SessionScript(header('session-child', 'session-parent')).prompt('task'), times(5, read('b.txt')), { inputTokens: 300, outputTokens: 20 }).bytes())
     const analysis = await analyzeSessions([child, parent], DEFAULTS)
     expect(analysis.sessions.map(session => [session.session, session.agentCount, session.agents.map(agent => agent.agent)])).toEqual([['session-parent', 2, ['session-child']]])
-    expect(analysis.sessions[0]!.agents[0]!.loops).toEqual([expect.objectContaining({ session: 'session-parent', agent: 'session-child', shape: 'identical-calls', calls: 5 })])
+    expect(analysis.sessions[0]!.agents[0]!.loops).toEqual([expect.objectContaining({ session: 'session-parent', agent: 'session-child', kind: 'identical-calls', calls: 5 })])
     expect(analysis.quiet.count).toBe(0)
   })
 

@@ -103,12 +103,12 @@ describe('the overview, first', () => {
   it('comes before the sessions, and Chromium draws it above the first timeline', () => {
     expect(html.indexOf('<h2>Overview</h2>')).toBeGreaterThan(0)
     expect(html.indexOf('<h2>Overview</h2>')).toBeLessThan(html.indexOf('<section class="session"'))
-    // The overview's tables (figures, shapes, costliest loops) take the top of the page: the calls row lies well below.
+    // The overview's tables (figures, kinds, costliest loops) take the top of the page: the calls row lies well below.
     expect(origin.y).toBeGreaterThan(400)
   })
 
-  it('names the costliest loop with its shape and cost, linking to its session', () => {
-    expect(html).toContain('<td>repeated call (read a.txt)</td><td class="nowrap">calls 4–9</td><td><a href="#session-session-html">session-html</a></td>')
+  it('names the costliest loop with its kind and cost, linking to its session', () => {
+    expect(html).toContain('<td>identical calls (read a.txt)</td><td class="nowrap">calls 4–9</td><td><a href="#session-session-html">session-html</a></td>')
     expect(html).toContain('<section class="session" id="session-session-html">')
   })
 })

@@ -54,7 +54,8 @@ interface Report {
   loops: {
     session: string
     agent: string
-    shape: string
+    kind: string
+    foundBy: string[]
     period: number | null
     firstCall: number
     calls: number
@@ -79,7 +80,7 @@ describe('a DSH home with a good log and a truncated one', () => {
     expect(stderr).toMatch(/: is truncated or corrupt: the last zstd frame \(byte \d+\) ends in the middle of a line\n$/)
     const report = JSON.parse(stdout) as Report
     expect(report.errors.map(error => error.file)).toEqual([truncated])
-    expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', shape: 'identical-calls', period: 1, firstCall: 1, calls: 6 })])
+    expect(report.loops).toEqual([expect.objectContaining({ session: 'session-good', agent: 'main', kind: 'identical-calls', foundBy: ['identical-calls'], period: 1, firstCall: 1, calls: 6 })])
     expect(first(report).brake['defaults']).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
     expect(first(report).said).toEqual([{ kind: 'notice', call: 4, text: 'read × 4, same result' }])
   })
@@ -87,7 +88,7 @@ describe('a DSH home with a good log and a truncated one', () => {
   it('prints a text report with the loop, its cost and the notice, beside what was said', async () => {
     const { stdout } = await run('analyze', good)
     expect(stdout.split('\n')[0]).toBe('dsh-brake analyze: 1 session (1 agent, 6 calls); config: defaults')
-    expect(stdout).toContain('loop 1: repeated call (read notes.txt), calls 1–6 (6 calls, from call 2 a loop), rules I')
+    expect(stdout).toContain('loop 1: identical calls (read notes.txt), calls 1–6 (6 calls, from call 2 a loop), found by identical-calls')
     expect(stdout).toContain('cost 6120 tokens, 5100 wasted; saved defaults: 2040')
     expect(stdout).toMatch(/^ {7}4 {2}notice: read × 4, same result {2}notice: read × 4, same result$/m)
   })

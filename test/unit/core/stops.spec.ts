@@ -17,7 +17,7 @@ const { detectors } = resolveOptions({ ...DEFAULTS, mode: 'stop' })
 function firstStop(calls: readonly CallObservation[]): { at: number; cause: StopCause } | undefined {
   const state = createBrakeState(detectors)
   for (const [index, call] of calls.entries()) {
-    const cause = stopCause(call, state.observeCall(call), call.refused ? state.callCount(call.key) : 0)
+    const cause = stopCause({ call, told: state.observeCall(call), chainLength: call.refused ? state.callCount(call.key) : 0 })
     if (cause !== undefined) return { at: index + 1, cause }
   }
   return undefined

@@ -24,7 +24,7 @@ const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(findi
 
 describe('a loop told once', () => {
   it('makes one notice of one call\'s findings, leading with the strongest and naming what adds something', () => {
-    const told = createVoice(options).speak(1, 1, 0, 1, [repeat(1), error([1, 2]), cycle([1, 2])])
+    const told = createVoice(options).speak({ at: 1, key: 1, epoch: 0, runStart: 1, evidence: [repeat(1), error([1, 2]), cycle([1, 2])] })
     expect(told?.finding.kind).toBe('cycle')
     // The repeat count adds nothing beside a cycle of repeats; the same error does.
     expect(kinds(told!.also)).toEqual(['same-error'])
@@ -33,70 +33,71 @@ describe('a loop told once', () => {
 
   it('holds back what other findings say of the same calls until the loop is due again, `every` repeats on', () => {
     const voice = createVoice(options)
-    expect(voice.speak(10, 3, 0, 10, [cycle([1, 2, 3])])).toBeDefined()
+    expect(voice.speak({ at: 10, key: 3, epoch: 0, runStart: 10, evidence: [cycle([1, 2, 3])] })).toBeDefined()
     // Each of the cycle's calls reaching its fourth repeat on the next lap: the same loop.
-    expect([11, 12, 13].map(at => voice.speak(at, at - 10, 0, at, [repeat(at - 10)]))).toEqual([undefined, undefined, undefined])
+    const repeats = [11, 12, 13].map(at => voice.speak({ at, key: at - 10, epoch: 0, runStart: at, evidence: [repeat(at - 10)] }))
+    expect(repeats).toEqual([undefined, undefined, undefined])
     // A cycle last told counts its repeats in laps: five laps of three calls on.
-    expect(voice.speak(24, 3, 0, 24, [repeat(3, 8)])).toBeUndefined()
-    expect(voice.speak(25, 3, 0, 25, [cycle([1, 2, 3], 8)])).toMatchObject({ finding: { kind: 'cycle' }, again: true })
+    expect(voice.speak({ at: 24, key: 3, epoch: 0, runStart: 24, evidence: [repeat(3, 8)] })).toBeUndefined()
+    expect(voice.speak({ at: 25, key: 3, epoch: 0, runStart: 25, evidence: [cycle([1, 2, 3], 8)] })).toMatchObject({ finding: { kind: 'cycle' }, again: true })
   })
 
   it('joins the loops a finding touches into one: a cycle over two calls told apart', () => {
     const voice = createVoice(options)
-    voice.speak(4, 1, 0, 4, [repeat(1)])
-    voice.speak(6, 2, 0, 6, [repeat(2)])
-    expect(voice.speak(8, 2, 0, 8, [cycle([1, 2])])).toBeUndefined()
-    expect(voice.speak(11, 1, 0, 11, [cycle([1, 2], 5)])).toMatchObject({ again: true })
+    voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })
+    voice.speak({ at: 6, key: 2, epoch: 0, runStart: 6, evidence: [repeat(2)] })
+    expect(voice.speak({ at: 8, key: 2, epoch: 0, runStart: 8, evidence: [cycle([1, 2])] })).toBeUndefined()
+    expect(voice.speak({ at: 11, key: 1, epoch: 0, runStart: 11, evidence: [cycle([1, 2], 5)] })).toMatchObject({ again: true })
   })
 
   it('takes findings within one unbroken run of revisits as one loop, whatever calls they name', () => {
     const voice = createVoice(options)
-    voice.speak(20, 1, 0, 15, [repeat(1)])
-    expect(voice.speak(21, 2, 0, 15, [repeat(2)])).toBeUndefined()
+    voice.speak({ at: 20, key: 1, epoch: 0, runStart: 15, evidence: [repeat(1)] })
+    expect(voice.speak({ at: 21, key: 2, epoch: 0, runStart: 15, evidence: [repeat(2)] })).toBeUndefined()
     // Another run: another loop.
-    expect(voice.speak(23, 3, 0, 23, [repeat(3)])).toMatchObject({ again: false })
+    expect(voice.speak({ at: 23, key: 3, epoch: 0, runStart: 23, evidence: [repeat(3)] })).toMatchObject({ again: false })
   })
 
   it('gives a loop on other calls its own notice', () => {
     const voice = createVoice(options)
-    voice.speak(4, 1, 0, 4, [repeat(1)])
-    expect(voice.speak(5, 2, 0, 5, [repeat(2)])).toMatchObject({ again: false })
+    voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })
+    expect(voice.speak({ at: 5, key: 2, epoch: 0, runStart: 5, evidence: [repeat(2)] })).toMatchObject({ again: false })
   })
 
   it('starts every loop afresh in a new progress epoch, and after a reset', () => {
     const voice = createVoice(options)
-    voice.speak(4, 1, 0, 4, [repeat(1)])
-    expect(voice.speak(5, 1, 1, 5, [repeat(1)])).toMatchObject({ again: false })
+    voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })
+    expect(voice.speak({ at: 5, key: 1, epoch: 1, runStart: 5, evidence: [repeat(1)] })).toMatchObject({ again: false })
     voice.reset()
-    expect(voice.speak(6, 1, 1, 6, [repeat(1)])).toMatchObject({ again: false })
+    expect(voice.speak({ at: 6, key: 1, epoch: 1, runStart: 6, evidence: [repeat(1)] })).toMatchObject({ again: false })
   })
 })
 
 describe('another plugin\'s voice', () => {
   it('holds back a plain repeat of what it said for the next `every` calls', () => {
     const voice = createVoice(options)
-    voice.heard(3, 1, 0)
-    expect(voice.speak(4, 1, 0, 4, [repeat(1)])).toBeUndefined()
-    expect(voice.speak(8, 1, 0, 8, [repeat(1, 8)])).toMatchObject({ again: false })
+    voice.heard({ at: 3, key: 1, epoch: 0 })
+    expect(voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })).toBeUndefined()
+    expect(voice.speak({ at: 8, key: 1, epoch: 0, runStart: 8, evidence: [repeat(1, 8)] })).toMatchObject({ again: false })
   })
 
   it('lets through what it did not say: another kind of evidence, or deny mode\'s warning of refusals', () => {
     const heard = createVoice(options)
-    heard.heard(3, 1, 0)
-    expect(heard.speak(4, 1, 0, 4, [error([1, 2])])).toBeDefined()
+    heard.heard({ at: 3, key: 1, epoch: 0 })
+    expect(heard.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [error([1, 2])] })).toBeDefined()
     const deny = createVoice({ ...options, denyCount: 10 })
-    deny.heard(3, 1, 0)
-    expect(deny.speak(4, 1, 0, 4, [repeat(1)])).toBeDefined()
+    deny.heard({ at: 3, key: 1, epoch: 0 })
+    expect(deny.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1)] })).toBeDefined()
     // A poller is never refused: its repeat says nothing more.
-    deny.heard(5, 2, 0)
-    expect(deny.speak(6, 2, 0, 6, [poll(2)])).toBeUndefined()
+    deny.heard({ at: 5, key: 2, epoch: 0 })
+    expect(deny.speak({ at: 6, key: 2, epoch: 0, runStart: 6, evidence: [poll(2)] })).toBeUndefined()
   })
 })
 
 describe('bounds', () => {
   it('remembers at most `maxCalls` call identities', () => {
     const voice = createVoice({ ...options, maxCalls: 8 })
-    for (let key = 0; key < 100; key++) voice.speak(key * 10, key, 0, key * 10, [repeat(key)])
+    for (let key = 0; key < 100; key++) voice.speak({ at: key * 10, key, epoch: 0, runStart: key * 10, evidence: [repeat(key)] })
     expect(voice.size).toBe(8)
   })
 })

@@ -55,7 +55,7 @@ describe('stop mode', () => {
   it('ends the turn at the model request of the step after the call that settled the stop', async () => {
     const { stops, agent, cancel, report, emit, request } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     const start = stops.stepStarting(agent, false)
     expect(start).toMatchObject({ kind: 'last-step', notice: { source: { kind: 'plugin', plugin: 'dsh-brake' } } })
     stops.noticeEntered(agent)
@@ -73,22 +73,22 @@ describe('stop mode', () => {
   it('keeps the first stop settled in a turn', () => {
     const { stops, agent } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
-    stops.callCounted(agent, refused, undefined, 6)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 6 })
     expect(stops.stepStarting(agent, false)).toMatchObject({ kind: 'last-step', notice: { content: [{ text: expect.stringContaining('5 times') as string }] } })
   })
 
   it('settles nothing for a call the rule lets go', () => {
     const { stops, agent } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, callOf('read', { file_path: 'a.ts' }, { kind: 'read' }), undefined, 0)
+    stops.callCounted(agent, { call: callOf('read', { file_path: 'a.ts' }, { kind: 'read' }), told: undefined, chainLength: 0 })
     expect(stops.stepStarting(agent, false)).toBeUndefined()
   })
 
   it('does nothing at a request before the step entered with the notice', async () => {
     const { stops, agent, cancel, request } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     await request()
     expect(cancel).not.toHaveBeenCalled()
     expect(stops.stepStarting(agent, false)?.kind).toBe('last-step')
@@ -97,7 +97,7 @@ describe('stop mode', () => {
   it('rejects the step after a cancel that did not take, once, and keeps the reject while the turn is aborted', async () => {
     const { stops, agent, contain, request } = setup(false)
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     stops.stepStarting(agent, false)
     stops.noticeEntered(agent)
     await request()
@@ -110,7 +110,7 @@ describe('stop mode', () => {
   it('leaves an aborted request alone: the turn ends without the hard stop', async () => {
     const { stops, agent, cancel, request } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     stops.stepStarting(agent, false)
     stops.noticeEntered(agent)
     await request(true)
@@ -124,7 +124,7 @@ describe('stop mode', () => {
   ])('drops a stop when %s', async (_, end) => {
     const { stops, agent, cancel, request } = setup()
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     stops.stepStarting(agent, false)
     stops.noticeEntered(agent)
     end(stops, agent)
@@ -137,7 +137,7 @@ describe('stop mode', () => {
     const { stops, contain } = setup()
     const agent = { get session(): never { throw new Error('injected agent fault') } } as unknown as Agent
     stops.stepBegins(agent, 1)
-    stops.callCounted(agent, refused, undefined, 5)
+    stops.callCounted(agent, { call: refused, told: undefined, chainLength: 5 })
     stops.stepStarting(agent, false)
     stops.noticeEntered(agent)
     await expect(requestOf(stops, agent)).resolves.toBe(config)

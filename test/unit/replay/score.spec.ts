@@ -4,7 +4,7 @@ import type { Action } from '../../../src/replay/actions.ts'
 import type { Episode } from '../../../src/replay/label/rules.ts'
 import { actsOn, CATCH_SLACK, firstOn, keptFromPlay, spread } from '../../../src/replay/score.ts'
 
-const episode: Episode = { agent: 'a', start: 10, begins: 11, end: 20, labelledAt: 13, rules: ['I'], period: 1 }
+const episode: Episode = { agent: 'a', start: 10, begins: 11, end: 20, labelledAt: 13, foundBy: ['identical-calls'], period: 1 }
 const at = (call: number, kind: Action['kind'] = 'notice', agent = 'a'): Action => ({ kind, agent, call, text: `${kind} at ${call}` })
 
 describe('actsOn', () => {
