@@ -134,7 +134,7 @@ function gitEdits(args: readonly string[]): FileEdit[] {
 /** A sed substitution's parts: `s` and its delimiter, the pattern, the replacement, the flags. */
 const SUBSTITUTION = /^(?:\d+(?:,\d+)?|\/(?:[^/\\]|\\.)*\/)?\s*s(.)((?:(?!\1)[^\\]|\\.)*)\1((?:(?!\1)[^\\]|\\.)*)\1(\w*)$/s
 /** A sed insertion: an address (a line, `$`, a pattern), `a` (after) or `i` (before), and the text. */
-const INSERTION = /^(?:(\d+)|\$|\/((?:[^/\\]|\\.)*)\/)\s*([ai])\\?\s?(.*)$/s
+const INSERTION = /^(?:(\d+)|\$|\/((?:[^/\\]|\\.)*)\/)\s*([ai])\s*\\?(.*)$/s
 /** Sed deletions: `12d`, `12,14d`, `$d`, `/pattern/d`, several joined by `;`. */
 const DELETIONS = /^(?:\s*(?:\d+(?:,(?:\d+|\$))?|\$|\/(?:[^/\\]|\\.)*\/)\s*d\s*;?)+$/
 const DELETION = /(\d+)(,(?:\d+|\$))?\s*d|\$\s*d|\/((?:[^/\\]|\\.)*)\/\s*d/g

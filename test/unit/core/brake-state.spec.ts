@@ -2,6 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
+import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
+import { EDITED_FILES } from '../../../src/core/detectors/same-failure.ts'
+import { failureOf } from '../../../src/core/failures.ts'
+import { shellEdits } from '../../../src/core/file-edits.ts'
+import { MAX_FILES } from '../../../src/core/file-states.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
@@ -179,7 +184,11 @@ describe('bounded state', () => {
       for (const s of steps) {
         if ('call' in s) {
           const { tool, arg, result, failed, kind } = s.call
-          state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
+          // Edits of many files (the file states) and failures (the checks' outcomes) reach the detectors that read them.
+          const edits = kind === 'mutating' ? shellEdits(`sed -i '${arg % 3}i\\ x${arg}' f${arg}.py && sed -i 's/a/b${arg % 4}/' g${arg % 90}.py`) : []
+          state.observeCall(callOf(tool, { arg }, {
+            result, failed, kind, edits, failure: failureOf(result, failed), ...failed ? { errorLine: result.slice(0, 40) } : {},
+          }))
         } else if ('response' in s) {
           state.observeResponse(s.response)
         } else if ('text' in s) {
@@ -201,6 +210,11 @@ describe('bounded state', () => {
         expect(size['voice']).toBeLessThanOrEqual(BOUND)
         expect(size['latestCalls']).toBeLessThanOrEqual(LATEST_CALLS)
         expect(size['responses']).toBeLessThanOrEqual(1)
+        expect(size['failingChecks']).toBeLessThanOrEqual(BOUND)
+        expect(size['checkOutcomes']).toBeLessThanOrEqual(BOUND)
+        expect(size['editsSinceCheck']).toBeLessThanOrEqual(EDITED_FILES)
+        expect(size['fileStates']).toBeLessThanOrEqual(MAX_FILES)
+        expect(size['editsKept']).toBeLessThanOrEqual(EDITS_KEPT)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)
