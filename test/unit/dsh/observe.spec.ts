@@ -14,6 +14,19 @@ describe('observing a call', () => {
     expect(observeCall(exec('read'), identity(false), ok(text), false).failed).toBe(false)
   })
 
+  it('reads a failure from what a command printed, not the closing line DSH adds; none for a refused call', () => {
+    const output = 'Traceback (most recent call last):\n  File "/r/a.py", line 3, in f\n    g()\nNameError: name \'g\' is not defined\n[exit code: 1]'
+    expect(observeCall(exec('bash'), identity(true), ok(output), false).failure).toMatchObject({ line: "NameError: name 'g' is not defined", origin: '/r/a.py' })
+    // A file tool's text is read as it is: a file may end in anything.
+    expect(observeCall(exec('read'), identity(false), ok('all good\n[exit code: 1]'), false).failure).toBeUndefined()
+    expect(observeCall(exec('bash'), identity(true), ok(output), true).failure).toBeUndefined()
+  })
+
+  it('carries the edits the identity shows', () => {
+    const edits = [{ file: 'a.py', kind: 'other' }] as const
+    expect(observeCall(exec('bash'), { ...identity(true), kind: 'mutating', edits }, ok(''), false).edits).toBe(edits)
+  })
+
   it('keeps at most 2 000 characters of an error line', () => {
     const failure: ToolExecutionResult = {
       isError: true, content: [{ type: 'text', text: `Error: ${'x'.repeat(10_000)}` }], error: { message: 'x' },
