@@ -165,9 +165,9 @@ export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
  * The notice attached to the result of a check (a test, a build, a script) that failed the same way again, after each
  * of the edits since its first run, none of which touched what the failure points to.
  */
-export const SAME_FAILURE_NOTICE = `[dsh-brake] \`{tool}\` {arguments} has failed the same way {count} times in a row, each time after you edited {edited}:
+export const SAME_FAILURE_NOTICE = `[dsh-brake] \`{tool}\` {arguments} failed the same way {count} times in a row, each after you edited {edited}:
 {failure}
-The failure has not changed, so your edits are not reaching its cause. {origin}Find where the failure comes from before you edit again, or tell the user what is blocking you.`
+Your edits miss its cause. {origin}Find where it comes from before you edit again, or tell the user what is blocking you.`
 
 /** Where the failure comes from, filling `{origin}` when the output names the file it was raised in. */
 export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits did not touch. '
@@ -175,18 +175,15 @@ export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits di
 /** The collapsed-row summary of a same-failure notice. */
 export const SAME_FAILURE_SUMMARY = '{tool} failed × {count} after edits, same failure'
 
-/**
- * The notice attached to the result of a check showing edits that undo each other: an edit undone and made again that
- * fails as before (`redo`), or a failure that edits had made go away, back again (`back`).
- */
-export const EDIT_REVERT_NOTICE = {
-  redo: `[dsh-brake] You undid an edit to {file} and then made it again, and \`{tool}\` {arguments} fails exactly as it did the last time the file was like this:
+/** The notice attached to the result of a check that fails as before, after an edit the agent had undone was made again. */
+export const EDIT_REVERT_NOTICE = `[dsh-brake] You undid an edit to {file} and made it again, and \`{tool}\` {arguments} fails as before:
 {failure}
-Undoing and redoing the same edit will not change the outcome. Decide which version of {file} you want, then change something you have not tried yet, or tell the user what is blocking you.`,
-  back: `[dsh-brake] \`{tool}\` {arguments} has failed this way {count} times; each time your edits made the failure go away, it came back:
+Redoing it will not change the outcome. Decide which version of {file} you want and try something new, or tell the user what is blocking you.`
+
+/** The edit-revert notice when a failure the edits had made go away came back, again. */
+export const EDIT_REVERT_BACK_NOTICE = `[dsh-brake] \`{tool}\` {arguments} has failed this way {count} times; each time your edits made the failure go away, it came back:
 {failure}
-Your edits are undoing each other. Decide which version you want to keep and build on it, rather than going back to one that fails, or tell the user what is blocking you.`,
-} as const
+Your edits are undoing each other. Decide which version you want to keep and build on it, or tell the user what is blocking you.`
 
 /** The collapsed-row summary of an edit-revert notice. */
 export const EDIT_REVERT_SUMMARY = {
@@ -401,7 +398,8 @@ function editRevertWording(found: EditRevertFinding): Wording {
   }
   return {
     notice: () => ({
-      text: fill(EDIT_REVERT_NOTICE[found.evidence], values), summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)),
+      text: fill(found.evidence === 'redo' ? EDIT_REVERT_NOTICE : EDIT_REVERT_BACK_NOTICE, values),
+      summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)),
     }),
     phrase: () => fill(LOOP['edit-revert'], values),
   }

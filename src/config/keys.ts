@@ -143,8 +143,8 @@ export const KEYS = {
   sameFailureCount: {
     default: 3,
     rule: { kind: 'integer', min: 2 },
-    en: 'Runs in a row of a test or command that fail the same way, each after an edit that missed the failure, that make a notice.',
-    zh: '同一测试或命令连续多少次以相同方式失败（每次之前都有一次没有触及该失败的编辑）时提醒。',
+    en: 'Runs in a row of a check failing the same way, each after edits that missed the failure.',
+    zh: '检查连续相同失败的次数（编辑都未触及失败）。',
   },
   toolPolicies: {
     default: {},

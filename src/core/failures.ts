@@ -72,7 +72,7 @@ const FILE_NAME = /(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][\w]{0,5}\b/g
 
 /**
  * The failure a check's output tells, or undefined when it tells none. `body` is the output without the host's own
- * closing line (a shell's `[exit code: 1]`); `failed` whether the call failed.
+ * closing line (a shell's exit status line); `failed` whether the call failed.
  *
  * An output that ends in an exception (a JavaScript stack may follow it) is a failure whether or not the call failed
  * (a script that catches its exception and prints the traceback), known by that exception. A failed call's other

@@ -17,8 +17,8 @@ export const ANY_FILE = '*'
 /** What one edit did to one file. */
 export type FileEdit =
   /** Wrote the whole content (its fingerprint); an `rm` writes {@link ABSENT}. */
-  | { readonly file: string; readonly kind: 'write'; readonly content: number }
-  /** Replaced one text by another (fingerprints), as an `edit` tool or a `sed s/old/new/` does. */
+  | { readonly file: string; readonly kind: 'content'; readonly content: number }
+  /** Replaced one text by another (fingerprints), as a file tool or a `sed s/old/new/` does. */
   | { readonly file: string; readonly kind: 'replace'; readonly old: number; readonly new: number }
   /** Inserted a line or block (its beginning, at most {@link TEXT_CHARS}), at a line number when the edit gave one. */
   | { readonly file: string; readonly kind: 'insert'; readonly text: string; readonly line: number | undefined }
@@ -58,7 +58,7 @@ export function toolEdits(fields: EditFields, args: unknown): FileEdit[] {
   const file = text(fields.file)
   if (file === undefined) return [{ file: ANY_FILE, kind: 'other' }]
   const content = text(fields.content)
-  if (content !== undefined) return [{ file, kind: 'write', content: fingerprint(content) }]
+  if (content !== undefined) return [{ file, kind: 'content', content: fingerprint(content) }]
   const old = text(fields.old)
   const replacement = text(fields.new)
   if (old !== undefined && replacement !== undefined) return [{ file, kind: 'replace', old: fingerprint(old), new: fingerprint(replacement) }]
@@ -87,7 +87,7 @@ function redirectEdits(simple: SimpleCommand): FileEdit[] {
     if (shown === undefined || (words.length > 1 && words[0] === 'cat')) return { file, kind: 'other' }
     return simple.appends.includes(file)
       ? { file, kind: 'insert', text: shown.slice(0, TEXT_CHARS), line: undefined }
-      : { file, kind: 'write', content: fingerprint(shown) }
+      : { file, kind: 'content', content: fingerprint(shown) }
   })
 }
 
@@ -98,9 +98,9 @@ function commandEdits(words: readonly string[]): FileEdit[] {
   switch (program) {
     case 'sed': return sedEdits(rest)
     case 'git': return gitEdits(rest)
-    case 'rm': return operands.map(file => ({ file, kind: 'write', content: ABSENT }))
+    case 'rm': return operands.map(file => ({ file, kind: 'content', content: ABSENT }))
     case 'mv': return operands.length < 2 ? [] : [
-      ...operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'write', content: ABSENT })), { file: operands.at(-1)!, kind: 'other' },
+      ...operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'content', content: ABSENT })), { file: operands.at(-1)!, kind: 'other' },
     ]
     case 'cp': case 'ln': case 'touch': case 'truncate': case 'dd': return operands.length === 0 ? [] : [{ file: operands.at(-1)!, kind: 'other' }]
     case 'perl': return rest.some(word => /^-\w*i/.test(word)) ? operands.slice(1).map(file => ({ file, kind: 'other' })) : []
@@ -124,8 +124,8 @@ function gitEdits(args: readonly string[]): FileEdit[] {
     case 'stash': return operands.length === 0 || operands[0] === 'push' || operands[0] === 'save'
       ? [{ file: ANY_FILE, kind: 'restore' }] : [{ file: ANY_FILE, kind: 'other' }]
     case 'reset': return rest.includes('--hard') ? [{ file: ANY_FILE, kind: 'restore' }] : []
-    case 'rm': return operands.map(file => ({ file, kind: 'write', content: ABSENT }))
-    case 'mv': return operands.length === 2 ? [{ file: operands[0]!, kind: 'write', content: ABSENT }, { file: operands[1]!, kind: 'other' }] : []
+    case 'rm': return operands.map(file => ({ file, kind: 'content', content: ABSENT }))
+    case 'mv': return operands.length === 2 ? [{ file: operands[0]!, kind: 'content', content: ABSENT }, { file: operands[1]!, kind: 'other' }] : []
     case 'add': case 'commit': return []
     default: return [{ file: ANY_FILE, kind: 'other' }]
   }

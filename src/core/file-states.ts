@@ -82,7 +82,7 @@ export function createFileStates(): FileStates {
 
   function change(file: FileState, edit: FileEdit): void {
     switch (edit.kind) {
-      case 'write':
+      case 'content':
         file.base = edit.content % MODULUS
         file.changes = []
         return

@@ -164,17 +164,17 @@ describe('same-failure notice', () => {
   it('quotes the failure, names the files edited, and points to where the failure comes from', () => {
     const { text, summary } = findingNotice(finding)
     expect(text).toBe([
-      '[dsh-brake] `bash` {"command":"python reproduce.py"} has failed the same way 3 times in a row, each time after you edited reproduce.py:',
+      '[dsh-brake] `bash` {"command":"python reproduce.py"} failed the same way 3 times in a row, each after you edited reproduce.py:',
       "NameError: name 'connection' is not defined",
-      'The failure has not changed, so your edits are not reaching its cause. It is raised in /repo/django/db/backends/sqlite3/base.py, which those edits did not touch. Find where the failure comes from before you edit again, or tell the user what is blocking you.',
+      'Your edits miss its cause. It is raised in /repo/django/db/backends/sqlite3/base.py, which those edits did not touch. Find where it comes from before you edit again, or tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('bash failed × 3 after edits, same failure')
   })
 
   it('leaves out where it is raised when the output does not say, and never warns of refusals', () => {
     const { text } = loopNotice(alone({ ...finding, origin: '', edited: ['a.py', 'b.py'] }), 10)
-    expect(text).toContain('each time after you edited a.py, b.py:\n')
-    expect(text).toContain('not reaching its cause. Find where')
+    expect(text).toContain('each after you edited a.py, b.py:\n')
+    expect(text).toContain('miss its cause. Find where')
     expect(text).not.toContain('refused')
   })
 })
@@ -188,9 +188,9 @@ describe('edit-revert notice', () => {
   it('says the edit was undone and made again, with the same failure, and to decide which version to keep', () => {
     const { text, summary } = findingNotice(redo)
     expect(text).toBe([
-      '[dsh-brake] You undid an edit to app/models.py and then made it again, and `bash` {"command":"python reproduce.py"} fails exactly as it did the last time the file was like this:',
+      '[dsh-brake] You undid an edit to app/models.py and made it again, and `bash` {"command":"python reproduce.py"} fails as before:',
       'SyntaxError: invalid syntax. Perhaps you forgot a comma?',
-      'Undoing and redoing the same edit will not change the outcome. Decide which version of app/models.py you want, then change something you have not tried yet, or tell the user what is blocking you.',
+      'Redoing it will not change the outcome. Decide which version of app/models.py you want and try something new, or tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('edit undone and redone: app/models.py')
   })

@@ -4,7 +4,7 @@ import { ABSENT, ANY_FILE, MAX_EDITS, shellEdits, TEXT_CHARS, toolEdits, type Fi
 import { fingerprint } from '../../../src/core/fingerprint.ts'
 
 const replace = (file: string, old: string, by: string): FileEdit => ({ file, kind: 'replace', old: fingerprint(old), new: fingerprint(by) })
-const write = (file: string, content: string): FileEdit => ({ file, kind: 'write', content: fingerprint(content) })
+const write = (file: string, content: string): FileEdit => ({ file, kind: 'content', content: fingerprint(content) })
 const insert = (file: string, text: string, line?: number): FileEdit => ({ file, kind: 'insert', text, line })
 const other = (file: string): FileEdit => ({ file, kind: 'other' })
 
@@ -60,8 +60,8 @@ describe('the edits of a shell command', () => {
     ['git apply /tmp/fix.patch', [other(ANY_FILE)]],
     ['git add -A && git commit -m wip', []],
     // Files removed, moved, copied.
-    ['rm -f a.py b.py', [{ file: 'a.py', kind: 'write', content: ABSENT }, { file: 'b.py', kind: 'write', content: ABSENT }]],
-    ['mv a.py.tmp a.py', [{ file: 'a.py.tmp', kind: 'write', content: ABSENT }, other('a.py')]],
+    ['rm -f a.py b.py', [{ file: 'a.py', kind: 'content', content: ABSENT }, { file: 'b.py', kind: 'content', content: ABSENT }]],
+    ['mv a.py.tmp a.py', [{ file: 'a.py.tmp', kind: 'content', content: ABSENT }, other('a.py')]],
     ['cp a.py b.py', [other('b.py')]],
     ['patch -p1 < fix.diff', [other(ANY_FILE)]],
     ['pip install -e .', []],

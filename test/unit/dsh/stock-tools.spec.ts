@@ -47,11 +47,11 @@ describe('what the stock tools\' edits show', () => {
   const editsOf = (tool: string, args: Record<string, unknown>): unknown => identify(tool, args)?.edits
 
   it('reads the file and the text of write, edit and str_replace_editor', () => {
-    expect(editsOf('write', { file_path: 'a.py', content: 'x' })).toEqual([{ file: 'a.py', kind: 'write', content: fingerprint('x') }])
+    expect(editsOf('write', { file_path: 'a.py', content: 'x' })).toEqual([{ file: 'a.py', kind: 'content', content: fingerprint('x') }])
     expect(editsOf('edit', { file_path: 'a.py', old_string: 'x', new_string: 'y' })).toEqual([{ file: 'a.py', kind: 'replace', old: fingerprint('x'), new: fingerprint('y') }])
     expect(editsOf('str_replace_editor', { command: 'str_replace', path: '/r/a.py', old_str: 'x', new_str: 'y' }))
       .toEqual([{ file: '/r/a.py', kind: 'replace', old: fingerprint('x'), new: fingerprint('y') }])
-    expect(editsOf('str_replace_editor', { command: 'create', path: '/r/a.py', file_text: 'x' })).toEqual([{ file: '/r/a.py', kind: 'write', content: fingerprint('x') }])
+    expect(editsOf('str_replace_editor', { command: 'create', path: '/r/a.py', file_text: 'x' })).toEqual([{ file: '/r/a.py', kind: 'content', content: fingerprint('x') }])
   })
 
   it('reads a shell edit from its command line, and takes one it cannot read as a change to any file', () => {
