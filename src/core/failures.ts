@@ -46,12 +46,12 @@ const TAIL_LINES = 12
 /** Lines before an exception searched for the frame it was raised in. */
 const FRAME_LINES = 8
 /**
- * Characters from the end of a failure without an exception that are compared: all of most outputs, and the end of
- * a long one, where its failures are (normalizing costs in proportion to the text).
+ * Characters from the end of a failure without an exception that are compared: all of a short output, and the end
+ * of a long one, where a test runner or a build says what failed (normalizing costs in proportion to the text).
  */
-const COMPARED_CHARS = 8192
-/** Characters from the end of an output searched for the files it names. */
-const NAMED_TAIL_CHARS = 2000
+const COMPARED_CHARS = 2048
+/** Characters from the end of an output searched for the files it names (a runner or a compiler names them last). */
+const NAMED_TAIL_CHARS = 1000
 
 /**
  * An exception as a runtime prints it: `NameError: name 'x' is not defined`, `django.db.utils.OperationalError: …`,
@@ -59,6 +59,8 @@ const NAMED_TAIL_CHARS = 2000
  * `fatal: …`, `panic: …`.
  */
 const EXCEPTION = /^(?:[A-Za-z_$][\w$.]*(?:Error|Exception|Exit|Interrupt|Fault)(?::.*)?|(?:error|fatal|panic)(?:\[[\w-]+\])?: .*)$/
+/** What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). */
+const MAY_RAISE = /Error|Exception|Exit|Interrupt|Fault|error: |fatal: |panic: /
 /** A compile-time error of Python: its place is a line, not a function. */
 const SYNTAX = /^(?:SyntaxError|IndentationError|TabError)\b/
 /** A Python frame: `  File "src/app.py", line 12, in main` (no function for a syntax error). */
@@ -67,8 +69,10 @@ const PYTHON_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/
 const JS_FRAME = /^\s+at (?:(\S+) \()?([^()\s]+?):(\d+):\d+\)?$/
 /** The marker line under the code a runtime points at (`^^^^`, `~~~^^^`). */
 const MARKER = /^\s*[~^]+\s*$/
-/** A file name as outputs write it: a path ending in a name with an extension. */
-const FILE_NAME = /(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][\w]{0,5}\b/g
+/** A run of the characters paths are written with. */
+const PATH_RUN = /[\w./@-]+/g
+/** A file name's extension: a dot, a letter, a few more word characters. */
+const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
 
 /**
  * The failure a check's output tells, or undefined when it tells none. `body` is the output without the host's own
@@ -81,11 +85,14 @@ const FILE_NAME = /(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][\w]{0,5}\b/g
  * runs a command, prints its traceback, and goes on), is a failure by place only: `loose`.
  */
 export function failureOf(body: string, failed: boolean): Failure | undefined {
-  const lines = lastLines(body, TAIL_LINES)
+  const tail = body.slice(tailStart(body, TAIL_LINES))
+  // Most outputs are neither failed nor end in an exception: one search of their last lines says so.
+  if (!failed && !MAY_RAISE.test(tail)) return undefined
+  const lines = tail.split('\n').filter(line => line.trim() !== '')
   let last = lines.length - 1
   while (last >= 0 && JS_FRAME.test(lines[last]!)) last--
   let at = last
-  while (at >= 0 && !EXCEPTION.test(lines[at]!.trim())) at--
+  while (at >= 0 && !EXCEPTION.test(lines[at]!.trim().slice(0, LINE_CHARS))) at--
   const exception = at === -1 ? undefined : exceptionOf(lines, at)
   if (exception !== undefined && at === last) return { ...exception, loose: false }
   if (!failed && exception === undefined) return undefined
@@ -128,24 +135,26 @@ function exceptionOf(lines: readonly string[], at: number): Omit<Failure, 'loose
   }
 }
 
-/** The last `count` non-blank lines of `text`, read from its end (a long output is not split whole). */
-function lastLines(text: string, count: number): string[] {
-  const lines: string[] = []
+/** Where the last `count` non-blank lines of `text` begin (found from its end: a long output is not split whole). */
+function tailStart(text: string, count: number): number {
   let end = text.length
-  while (end > 0 && lines.length < count) {
-    const start = text.lastIndexOf('\n', end - 1)
-    const line = text.slice(start + 1, end)
-    if (line.trim() !== '') lines.unshift(line)
-    end = start === -1 ? 0 : start
+  let found = 0
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1
+    if (text.slice(start, end).trim() !== '' && ++found === count) return start
+    end = start - 1
   }
-  return lines
+  return 0
 }
 
 /** The distinct file names `text` holds, at most {@link NAMED_FILES}, first named first. */
 function namedFiles(text: string): string[] {
   const names: string[] = []
-  for (const [name] of text.matchAll(FILE_NAME)) {
-    if (!names.includes(name) && /[A-Za-z]/.test(name.slice(0, name.lastIndexOf('.')))) names.push(name)
+  // Runs of the characters a path is made of, read once each (a pattern that backtracks would cost more on long runs).
+  for (const [run] of text.matchAll(PATH_RUN)) {
+    const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
+    const dot = name.lastIndexOf('.')
+    if (dot > 0 && FILE_EXTENSION.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)
     if (names.length === NAMED_FILES) break
   }
   return names

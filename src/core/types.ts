@@ -43,7 +43,10 @@ export interface CallObservation {
   readonly inputError: boolean
   /** Whether a change stands whatever the failure says (a shell change before the command's last part). */
   readonly changeStands: boolean
-  /** What its output tells of a failure (a failed call, or output ending in an exception); undefined otherwise. */
+  /**
+   * For a check (class `default`), what its output tells of a failure (a failed call, or output ending in an
+   * exception); undefined otherwise.
+   */
   readonly failure: Failure | undefined
   /** For a `mutating` call, the edits it shows (`file-edits.ts`); empty for any other call. */
   readonly edits: readonly FileEdit[]

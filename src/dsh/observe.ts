@@ -36,8 +36,9 @@ export function observeCall(
     errorLine: line,
     inputError: line !== undefined && rejectsInput(result, line),
     changeStands: identity.changeStands,
-    // What the command printed is read for the failure, not the closing line DSH adds.
-    failure: refused ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
+    // Only a check's failure is judged (a test, a build, a script run: class `default`), from what the command printed,
+    // not the closing line DSH adds.
+    failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
     edits: identity.edits,
   }
 }
