@@ -7,8 +7,10 @@
  * the notice count). Progress starts every loop afresh, so a loop that moved is never a second notice, and never a
  * stop.
  *
- * Two kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny mode,
- * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model).
+ * Some kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny
+ * mode, which never refuses one), repeated text in the context (a hook or plugin writes it, not the model), and the
+ * loops judged across progress, edits that undo each other and the same failure after every fix: each of their calls
+ * changed something, so the brake cannot say, as a stop does, that nothing is changing; its notice is all it says.
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
@@ -50,8 +52,12 @@ export function loopStopCause(told: Told | undefined): StopCause | undefined {
   if (told?.again !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
+  if (ACROSS_PROGRESS.has(loop.kind)) return undefined
   return { loop, refused: false }
 }
+
+/** The kinds of loop judged across progress: told, never refused, never stopped. */
+const ACROSS_PROGRESS: ReadonlySet<LoopFinding['kind']> = new Set(['edit-revert', 'same-failure'])
 
 /** How many calls (or responses) the loop took, as far as the brake counted them. */
 export function loopCalls(loop: LoopFinding): number {
