@@ -14,7 +14,7 @@ export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
 export type {
   RunawayFinding, DuplicateTextFinding, Finding, LoopFinding, LoopKind, IdenticalCallsFinding, SameErrorFinding,
-  SameResponseFinding, SameGroundFinding, CycleFinding,
+  SameResponseFinding, SameGroundFinding, CycleFinding, EditRevertFinding, SameFailureFinding,
 } from './core/types.js'
 // The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop',
 // 'dsh-brake/cut'.

@@ -8,7 +8,7 @@
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
   RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
-  CycleFinding,
+  CycleFinding, EditRevertFinding, SameFailureFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -21,6 +21,8 @@ export const REVISIT_ARGS_CHARS = 100
 export const TEXT_PREVIEW_CHARS = 120
 /** Characters of a tool name, or of a source label, quoted anywhere. */
 export const NAME_CHARS = 64
+/** Characters of a file's path quoted in a notice. */
+export const PATH_CHARS = 100
 /** Longest notice summary (DSH's context-summary convention). */
 export const SUMMARY_CHARS = 120
 /** Characters of a repeated unit a cut notice's summary quotes. */
@@ -158,6 +160,36 @@ export const RESPONSE_SAMENESS = { whole: 'said the same thing', opening: 'opene
 /** The collapsed-row summary of a repeated-response notice. */
 export const REPEATED_RESPONSE_SUMMARY = 'same response × {count}'
 
+/**
+ * The notice attached to the result of a check (a test, a build, a script) that failed the same way again, after each
+ * of the edits since its first run, none of which touched what the failure points to.
+ */
+export const SAME_FAILURE_NOTICE = `[dsh-brake] \`{tool}\` {arguments} failed the same way {count} times in a row, each after you edited {edited}:
+{failure}
+Your edits miss its cause. {origin}Find where it comes from before you edit again, or tell the user what is blocking you.`
+
+/** Where the failure comes from, filling `{origin}` when the output names the file it was raised in. */
+export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits did not touch. '
+
+/** The collapsed-row summary of a same-failure notice. */
+export const SAME_FAILURE_SUMMARY = '{tool} failed × {count} after edits, same failure'
+
+/** The notice attached to the result of a check that fails as before, after an edit the agent had undone was made again. */
+export const EDIT_REVERT_NOTICE = `[dsh-brake] You undid an edit to {file} and made it again, and \`{tool}\` {arguments} fails as before:
+{failure}
+Redoing it will not change the outcome. Decide which version of {file} you want and try something new, or tell the user what is blocking you.`
+
+/** The edit-revert notice when a failure the edits had made go away came back, again. */
+export const EDIT_REVERT_BACK_NOTICE = `[dsh-brake] \`{tool}\` {arguments} has failed this way {count} times; each time your edits made the failure go away, it came back:
+{failure}
+Your edits are undoing each other. Decide which version you want to keep and build on it, or tell the user what is blocking you.`
+
+/** The collapsed-row summary of an edit-revert notice. */
+export const EDIT_REVERT_SUMMARY = {
+  redo: 'edit undone and redone: {file}',
+  back: '{tool} failure back × {count}',
+} as const
+
 /** The reason a refused call returns to the model (DSH shows it as `Error: <reason>`). */
 export const DENIAL_REASON = 'dsh-brake refused this call: `{tool}` has already run {count} times with these exact arguments {scope}{refused}; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. {unlock}'
 
@@ -197,6 +229,8 @@ export const LOOP = {
   'same-error': '`{tool}` failed {count} times with the same error: {error}',
   'same-response': '{count} responses in a row {sameness}: {head}',
   'runaway': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
+  'edit-revert': 'edits undid each other, and `{tool}` failed the same way {count} times: {failure}',
+  'same-failure': '`{tool}` failed the same way {count} times in a row, each time after an edit: {failure}',
 } as const
 
 /** One call a revisit run's phrase names, with how often it came up. */
@@ -240,6 +274,8 @@ export function findingNotice(found: LoopFinding): NoticeText {
  */
 const REPEATS_EXACTLY: Readonly<Record<LoopFinding['kind'], boolean>> = {
   'identical-calls': true, 'cycle': true, 'same-ground': true, 'same-error': false, 'same-response': false, 'runaway': false,
+  // Each of their calls made a change: never refused.
+  'edit-revert': false, 'same-failure': false,
 }
 
 /**
@@ -272,6 +308,8 @@ function wording(found: LoopFinding): Wording {
     case 'same-error': return sameErrorWording(found)
     case 'same-response': return sameResponseWording(found)
     case 'runaway': return runawayWording(found)
+    case 'edit-revert': return editRevertWording(found)
+    case 'same-failure': return sameFailureWording(found)
   }
 }
 
@@ -361,6 +399,37 @@ function runawayWording(found: RunawayFinding): Wording {
       summary: summary(fill(CUT_SUMMARY, { unit: shortUnit, copies })),
     }),
     phrase: () => fill(LOOP.runaway, { cuts: String(found.cuts), unit: shortUnit }),
+  }
+}
+
+/** Edits undoing each other: the edit redone or the failure back, the check that shows it, and its failure. */
+function editRevertWording(found: EditRevertFinding): Wording {
+  const values = {
+    tool: clip(found.tool, NAME_CHARS), arguments: clip(found.args, REVISIT_ARGS_CHARS), file: clip(found.file, PATH_CHARS),
+    count: String(found.count), failure: clip(found.failure, ARGS_PREVIEW_CHARS),
+  }
+  return {
+    notice: () => ({
+      text: fill(found.evidence === 'redo' ? EDIT_REVERT_NOTICE : EDIT_REVERT_BACK_NOTICE, values),
+      summary: summary(fill(EDIT_REVERT_SUMMARY[found.evidence], values)),
+    }),
+    phrase: () => fill(LOOP['edit-revert'], values),
+  }
+}
+
+/** The same failure after every fix: the check, its failure, the files edited meanwhile, and where it comes from. */
+function sameFailureWording(found: SameFailureFinding): Wording {
+  const values = {
+    tool: clip(found.tool, NAME_CHARS), arguments: clip(found.args, REVISIT_ARGS_CHARS), count: String(found.count),
+    failure: clip(found.failure, ARGS_PREVIEW_CHARS),
+  }
+  const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
+  const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+  return {
+    notice: () => ({
+      text: fill(SAME_FAILURE_NOTICE, { ...values, edited, origin }), summary: summary(fill(SAME_FAILURE_SUMMARY, values)),
+    }),
+    phrase: () => fill(LOOP['same-failure'], values),
   }
 }
 

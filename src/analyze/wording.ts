@@ -32,6 +32,8 @@ export function kindOf(loop: Loop): string {
     case 'duplicate-text': return `duplicate text ("${what}")`
     case 'same-response': return `same response ("${what}")`
     case 'runaway': return `runaway response ("${what}")`
+    case 'edit-revert': return `edit revert, edits undoing each other (${what})`
+    case 'same-failure': return `same failure after every fix (${what})`
   }
 }
 

@@ -137,6 +137,12 @@ export const KEYS = {
     en: 'The same, when the tool rejected the input (trying fixes is work).',
     zh: '同上，针对工具拒绝输入的错误（尝试修正是在工作）。',
   },
+  sameFailureCount: {
+    default: 3,
+    rule: { kind: 'integer', min: 2 },
+    en: 'Runs in a row of a check failing the same way, each after edits that missed the failure.',
+    zh: '检查连续相同失败的次数（编辑都未触及失败）。',
+  },
   toolPolicies: {
     default: {},
     rule: { kind: 'policies' },

@@ -17,6 +17,10 @@ export const LIMITS = Object.freeze({
   trackedBlocks: 1024,
   /** Tools whose failure chains are remembered per agent. */
   trackedTools: 256,
+  /** Checks (tests, builds, scripts run) whose recent failures are remembered per agent, for edits judged across progress. */
+  trackedChecks: 64,
+  /** Runs of a check failing at one place, the first included, that show edits undoing each other. */
+  failureReturns: 3,
   /** Claimed message ids remembered per agent, to ignore replays. */
   messageIds: 1024,
   /** Characters of a block's beginning kept for a notice's preview. */
@@ -68,6 +72,8 @@ export function resolveOptions(config: Config): ResolvedConfig {
       },
       // Responses that repeat are repeated text too: the same count makes them a loop.
       responses: { first: config.duplicateTextThreshold, every: config.callReWarnEvery },
+      editReverts: { schedule: { first: LIMITS.failureReturns, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
+      sameFailures: { schedule: { first: config.sameFailureCount, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
       text: {
         threshold: config.duplicateTextThreshold,
         windowMs: config.duplicateTextWindowMs,

@@ -6,10 +6,12 @@
  * @module dsh-brake/core/brake-state
  */
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
+import { createEditRevertDetector, type EditRevertOptions } from './detectors/edit-revert.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
 import { createResponseRepeats, type ResponseObservation } from './detectors/responses.js'
 import { createRevisitDetector, type RevisitOptions } from './detectors/revisits.js'
+import { createSameFailureDetector, type SameFailureOptions } from './detectors/same-failure.js'
 import { createSequenceDetector, type SequenceOptions } from './detectors/sequences.js'
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
@@ -30,6 +32,9 @@ export interface BrakeOptions {
   readonly text: DuplicateTextOptions
   /** When notices fall on responses that repeat across steps: `first` is the responses in a row that make a loop. */
   readonly responses: Schedule
+  /** Edits that undo each other, and the same failure after every fix: judged across progress. */
+  readonly editReverts: EditRevertOptions
+  readonly sameFailures: SameFailureOptions
 }
 
 /** One agent's detectors. */
@@ -115,6 +120,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const errors = createErrorRepeatDetector(options.errors)
   const text = createDuplicateTextDetector(options.text)
   const responses = createResponseRepeats(options.responses)
+  const editReverts = createEditRevertDetector(options.editReverts)
+  const sameFailures = createSameFailureDetector(options.sameFailures)
   const progress = createProgress(options.trackedCalls)
   const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
@@ -138,6 +145,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     recent.clear()
     voice.reset()
     responses.reset()
+    editReverts.reset()
+    sameFailures.reset()
     latest.clear()
     revisiting = false
   }
@@ -154,9 +163,14 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const failing = errors.observe(step)
       const lap = sequences.observe(step)
       const again = revisits.observe(step)
-      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
+      // Progress that was not real: these two look across the epochs the others start over at.
+      const undone = editReverts.observe(step)
+      const unchanged = sameFailures.observe(step)
+      const none = repeated === undefined && failing === undefined && lap === undefined && again === undefined
+      if (none && undone === undefined && unchanged === undefined) return undefined
       // A refused call's repeats were told by its refusal.
-      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again].filter(found => found !== undefined)
+      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, undone, unchanged]
+        .filter(found => found !== undefined)
       return voice.speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
     },
     observeResponse(response) {
@@ -176,6 +190,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
       ...responses.size(),
+      ...editReverts.size(), ...sameFailures.size(),
       latestCalls: latest.size,
     }),
     reset() {

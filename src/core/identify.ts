@@ -6,6 +6,7 @@
 import { callKey } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
 import { classOf, createPolicyResolver, identityOf, shellChangeOf, type ToolPolicies, type ToolPolicy } from './policies.js'
+import { ANY_FILE, shellEdits, toolEdits, type FileEdit } from './file-edits.js'
 import { createShellChangeTest } from './shell-command.js'
 import type { WatchedClass } from './types.js'
 
@@ -23,6 +24,8 @@ export interface Identity {
   readonly changeStands: boolean
   /** Whether the tool runs shell commands (its policy names a `shellCommand`): its output closes the shell's way. */
   readonly shell: boolean
+  /** For a `mutating` call, the edits it shows; empty for any other. */
+  readonly edits: readonly FileEdit[]
 }
 
 /** What decides identity. */
@@ -59,6 +62,23 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     const identityArgs = identityOf(policy, args)
     const key = callKey(tool, identityArgs)
     if (key === undefined) return undefined
-    return { kind, key, args: identityArgs, changeStands: change === 'earlier', shell: policy.shellCommand !== undefined }
+    const edits = kind === 'mutating' ? editsOf(policy, args, change !== 'none') : NO_EDITS
+    return { kind, key, args: identityArgs, changeStands: change === 'earlier', shell: policy.shellCommand !== undefined, edits }
   }
+}
+
+const NO_EDITS: readonly FileEdit[] = Object.freeze([])
+const UNSEEN: readonly FileEdit[] = Object.freeze([{ file: ANY_FILE, kind: 'other' }])
+
+/**
+ * The edits of a mutating call: read from its shell command line, or from a file tool's arguments as its policy says;
+ * a mutating call that shows none changed files unseen.
+ */
+function editsOf(policy: ToolPolicy, args: unknown, shell: boolean): readonly FileEdit[] {
+  if (shell) {
+    const command = (args as Readonly<Record<string, unknown>>)[policy.shellCommand!]
+    const edits = shellEdits(command as string)
+    return edits.length === 0 ? UNSEEN : edits
+  }
+  return policy.edits === undefined ? UNSEEN : toolEdits(policy.edits, args)
 }

@@ -4,6 +4,7 @@
  * it knows; the user's entries are consulted before them, and the first pattern that matches a tool name wins.
  * @module dsh-brake/core/policies
  */
+import type { EditFields } from './file-edits.js'
 import { compilePatterns } from './patterns.js'
 import type { ShellChange } from './shell-command.js'
 import type { ToolClass } from './types.js'
@@ -32,6 +33,12 @@ export interface ToolPolicy {
    * a file, `tee`, or a file-changing command such as `sed -i`) is `mutating`.
    */
   readonly shellCommand?: string
+  /**
+   * For a file tool: the arguments naming the file it changes and the text it writes or replaces, so that the brake
+   * can tell which file an edit aimed at and when a file comes back to a state it had. Without them an edit changes
+   * files unseen.
+   */
+  readonly edits?: EditFields
 }
 
 const FALLBACK: ToolPolicy = Object.freeze({ class: 'default' })

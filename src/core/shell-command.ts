@@ -7,10 +7,15 @@
  */
 import { compilePatterns, escapeRegExp } from './patterns.js'
 
-/** One simple command: its words (quotes removed) and the files its output is redirected into. */
-interface SimpleCommand {
+/**
+ * One simple command: its words (quotes removed), the files its output is redirected into (those appended to among
+ * them), and the bodies of the heredocs it reads, in order.
+ */
+export interface SimpleCommand {
   readonly words: string[]
   readonly writes: string[]
+  readonly appends: string[]
+  readonly bodies: string[]
 }
 
 /** Leading words that only wrap the command that follows them: how many words each takes, itself included. */
@@ -55,16 +60,22 @@ export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
   let words: string[] = []
   let writes: string[] = []
+  let appends: string[] = []
+  // The heredoc bodies of the command being read: the heredoc's line ends later, and its body is filled in then.
+  let bodies: string[] = []
   let word: string | undefined
   // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
-  let redirect: 'file' | 'other' | undefined
-  const heredocs: { delimiter: string; strip: boolean }[] = []
+  let redirect: 'file' | 'append' | 'other' | undefined
+  const heredocs: Heredoc[] = []
 
   const endWord = (): void => {
     if (word === undefined) return
-    if (redirect === 'file') {
+    if (redirect === 'file' || redirect === 'append') {
       // Devices (`/dev/null`, `/dev/stderr`, a terminal) are not files the command changes.
-      if (!word.startsWith('/dev/')) writes.push(word)
+      if (!word.startsWith('/dev/')) {
+        writes.push(word)
+        if (redirect === 'append') appends.push(word)
+      }
     } else if (redirect === undefined) {
       words.push(word)
     }
@@ -73,9 +84,11 @@ export function simpleCommands(command: string): SimpleCommand[] {
   }
   const endCommand = (): void => {
     endWord()
-    if (words.length > 0 || writes.length > 0) commands.push({ words, writes })
+    if (words.length > 0 || writes.length > 0) commands.push({ words, writes, appends, bodies })
     words = []
     writes = []
+    appends = []
+    bodies = []
   }
 
   let i = 0
@@ -108,7 +121,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
       if (char === '&' && command[i + 1] === '>') {
         // `&>` and `&>>`: output and errors into a file.
         endWord()
-        redirect = 'file'
+        redirect = command[i + 2] === '>' ? 'append' : 'file'
         i += command[i + 2] === '>' ? 3 : 2
         continue
       }
@@ -121,12 +134,12 @@ export function simpleCommands(command: string): SimpleCommand[] {
       i += 3
     } else if (char === '<' && command[i + 1] === '<') {
       endWord()
-      i = readHeredoc(command, i + 2, heredocs)
+      i = readHeredoc(command, i + 2, heredocs, bodies)
     } else if (char === '>' || char === '<') {
       // A descriptor number right before the operator belongs to it (`2>`), not to the words.
       if (word !== undefined && /^\d+$/.test(word)) word = undefined
       endWord()
-      const target = char === '>' ? 'file' : 'other'
+      const target = char === '<' ? 'other' : command[i + 1] === '>' ? 'append' : 'file'
       i += command[i + 1] === '>' || command[i + 1] === '|' ? 2 : 1
       if (command[i] === '&') {
         // `>&2`, `2>&1`: into another descriptor, not a file.
@@ -151,8 +164,18 @@ export function simpleCommands(command: string): SimpleCommand[] {
 /** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
 const PLAIN = /[^\s'"\\;&|<>()$]+/y
 
-/** Read a heredoc operator's delimiter from `at` (after `<<`); returns where the command line goes on. */
-function readHeredoc(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {
+/** A heredoc waiting for its line to end: its delimiter, whether tabs are stripped, and the bodies it goes to. */
+interface Heredoc {
+  readonly delimiter: string
+  readonly strip: boolean
+  readonly bodies: string[]
+}
+
+/**
+ * Read a heredoc operator's delimiter from `at` (after `<<`); its body goes into `bodies` once read. Returns where
+ * the command line goes on.
+ */
+function readHeredoc(command: string, at: number, heredocs: Heredoc[], bodies: string[]): number {
   let i = at
   const strip = command[i] === '-'
   if (strip) i++
@@ -163,16 +186,21 @@ function readHeredoc(command: string, at: number, heredocs: { delimiter: string;
     if (char !== '\'' && char !== '"' && char !== '\\') delimiter += char
     i++
   }
-  if (delimiter !== '') heredocs.push({ delimiter, strip })
+  if (delimiter !== '') heredocs.push({ delimiter, strip, bodies })
   return i
 }
 
-/** Skip the bodies of the heredocs opened on the line that just ended; returns where commands go on. */
-function skipHeredocs(command: string, at: number, heredocs: { delimiter: string; strip: boolean }[]): number {
+/**
+ * Skip the bodies of the heredocs opened on the line that just ended, handing each to the command that reads it;
+ * returns where commands go on.
+ */
+function skipHeredocs(command: string, at: number, heredocs: Heredoc[]): number {
   let i = at
-  for (const { delimiter, strip } of heredocs) {
+  for (const { delimiter, strip, bodies } of heredocs) {
+    const start = i
     for (;;) {
       if (i >= command.length) {
+        bodies.push(command.slice(start))
         heredocs.length = 0
         return command.length
       }
@@ -180,8 +208,12 @@ function skipHeredocs(command: string, at: number, heredocs: { delimiter: string
       const end = newline === -1 ? command.length : newline
       // A line ending `\r\n` closes the heredoc as one ending `\n` does.
       const line = command.slice(i, command[end - 1] === '\r' ? end - 1 : end)
+      if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) {
+        bodies.push(command.slice(start, i))
+        i = end + 1
+        break
+      }
       i = end + 1
-      if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) break
     }
   }
   heredocs.length = 0

@@ -1,7 +1,7 @@
 /**
  * Stop mode's rule: a loop that goes on without progress after the brake spoke about it (its second notice, as the
- * voice knows the loop, or a refused call) ends the turn. A poller's unchanged status and duplicate context text never
- * stop a turn.
+ * voice knows the loop, or a refused call) ends the turn. A poller's unchanged status, duplicate context text and the
+ * loops judged across progress (edits that undo each other, the same failure after every fix) never stop a turn.
  * Design: docs/design.md#stop-mode
  * @module dsh-brake/core/stops
  */
@@ -44,8 +44,12 @@ export function loopStopCause(told: Told | undefined): StopCause | undefined {
   if (told?.again !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
+  if (ACROSS_PROGRESS.has(loop.kind)) return undefined
   return { loop, refused: false }
 }
+
+/** The kinds of loop judged across progress: told, never refused, never stopped. */
+const ACROSS_PROGRESS: ReadonlySet<LoopFinding['kind']> = new Set(['edit-revert', 'same-failure'])
 
 /** How many calls (or responses) the loop took, as far as the brake counted them. */
 export function loopCalls(loop: LoopFinding): number {

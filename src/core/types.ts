@@ -5,6 +5,8 @@
  * findings into notices or denials. Time is always passed in, never read.
  * @module dsh-brake/core/types
  */
+import type { Failure } from './failures.js'
+import type { FileEdit } from './file-edits.js'
 import type { ResultRef } from './results.js'
 
 /**
@@ -41,6 +43,13 @@ export interface CallObservation {
   readonly inputError: boolean
   /** Whether a change stands whatever the failure says (a shell change before the command's last part). */
   readonly changeStands: boolean
+  /**
+   * For a check (class `default`), what its output tells of a failure (a failed call, or output ending in an
+   * exception); undefined otherwise.
+   */
+  readonly failure: Failure | undefined
+  /** For a `mutating` call, the edits it shows (`file-edits.ts`); empty for any other call. */
+  readonly edits: readonly FileEdit[]
 }
 
 /** A call as the detectors see it: what the adapter observed, and what the agent's state knows about it. */
@@ -162,9 +171,45 @@ export interface RunawayFinding {
   readonly cuts: number
 }
 
+/** A check that failed the same way run after run, each time after edits that left what the failure points to alone. */
+export interface SameFailureFinding {
+  readonly kind: 'same-failure'
+  /** The check: its tool and canonical arguments (unbounded; the message layer trims them). */
+  readonly tool: string
+  readonly args: string
+  /** Runs in a row that failed this way, each after an edit, the current one included. */
+  readonly count: number
+  /** The failure's line: the exception, or the output's last line (bounded; the message layer trims it further). */
+  readonly failure: string
+  /** The file the failure is raised in, when the output names one; empty otherwise. */
+  readonly origin: string
+  /** Files edited between the runs, latest first, at most a few. */
+  readonly edited: readonly string[]
+}
+
+/** Edits that undo each other, as the checks between them show. */
+export interface EditRevertFinding {
+  readonly kind: 'edit-revert'
+  /**
+   * `redo`: an edit the agent had undone was made again, with nothing tried in between, and the check fails as it did
+   * then; `back`: a failure that edits had made go away came back, again.
+   */
+  readonly evidence: 'redo' | 'back'
+  /** The check that shows it: its tool and canonical arguments (unbounded; the message layer trims them). */
+  readonly tool: string
+  readonly args: string
+  /** The file the edit was made again to (`redo`); empty for `back`. */
+  readonly file: string
+  /** `redo`: 2 (the file's stays in the state); `back`: runs of the check that failed this way, the first included. */
+  readonly count: number
+  /** The failure's line (bounded; the message layer trims it further). */
+  readonly failure: string
+}
+
 /** What the brake can report of a loop in what the agent does: its calls, its responses. */
 export type LoopFinding =
   | IdenticalCallsFinding | SameErrorFinding | CycleFinding | SameGroundFinding | SameResponseFinding | RunawayFinding
+  | EditRevertFinding | SameFailureFinding
 
 /**
  * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
@@ -188,4 +233,5 @@ export type LoopKind = Finding['kind']
 /** Every loop kind, in the order reports list them. */
 export const LOOP_KINDS: readonly LoopKind[] = [
   'identical-calls', 'cycle', 'same-ground', 'same-error', 'duplicate-text', 'same-response', 'runaway',
+  'edit-revert', 'same-failure',
 ]

@@ -90,6 +90,8 @@ function resolve(loop: Loop): Loop {
 /** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
 const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
   'cycle': 0, 'same-ground': 1, 'same-error': 2, 'same-response': 3, 'identical-calls': 4, 'runaway': 5,
+  // Judged across progress, they seldom meet the others at one call; when they do, the loop the others name leads.
+  'edit-revert': 6, 'same-failure': 7,
 }
 
 /** A loop not yet told. */

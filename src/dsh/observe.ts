@@ -3,11 +3,12 @@
  * @module dsh-brake/dsh/observe
  */
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { failureOf } from '../core/failures.js'
 import type { Identity } from '../core/identify.js'
 import { errorLine } from '../core/normalize.js'
 import { REFUSED, resultOf } from '../core/results.js'
 import type { CallObservation } from '../core/types.js'
-import { reportsShellFailure } from './shell.js'
+import { reportsShellFailure, withoutShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
 /** Characters of an error's line kept, at most (a notice quotes fewer). */
@@ -21,19 +22,24 @@ export function observeCall(
   // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
   // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document.
   const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
+  // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
+  // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
+  const failed = result.isError || (identity.shell && reportsShellFailure(text))
   return {
     tool: exec.name,
     args: identity.args,
     key: identity.key,
     kind: identity.kind,
     result: refused ? REFUSED : resultOf(text),
-    // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
-    // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
-    failed: result.isError || (identity.shell && reportsShellFailure(text)),
+    failed,
     refused,
     errorLine: line,
     inputError: line !== undefined && rejectsInput(result, line),
     changeStands: identity.changeStands,
+    // Only a check's failure is judged (a test, a build, a script run: class `default`), from what the command printed,
+    // not the closing line DSH adds.
+    failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
+    edits: identity.edits,
   }
 }
 

@@ -16,3 +16,13 @@ export function reportsShellFailure(text: string): boolean {
   SHELL_FAILURE.lastIndex = trimmed.lastIndexOf('\n') + 1
   return SHELL_FAILURE.test(trimmed)
 }
+
+/**
+ * The output of a command without the closing line that reports its failure, when it has one: what the command itself
+ * printed.
+ */
+export function withoutShellFailure(text: string): string {
+  if (!reportsShellFailure(text)) return text
+  const trimmed = text.trimEnd()
+  return trimmed.slice(0, trimmed.lastIndexOf('\n') + 1)
+}

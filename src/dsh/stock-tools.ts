@@ -38,9 +38,15 @@ const SHELL_IDENTITY = ['command', 'workdir', 'run_in_background', ...SANDBOX]
 export const STOCK_TOOL_POLICIES: ToolPolicies = Object.freeze({
   'bash': { class: 'default', identity: SHELL_IDENTITY, shellCommand: 'command' },
   'pwsh': { class: 'default', identity: SHELL_IDENTITY, shellCommand: 'command' },
-  'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX] },
-  'edit': { class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX] },
-  'str_replace_editor': { class: 'mutating', byArgument: { command: { view: 'read' } } },
+  'write': { class: 'mutating', identity: ['file_path', 'content', ...SANDBOX], edits: { file: 'file_path', content: 'content' } },
+  'edit': {
+    class: 'mutating', identity: ['file_path', 'old_string', 'new_string', 'replace_all', ...SANDBOX],
+    edits: { file: 'file_path', old: 'old_string', new: 'new_string' },
+  },
+  // `create` writes `file_text` whole, `str_replace` replaces, `insert` inserts `new_str`; `undo_edit` is unseen.
+  'str_replace_editor': {
+    class: 'mutating', byArgument: { command: { view: 'read' } }, edits: { file: 'path', content: 'file_text', old: 'old_str', new: 'new_str' },
+  },
   'job_kill': { class: 'mutating', identity: ['job_id'] },
   'job_output': { class: 'poller', identity: ['job_id'] },
   'job_list': { class: 'poller' },

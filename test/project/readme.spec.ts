@@ -41,7 +41,7 @@ const quotes = (text: string, template: string): boolean =>
   fences(text).some(fence => fence.includes(`\n${template}\n`)) || text.includes(`\`${template}\``)
 
 /** Notices that are another wording of their kind's first notice: docs/notices.md quotes them with it. */
-const VARIANTS = new Set(['REPEATED_INPUT_ERROR_NOTICE'])
+const VARIANTS = new Set(['REPEATED_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE'])
 /** The first notice of each kind, which the README quotes: every whole notice but the variants, and the refusal. */
 const firstNotices = templates.filter(([name]) => (name.endsWith('_NOTICE') && !VARIANTS.has(name)) || name === 'DENIAL_REASON')
 
@@ -154,6 +154,18 @@ describe('README.md', () => {
       messages.findingNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
       messages.findingNotice({
         kind: 'same-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
+      }).text,
+      messages.findingNotice({
+        kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: '{"command":"python reproduce.py"}', file: 'app/models.py', count: 2,
+        failure: 'SyntaxError: invalid syntax. Perhaps you forgot a comma?',
+      }).text,
+      messages.findingNotice({
+        kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{"command":"cd reproduction && python3 reproduce.py"}', file: '', count: 3,
+        failure: 'IndentationError: unexpected indent',
+      }).text,
+      messages.findingNotice({
+        kind: 'same-failure', tool: 'bash', args: '{"command":"cd /repo && python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
+        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
       }).text,
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)

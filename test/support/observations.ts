@@ -4,6 +4,9 @@
  */
 import { callKey } from '../../src/core/canonical.ts'
 import { createCallHistory } from '../../src/core/call-history.ts'
+import { failureOf } from '../../src/core/failures.ts'
+import { shellEdits, toolEdits } from '../../src/core/file-edits.ts'
+import { createProgress } from '../../src/core/progress.ts'
 import { resultOf } from '../../src/core/results.ts'
 import type { CallObservation, CallStep } from '../../src/core/types.ts'
 
@@ -12,7 +15,7 @@ export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: str
 
 /** A successful call of class `default` with result `ok`, unless overridden. */
 export function callOf(tool: string, args: unknown = {}, { result = 'ok', ...over }: Override = {}): CallObservation {
-  return { tool, args, key: callKey(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, inputError: false, changeStands: false, ...over }
+  return { tool, args, key: callKey(tool, args)!, kind: 'default', result: resultOf(result), failed: false, refused: false, errorLine: undefined, inputError: false, changeStands: false, failure: undefined, edits: [], ...over }
 }
 
 /** A stepper: calls into steps, and an identity key to its number in the history (-1: not remembered). */
@@ -22,4 +25,32 @@ export type Stepper = ((call: CallObservation, epoch?: number) => CallStep) & { 
 export function createStepper(maxTracked = 1024): Stepper {
   const history = createCallHistory(maxTracked)
   return Object.assign((call: CallObservation, epoch = 0) => history.step(call, epoch), { slotOf: (key: number) => history.find(key) })
+}
+
+/** A check (a shell command run) with its output, failed or not: its failure read as the plugin reads it. */
+export function checkOf(command: string, output: string, failed = false): CallObservation {
+  return callOf('bash', { command }, { result: output, failed, failure: failureOf(output, failed) })
+}
+
+/** A file tool's edit of `file_path`, replacing `old_string` with `new_string`, its edits read as the plugin reads them. */
+export function editOf(file_path: string, old_string: string, new_string: string, over: Override = {}): CallObservation {
+  const args = { file_path, old_string, new_string }
+  return callOf('edit', args, { kind: 'mutating', edits: toolEdits({ file: 'file_path', old: 'old_string', new: 'new_string' }, args), ...over })
+}
+
+/** A shell command that changes files, its edits read from the command line. */
+export function shellEditOf(command: string, over: Override = {}): CallObservation {
+  return callOf('bash', { command }, { kind: 'mutating', result: '', edits: shellEdits(command), ...over })
+}
+
+/**
+ * Feed calls to a detector that reads steps, through the real progress and call history, as the brake state does;
+ * returns what it found at each call.
+ */
+export function observeAll<F>(
+  detector: { observe(step: CallStep): { readonly finding: F } | undefined }, calls: readonly CallObservation[],
+): (F | undefined)[] {
+  const progress = createProgress(64)
+  const history = createCallHistory(64)
+  return calls.map(call => detector.observe(history.step(call, progress.observe(call)))?.finding)
 }

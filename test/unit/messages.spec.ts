@@ -155,6 +155,59 @@ describe('repeated-error notice', () => {
   })
 })
 
+describe('same-failure notice', () => {
+  const finding = {
+    kind: 'same-failure', tool: 'bash', args: '{"command":"python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
+    origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
+  } as const
+
+  it('quotes the failure, names the files edited, and points to where the failure comes from', () => {
+    const { text, summary } = findingNotice(finding)
+    expect(text).toBe([
+      '[dsh-brake] `bash` {"command":"python reproduce.py"} failed the same way 3 times in a row, each after you edited reproduce.py:',
+      "NameError: name 'connection' is not defined",
+      'Your edits miss its cause. It is raised in /repo/django/db/backends/sqlite3/base.py, which those edits did not touch. Find where it comes from before you edit again, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('bash failed × 3 after edits, same failure')
+  })
+
+  it('leaves out where it is raised when the output does not say, and never warns of refusals', () => {
+    const { text } = loopNotice(alone({ ...finding, origin: '', edited: ['a.py', 'b.py'] }), 10)
+    expect(text).toContain('each after you edited a.py, b.py:\n')
+    expect(text).toContain('miss its cause. Find where')
+    expect(text).not.toContain('refused')
+  })
+})
+
+describe('edit-revert notice', () => {
+  const redo = {
+    kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: '{"command":"python reproduce.py"}', file: 'app/models.py', count: 2,
+    failure: 'SyntaxError: invalid syntax. Perhaps you forgot a comma?',
+  } as const
+
+  it('says the edit was undone and made again, with the same failure, and to decide which version to keep', () => {
+    const { text, summary } = findingNotice(redo)
+    expect(text).toBe([
+      '[dsh-brake] You undid an edit to app/models.py and made it again, and `bash` {"command":"python reproduce.py"} fails as before:',
+      'SyntaxError: invalid syntax. Perhaps you forgot a comma?',
+      'Redoing it will not change the outcome. Decide which version of app/models.py you want and try something new, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('edit undone and redone: app/models.py')
+  })
+
+  it('says a failure came back after the edits made it go away', () => {
+    const { text, summary } = loopNotice(alone({ ...redo, evidence: 'back', file: '', count: 3, failure: 'IndentationError: unexpected indent' }), 10)
+    expect(text.split('\n')[0]).toBe('[dsh-brake] `bash` {"command":"python reproduce.py"} has failed this way 3 times; each time your edits made the failure go away, it came back:')
+    expect(text).not.toContain('refused')
+    expect(summary).toBe('bash failure back × 3')
+  })
+
+  it('is named in a phrase where another notice shows the same loop', () => {
+    const { text } = loopNotice({ finding: { kind: 'cycle', tools: ['edit', 'bash'], laps: 3, sameResults: true }, also: [redo], again: false })
+    expect(text.split('\n').at(-1)).toBe('The same loop also shows: edits undid each other, and `bash` failed the same way 2 times: SyntaxError: invalid syntax. Perhaps you forgot a comma?.')
+  })
+})
+
 describe('revisit notice', () => {
   it('says how long the run is and names the calls it keeps going back to, bounded', () => {
     const { text, summary } = findingNotice({

@@ -48,6 +48,20 @@ const numbered = (file: string, offset: number, lines: number): string =>
 const view: Body = args => numbered(String(args.file_path), Number(args.offset ?? 0), Math.min(Number(args.limit ?? 5), 5))
 const grepHits: Body = args => `Found 2 matches\n\nsrc/server.ts\nLine 14: ${String(args.pattern)}\nsrc/client.ts\nLine 31: ${String(args.pattern)}`
 const pytestFailure = 'F\n=================================== FAILURES ===================================\n___________________________ test_divide_by_zero ___________________________\n    def test_divide_by_zero():\n>       assert divide(1, 0) is None\nE       ZeroDivisionError: division by zero\n\nsrc/calc.py:12: ZeroDivisionError\n=========================== short test summary info ============================\nFAILED tests/test_calc.py::test_divide_by_zero - ZeroDivisionError: division by zero\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n1 failed, 7 passed in 0.31s\n[exit code: 1]'
+/** A debug print that lands inside a multi-line raise, and the module it breaks, the same way each time. */
+const DEBUG_PRINT = '        print(f"DEBUG: init code={code}")'
+const DEBUG_SYNTAX_ERROR = 'Traceback (most recent call last):\n  File "/repo/reproduce.py", line 4, in <module>\n    from app import models\n' +
+  '  File "/repo/app/models.py", line 30\n    f"{self.__class__.__name__}.__init__() missing 1 required keyword-only "\n    ^^^^^^^^^^\n' +
+  'SyntaxError: invalid syntax. Perhaps you forgot a comma?\n[exit code: 1]'
+/** A reproduction script that catches the error and prints it: the NameError comes from an edit made elsewhere. */
+const REPRO_NAME_ERROR = (line: number): string => 'Attempting to check constraints...\nTraceback (most recent call last):\n' +
+  `  File "reproduce.py", line ${line}, in <module>\n    connection.check_constraints(table_names=["order"])\n` +
+  '  File "/repo/django/db/backends/sqlite3/base.py", line 331, in <genexpr>\n    for table_name in table_names\n' +
+  "NameError: name 'connection' is not defined"
+/** A linter run by the reproduction: broken by the debug lines (the same way at one spot), or failing the lint. */
+const broken = (runs: number): string => 'Running: pylint --recursive=y .\nSTDERR: Traceback (most recent call last):\n' +
+  '  File "/repo/pylint/lint/pylinter.py", line 569\n' + `    print(f"DEBUG: attempt ${runs}")\nIndentationError: unexpected indent\n\nPASS: .a/foo.py was ignored`
+const LINT_FAILURE = '************* Module reproduce\nreproduce.py:1:0: C0114: Missing module docstring\nYour code has been rated at 6.17/10\n[exit code: 1]'
 const SYNTAX_ERROR = 'Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n\nThis is how your edit would have looked if applied\n'
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -62,7 +76,8 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'edit, then re-run the same failing test',
     kind: 'trap', config: DENY,
-    tools: { edit: edited, bash: failingTest },
+    // The test fails on each run, and its failure follows each edit: the value it got moves on.
+    tools: { edit: edited, bash: (_, runs) => `FAIL test/app.spec.ts > answers\nAssertionError: expected ${40 + runs} to be 50\n Tests  1 failed | 11 passed (12)\n[exit code: 1]` },
     script: range(8).flatMap(i => [
       call('edit', { file_path: 'src/app.ts', old_string: `return ${40 + i}`, new_string: `return ${41 + i}` }),
       call('bash', { command: 'npm test', description: 'Run the tests' }),
@@ -240,6 +255,69 @@ export const SCENARIOS: readonly Scenario[] = [
     compaction: { after: 3, kind: 'prune' },
     expected: NONE,
   },
+  {
+    name: 'fix, test, fix while the failure changes, until it passes',
+    kind: 'trap', config: DENY,
+    tools: {
+      edit: edited,
+      bash: (_, runs) => [
+        'E   ZeroDivisionError: division by zero\nsrc/calc.py:12: ZeroDivisionError\n1 failed, 7 passed in 0.31s\n[exit code: 1]',
+        'E   AssertionError: assert divide(4, 2) == 2.0\nsrc/calc.py:14: AssertionError\n1 failed, 7 passed in 0.29s\n[exit code: 1]',
+        'E   TypeError: unsupported operand type(s) for /: \'str\' and \'int\'\n1 failed, 7 passed in 0.30s\n[exit code: 1]',
+        '8 passed in 0.30s',
+      ][runs - 1] ?? '8 passed in 0.30s',
+    },
+    script: ['return None if b == 0 else a / b', 'return None if b == 0 else a / b * 1.0', 'return None if b == 0 else float(a) / b', 'return None if not b else a / b']
+      .flatMap((fix, i) => [
+        call('edit', { file_path: 'src/calc.py', old_string: i === 0 ? 'return a / b' : 'return None', new_string: fix }),
+        call('bash', { command: 'python -m pytest -x tests/test_calc.py', description: 'Test' }),
+      ]),
+    expected: NONE,
+  },
+  {
+    name: 'near-identical edits that each remove the next lines of junk, converging',
+    kind: 'trap', config: DENY,
+    tools: {
+      edit: edited,
+      // The module stops compiling at the first junk line left; each edit takes the next few away.
+      bash: (_, runs) => runs <= 4
+        ? `Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n  File "/repo/src/app.py", line 12\n    <<<<<<< merged ${runs}\n    ^^\nSyntaxError: invalid syntax\n[exit code: 1]`
+        : '(no output)',
+    },
+    script: range(5).flatMap(i => [
+      call('edit', { file_path: 'src/app.py', old_string: `<<<<<<< merged ${i}\n=======\n>>>>>>> theirs ${i}\n`, new_string: '' }),
+      call('bash', { command: 'python -c "import app"', description: 'Does it import?' }),
+    ]),
+    expected: NONE,
+  },
+  {
+    name: 'a reset and re-apply of a revised patch',
+    kind: 'trap', config: DENY,
+    tools: { bash: (args, runs) => String(args.command).startsWith('git') ? noOutput(args, runs) : runs < 6 ? pytestFailure : '8 passed in 0.29s' },
+    script: range(3).flatMap(i => [
+      call('bash', { command: `git checkout src/calc.py && git apply /tmp/fix-v${i + 1}.patch`, description: 'Reset and apply the revised patch' }),
+      call('bash', { command: 'python -m pytest -x tests/test_calc.py', description: 'Test' }),
+    ]),
+    expected: NONE,
+  },
+  {
+    name: 'repairing self-inflicted syntax errors, each error different',
+    kind: 'trap', config: DENY,
+    tools: {
+      edit: edited,
+      bash: (_, runs) => [
+        '  File "/repo/app/models.py", line 144\n    and self.code == other.code\nIndentationError: unexpected indent\n[exit code: 1]',
+        '  File "/repo/app/models.py", line 401\n    raise ValidationError(\n                         ^\nSyntaxError: \'(\' was never closed\n[exit code: 1]',
+        '  File "/repo/app/models.py", line 95, in __init__\n    super().__init__(name=name, code=code)\nTypeError: __init__() got an unexpected keyword argument \'code\'\n[exit code: 1]',
+        'Caught ValidationError with code=invalid\nOK',
+      ][runs - 1] ?? 'OK',
+    },
+    script: range(4).flatMap(i => [
+      call('edit', { file_path: 'app/models.py', old_string: `fix ${i}`, new_string: `fix ${i + 1}` }),
+      call('bash', { command: 'python reproduce.py', description: 'Reproduce' }),
+    ]),
+    expected: NONE,
+  },
   // ── loops ──────────────────────────────────────────────────────────────────────────────────────────────────────
   {
     name: 'the same read, the same result',
@@ -401,6 +479,56 @@ export const SCENARIOS: readonly Scenario[] = [
     })),
     expected: { notices: ['edit rejected input × 5, same error'], refusals: 0 },
     says: ['has rejected your input 5 times'],
+  },
+  {
+    name: 'a debug print inserted, deleted, and inserted again: the same SyntaxError',
+    kind: 'loop', config: {},
+    tools: {
+      bash: (args, runs) => String(args.command).startsWith('sed') ? noOutput(args, runs) : runs === 1 ? 'Code: None\nFAILURE: no error code' : DEBUG_SYNTAX_ERROR,
+      read: view,
+    },
+    script: [
+      call('bash', { command: 'python reproduce.py', description: 'Reproduce' }),
+      call('bash', { command: `sed -i '32i\\${DEBUG_PRINT}' app/models.py`, description: 'Add a debug print' }),
+      call('bash', { command: 'python reproduce.py', description: 'Reproduce' }),
+      call('read', { file_path: 'app/models.py', offset: 25, limit: 11 }),
+      call('bash', { command: "sed -i '32d' app/models.py", description: 'Remove it' }),
+      call('bash', { command: `sed -i '31a\\${DEBUG_PRINT}' app/models.py`, description: 'Add it after the raise' }),
+      call('bash', { command: 'python reproduce.py', description: 'Reproduce' }),
+    ],
+    expected: { notices: ['edit undone and redone: app/models.py'], refusals: 0 },
+    says: ['Decide which version of app/models.py you want'],
+  },
+  {
+    name: 'the same NameError after three rewrites of the reproduction script',
+    kind: 'loop', config: {},
+    tools: { edit: edited, bash: (_, runs) => REPRO_NAME_ERROR(10 + runs) },
+    script: range(4).flatMap(i => [
+      call('bash', { command: 'cd /repo && python reproduce.py', description: 'Reproduce' }),
+      call('edit', { file_path: 'reproduce.py', old_string: `# attempt ${i}`, new_string: `# attempt ${i + 1}` }),
+    ]).concat(call('bash', { command: 'cd /repo && python reproduce.py', description: 'Reproduce' })),
+    expected: { notices: ['bash failed × 3 after edits, same failure'], refusals: 0 },
+    says: ['It is raised in /repo/django/db/backends/sqlite3/base.py, which those edits did not touch.'],
+  },
+  {
+    name: 'debug lines that keep breaking the module the same way',
+    kind: 'loop', config: {},
+    tools: {
+      bash: (args, runs) => String(args.command).startsWith('sed')
+        ? noOutput(args, runs)
+        : [3, 5, 10].includes(runs) ? LINT_FAILURE : broken(runs),
+    },
+    script: [
+      'PROBE', 'CLEAN', 'PROBE', 'INSERT ignore={ignore}', 'PROBE', 'INSERT root={root}', 'PROBE', 'CLEAN', 'INSERT ignore={ignore}', 'PROBE',
+      'INSERT d={d!r}', 'PROBE',
+    ].map(step => call('bash', {
+      command: step === 'PROBE' ? 'cd reproduction && python3 reproduce.py'
+        : step === 'CLEAN' ? "sed -i '/DEBUG:/d' pylint/lint/pylinter.py"
+          : `sed -i '/def _discover_files/a \\        print(f"DEBUG: ${step.slice(7)}")' pylint/lint/pylinter.py`,
+      description: step,
+    })),
+    expected: { notices: ['bash failure back × 3'], refusals: 0 },
+    says: ['Your edits are undoing each other.'],
   },
   {
     name: 're-reading a file when a compaction failed',

@@ -25,6 +25,8 @@ describe('kindOf', () => {
     ['duplicate-text', null, 'Stop hook: keep working.', 'duplicate text ("Stop hook: keep working.")'],
     ['same-response', null, 'I cannot reach the registry.', 'same response ("I cannot reach the registry.")'],
     ['runaway', null, 'not called, ', 'runaway response ("not called,")'],
+    ['edit-revert', null, 'bash: SyntaxError: invalid syntax', 'edit revert, edits undoing each other (bash: SyntaxError: invalid syntax)'],
+    ['same-failure', null, "bash: NameError: name 'x' is not defined", "same failure after every fix (bash: NameError: name 'x' is not defined)"],
   ] as [LoopKind, number | null, string, string][])('%s: says the kind in its own words', (kind, period, what, expected) => {
     expect(kindOf(loop(kind, period, what))).toBe(expected)
   })

@@ -2,6 +2,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
+import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
+import { EDITED_FILES } from '../../../src/core/detectors/same-failure.ts'
+import { failureOf } from '../../../src/core/failures.ts'
+import { shellEdits } from '../../../src/core/file-edits.ts'
+import { MAX_FILES } from '../../../src/core/file-states.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
@@ -13,6 +18,8 @@ const options = {
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
   responses: { first: 3, every: 5 },
+  editReverts: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  sameFailures: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
@@ -141,6 +148,8 @@ const small = {
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
   responses: { first: 2, every: 3 },
+  editReverts: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  sameFailures: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
 }
 
 const step = fc.oneof(
@@ -167,7 +176,11 @@ describe('bounded state', () => {
       for (const s of steps) {
         if ('call' in s) {
           const { tool, arg, result, failed, kind } = s.call
-          state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
+          // Edits of many files (the file states) and failures (the checks' outcomes) reach the detectors that read them.
+          const edits = kind === 'mutating' ? shellEdits(`sed -i '${arg % 3}i\\ x${arg}' f${arg}.py && sed -i 's/a/b${arg % 4}/' g${arg % 90}.py`) : []
+          state.observeCall(callOf(tool, { arg }, {
+            result, failed, kind, edits, failure: failureOf(result, failed), ...failed ? { errorLine: result.slice(0, 40) } : {},
+          }))
         } else if ('response' in s) {
           state.observeResponse(s.response)
         } else if ('text' in s) {
@@ -189,6 +202,11 @@ describe('bounded state', () => {
         expect(size['voice']).toBeLessThanOrEqual(BOUND)
         expect(size['latestCalls']).toBeLessThanOrEqual(LATEST_CALLS)
         expect(size['responses']).toBeLessThanOrEqual(1)
+        expect(size['failingChecks']).toBeLessThanOrEqual(BOUND)
+        expect(size['checkOutcomes']).toBeLessThanOrEqual(BOUND)
+        expect(size['editsSinceCheck']).toBeLessThanOrEqual(EDITED_FILES)
+        expect(size['fileStates']).toBeLessThanOrEqual(MAX_FILES)
+        expect(size['editsKept']).toBeLessThanOrEqual(EDITS_KEPT)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)

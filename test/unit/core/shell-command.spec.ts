@@ -51,12 +51,24 @@ describe('shell commands that change files', () => {
   })
 
   it('reads words and quotes as a shell splits them', () => {
+    const none = { writes: [], appends: [], bodies: [] }
     expect(simpleCommands('cd "my dir" && sed -i \'s/a b/c/\' x.py | wc -l')).toEqual([
-      { words: ['cd', 'my dir'], writes: [] },
-      { words: ['sed', '-i', 's/a b/c/', 'x.py'], writes: [] },
-      { words: ['wc', '-l'], writes: [] },
+      { words: ['cd', 'my dir'], ...none },
+      { words: ['sed', '-i', 's/a b/c/', 'x.py'], ...none },
+      { words: ['wc', '-l'], ...none },
     ])
     expect(commandWords(['timeout', '-s', 'KILL', '30', 'nohup', 'X=1', 'make'])).toEqual(['make'])
+  })
+
+  it('hands each heredoc body to the command that reads it, and tells appending from writing', () => {
+    expect(simpleCommands("cat <<'EOF' > a.py\nx = 1\nEOF\ncat <<-END >> b.log && echo hi >> c.txt\n\tline\nEND\npython a.py")).toEqual([
+      { words: ['cat'], writes: ['a.py'], appends: [], bodies: ['x = 1\n'] },
+      { words: ['cat'], writes: ['b.log'], appends: ['b.log'], bodies: ['\tline\n'] },
+      { words: ['echo', 'hi'], writes: ['c.txt'], appends: ['c.txt'], bodies: [] },
+      { words: ['python', 'a.py'], writes: [], appends: [], bodies: [] },
+    ])
+    // A heredoc the command line never closes runs to its end.
+    expect(simpleCommands('cat <<EOF > a.py\nx = 1')).toEqual([{ words: ['cat'], writes: ['a.py'], appends: [], bodies: ['x = 1'] }])
   })
 
   it('never throws, whatever the command', () => {

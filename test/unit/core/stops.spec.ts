@@ -7,9 +7,9 @@ import { DEFAULTS } from '../../../src/config/keys.ts'
 import { resolveOptions } from '../../../src/config/resolve.ts'
 import { createBrakeState } from '../../../src/core/brake-state.ts'
 import { REFUSED } from '../../../src/core/results.ts'
-import { loopCalls, stopCause, type StopCause } from '../../../src/core/stops.ts'
+import { loopCalls, loopStopCause, stopCause, type StopCause } from '../../../src/core/stops.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
-import { callOf } from '../../support/observations.ts'
+import { callOf, checkOf, editOf } from '../../support/observations.ts'
 
 const { detectors } = resolveOptions({ ...DEFAULTS, mode: 'stop' })
 
@@ -78,5 +78,21 @@ describe('stop mode never stops', () => {
     const edit = (i: number): CallObservation => callOf('write', { file_path: 'a.ts', content: `v${i}` }, { kind: 'mutating' })
     // Four runs of the failing test (a notice each time), with a new edit between them.
     expect(firstStop(times(6, i => [edit(i), test, test, test, test]).flat())).toBeUndefined()
+  })
+
+  it('on the same failure after every fix, told again and again: each run followed a change', () => {
+    const failing = checkOf('python repro.py', 'Traceback (most recent call last):\n  File "/r/app.py", line 3, in f\n    g()\nNameError: name \'g\' is not defined\n', true)
+    const calls = times(20, i => [editOf('repro.py', `v${i}`, `v${i + 1}`), failing]).flat()
+    const state = createBrakeState(detectors)
+    const told = calls.map(call => state.observeCall(call)).filter(said => said !== undefined)
+    expect(told.map(said => [said.finding.kind, said.again])).toEqual([['same-failure', false], ['same-failure', false], ['same-failure', false], ['same-failure', false]])
+    expect(firstStop(calls)).toBeUndefined()
+  })
+
+  it('on edits that undo each other, told again: each of them was a change', () => {
+    const failing = checkOf('python repro.py', '  File "/r/app.py", line 30\n    print(x\nSyntaxError: \'(\' was never closed\n', true)
+    const undo = (): CallObservation[] => [editOf('app.py', 'a', 'b'), checkOf('python repro.py', 'ok\n'), editOf('app.py', 'b', 'a'), failing]
+    expect(loopStopCause({ finding: { kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{}', file: '', count: 8, failure: 'x' }, also: [], again: true })).toBeUndefined()
+    expect(firstStop(times(10, undo).flat())).toBeUndefined()
   })
 })

@@ -5,13 +5,26 @@ import { observeCall } from '../../../src/dsh/observe.ts'
 
 const ok = (text: string): ToolExecutionResult => ({ isError: false, value: null, content: [{ type: 'text', text }] })
 const exec = (name: string): ToolExecution => ({ name, arguments: {} }) as unknown as ToolExecution
-const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell })
+const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell, edits: [] })
 
 describe('observing a call', () => {
   it('reads a closing `[exit code: N]` as a failure from a shell tool only', () => {
     const text = 'line one\n[exit code: 1]'
     expect(observeCall(exec('bash'), identity(true), ok(text), false).failed).toBe(true)
     expect(observeCall(exec('read'), identity(false), ok(text), false).failed).toBe(false)
+  })
+
+  it('reads a failure from what a command printed, not the closing line DSH adds; none for a refused call', () => {
+    const output = 'Traceback (most recent call last):\n  File "/r/a.py", line 3, in f\n    g()\nNameError: name \'g\' is not defined\n[exit code: 1]'
+    expect(observeCall(exec('bash'), identity(true), ok(output), false).failure).toMatchObject({ line: "NameError: name 'g' is not defined", origin: '/r/a.py' })
+    // A file tool's text is read as it is: a file may end in anything.
+    expect(observeCall(exec('read'), identity(false), ok('all good\n[exit code: 1]'), false).failure).toBeUndefined()
+    expect(observeCall(exec('bash'), identity(true), ok(output), true).failure).toBeUndefined()
+  })
+
+  it('carries the edits the identity shows', () => {
+    const edits = [{ file: 'a.py', kind: 'other' }] as const
+    expect(observeCall(exec('bash'), { ...identity(true), kind: 'mutating', edits }, ok(''), false).edits).toBe(edits)
   })
 
   it('keeps at most 2 000 characters of an error line', () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { fingerprint } from '../../../src/core/fingerprint.ts'
+import { createIdentify } from '../../../src/core/identify.ts'
 import { createShellChangeTest } from '../../../src/core/shell-command.ts'
 import { classOf, shellChangeOf } from '../../../src/core/policies.ts'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
@@ -35,5 +37,31 @@ describe('shell commands that change files', () => {
     expect(shellChangeOf(bash, { command: 'git apply fix.patch' }, changing)).toBe('last')
     expect(shellChangeOf(bash, { command: 'cd /repo && sed -i s/a/b/ f.py && pytest -x' }, changing)).toBe('earlier')
     expect(shellChangeOf(bash, { command: 'pytest -x' }, changing)).toBe('none')
+  })
+})
+
+describe('what the stock tools\' edits show', () => {
+  const identify = createIdentify({
+    include: [], exclude: [], policies: {}, defaults: STOCK_TOOL_POLICIES, fileChangingCommands: FILE_CHANGING_SHELL_COMMANDS,
+  })
+  const editsOf = (tool: string, args: Record<string, unknown>): unknown => identify(tool, args)?.edits
+
+  it('reads the file and the text of write, edit and str_replace_editor', () => {
+    expect(editsOf('write', { file_path: 'a.py', content: 'x' })).toEqual([{ file: 'a.py', kind: 'content', content: fingerprint('x') }])
+    expect(editsOf('edit', { file_path: 'a.py', old_string: 'x', new_string: 'y' })).toEqual([{ file: 'a.py', kind: 'replace', old: fingerprint('x'), new: fingerprint('y') }])
+    expect(editsOf('str_replace_editor', { command: 'str_replace', path: '/r/a.py', old_str: 'x', new_str: 'y' }))
+      .toEqual([{ file: '/r/a.py', kind: 'replace', old: fingerprint('x'), new: fingerprint('y') }])
+    expect(editsOf('str_replace_editor', { command: 'create', path: '/r/a.py', file_text: 'x' })).toEqual([{ file: '/r/a.py', kind: 'content', content: fingerprint('x') }])
+  })
+
+  it('reads a shell edit from its command line, and takes one it cannot read as a change to any file', () => {
+    expect(editsOf('bash', { command: "sed -i 's/a/b/' a.py && pytest" })).toEqual([{ file: 'a.py', kind: 'replace', old: fingerprint('a'), new: fingerprint('b') }])
+    expect(editsOf('bash', { command: 'pip install -e .' })).toEqual([{ file: '*', kind: 'other' }])
+  })
+
+  it('shows none for a call that changes nothing', () => {
+    expect(editsOf('bash', { command: 'pytest -x' })).toEqual([])
+    expect(editsOf('str_replace_editor', { command: 'view', path: '/r/a.py' })).toEqual([])
+    expect(editsOf('read', { file_path: 'a.py' })).toEqual([])
   })
 })

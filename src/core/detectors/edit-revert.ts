@@ -1,0 +1,156 @@
+/**
+ * Edits that undo each other. Each edit is progress to the other detectors, so an agent that inserts a debug print,
+ * deletes it and inserts it again, or keeps breaking and mending one file the same way, looks busy to them. Two
+ * kinds of evidence show the progress was not real:
+ *
+ * - `redo`: an edit brings a file back to a state it had (not the one the agent found it in: that is a clean-up),
+ *   as far as the edits show it (`file-states.ts`), with no check run since the file left that state (undone and
+ *   redone, nothing tried in between), and the next check fails exactly as the one that followed the file's last
+ *   stay in that state;
+ * - `back`: a check's failure that edits had made go away comes back, for the second time (three runs failing this
+ *   way, the first included, with another outcome between each two), within {@link SPAN} calls, and between each two
+ *   runs an edit touched a file the failure points to: the edits at that place undo each other. The failure is
+ *   compared by place (`failures.ts`: the same exception from the same file), so a debug line inserted at one spot
+ *   with other words each time, breaking the file the same way, is the same failure. A failure that only hid behind
+ *   another while the agent repaired something else (a test's assertion, while a debug print broke the module) is
+ *   not back: nothing touched its file.
+ *
+ * A redo is told when it shows; a failure back on the schedule's `every` further returns. Never refused.
+ * @module dsh-brake/core/detectors/edit-revert
+ */
+import { touch } from '../bounded-map.js'
+import { canonicalJson } from '../canonical.js'
+import { sameFile } from '../failures.js'
+import { createFileStates, ORIGINAL, type Visit } from '../file-states.js'
+import type { CallStep, EditRevertFinding, Evidence } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
+
+/** Options of the edit-revert detector. */
+export interface EditRevertOptions {
+  /** When a failure back is told: `first` runs failing at that place (the first included), then every `every` more. */
+  readonly schedule: Schedule
+  /** Checks whose recent outcomes are remembered. */
+  readonly maxTracked: number
+}
+
+/** The calls within which a failure must come back (from its first run to the latest) to count. */
+export const SPAN = 15
+/** Outcomes remembered per check: its latest, each different from the one before. */
+export const OUTCOMES = 8
+/** States entered since the latest check that wait for its outcome. */
+const ENTERED = 16
+/** Edits remembered, latest last, to tell which files were touched between two runs of a check. */
+export const EDITS_KEPT = 64
+/** The outcome of a check that passed, as a state's outcome. */
+const PASSED = -1
+
+interface Outcome {
+  /** The failure's place, or the result's fingerprint for a check that passed. */
+  readonly value: number
+  readonly failed: boolean
+  /** The first and the latest call of the check's runs in a row with this outcome. */
+  readonly first: number
+  at: number
+}
+
+interface Check {
+  outcomes: Outcome[]
+  /** The place last told as back, and the runs counted then. */
+  toldPlace: number
+  toldCount: number
+}
+
+/** Create an edit-revert detector. */
+export function createEditRevertDetector(options: EditRevertOptions): Detector<CallStep, Evidence<EditRevertFinding>> {
+  const files = createFileStates()
+  const checks = new Map<number, Check>()
+  let observed = 0
+  let lastCheckAt = 0
+  // States files entered since the latest check: its outcome becomes theirs.
+  let entered: Visit[] = []
+  // A file redone: the state's earlier visit, waiting for the next check.
+  let redone: { readonly file: string; readonly before: Visit } | undefined
+  // The latest edits: the call each was made in and the file it named (a ring).
+  const edits: { at: number; file: string }[] = []
+
+  function edit(step: CallStep, at: number): void {
+    for (const change of step.call.edits) {
+      edits.push({ at, file: change.file })
+      if (edits.length > EDITS_KEPT) edits.shift()
+      for (const { file, entered: visit, before } of files.apply(change, at)) {
+        if (entered.length < ENTERED) entered.push(visit)
+        const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
+        if (undone && visit.state !== ORIGINAL) redone = { file, before }
+      }
+    }
+  }
+
+  /**
+   * The runs failing like the latest, the latest included, in the span, going back while an edit between each two
+   * touched a file in `files`: the edits there made the failure go away, and come back.
+   */
+  function comeBack(outcomes: readonly Outcome[], at: number, files: readonly string[]): number {
+    const latest = outcomes.at(-1)!
+    let runs = 1
+    let after = latest.first
+    for (let back = outcomes.length - 2; back >= 0; back--) {
+      const outcome = outcomes[back]!
+      if (at - outcome.at > SPAN) break
+      if (outcome.value !== latest.value || !outcome.failed) continue
+      const from = outcome.at
+      if (!edits.some(edit => edit.at > from && edit.at < after && files.some(file => sameFile(edit.file, file)))) break
+      runs++
+      after = outcome.first
+    }
+    return runs
+  }
+
+  return {
+    observe(step) {
+      const { call } = step
+      const at = ++observed
+      if (call.refused) return undefined
+      if (call.kind === 'mutating') {
+        if (!call.failed || call.changeStands) edit(step, at)
+        return undefined
+      }
+      if (call.kind !== 'default') return undefined
+      lastCheckAt = at
+      const failure = call.failure
+      for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
+      entered = []
+      const tell = (evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> => ({
+        finding: { kind: 'edit-revert', evidence, tool: call.tool, args: canonicalJson(call.args) ?? 'null', file, count, failure: failure!.line },
+        calls: [call.key],
+      })
+      const wasRedone = redone
+      redone = undefined
+      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return tell('redo', wasRedone.file, 2)
+      const check = touch(checks, call.key, options.maxTracked, (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 }))
+      const value = failure?.place ?? call.result.raw
+      const last = check.outcomes.at(-1)
+      if (last !== undefined && last.value === value) {
+        last.at = at
+        return undefined
+      }
+      check.outcomes.push({ value, failed: failure !== undefined, first: at, at })
+      if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
+      if (failure === undefined) return undefined
+      const runs = comeBack(check.outcomes, at, failure.files)
+      const told = check.toldPlace === value ? check.toldCount : 0
+      if (!isDue(options.schedule, runs, told)) return undefined
+      check.toldPlace = value
+      check.toldCount = runs
+      return tell('back', '', runs)
+    },
+    reset() {
+      files.clear()
+      checks.clear()
+      entered = []
+      redone = undefined
+      lastCheckAt = 0
+      edits.length = 0
+    },
+    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: edits.length }),
+  }
+}

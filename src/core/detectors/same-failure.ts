@@ -1,0 +1,135 @@
+/**
+ * The same failure after every fix. Fix, test, fix, test is how debugging goes, and an edit is progress, so the other
+ * detectors start over at each one. But when the test fails exactly as before after each of several edits, and the
+ * edits never touched what the failure points to, the progress was not real: the edits keep missing the cause
+ * (rewriting the reproduction script three ways while the NameError comes from an edit made elsewhere).
+ *
+ * A chain is one check (a call of class `default`: a test, a build, a script run) failing the same way
+ * (`failures.ts`: the same exception raised at the same place on the same line of code, or the same output) run
+ * after run, where:
+ * - between two runs the agent made a new change (progress) and nothing but changes, reads and searches: fix, then
+ *   test, and no other check in between (one that fails otherwise is another problem being worked on);
+ * - no change in between touched a file the failure points to (the file it is raised in, the files a compiler or
+ *   test runner names), nor a file the brake cannot name (a patch, a script that edits): such an edit may be aimed at
+ *   the cause;
+ * - the runs are at most {@link MAX_GAP} calls apart.
+ * A run that passes, fails otherwise, or breaks one of these starts the chain again. A plain re-run with no change
+ * neither counts nor breaks it (a repeat of the same call is the identical-call detector's).
+ *
+ * Told at `schedule.first` runs, then every `schedule.every` further runs; never refused (a change each time is
+ * real work, however little it achieves).
+ * @module dsh-brake/core/detectors/same-failure
+ */
+import { touch } from '../bounded-map.js'
+import { canonicalJson } from '../canonical.js'
+import { ANY_FILE } from '../file-edits.js'
+import { sameFile } from '../failures.js'
+import type { CallStep, Evidence, SameFailureFinding } from '../types.js'
+import { isDue, type Detector, type Schedule } from './detector.js'
+
+/** Thresholds of the same-failure detector. */
+export interface SameFailureOptions {
+  /** When notices fall: `first` is the runs in a row that fail the same way, each after a change. */
+  readonly schedule: Schedule
+  /** Checks whose chains are remembered. */
+  readonly maxTracked: number
+}
+
+/** Calls from one run of a check to the next, at most, for the two to be one chain. */
+export const MAX_GAP = 10
+/** Files edited since the latest check that are remembered; an agent editing more is taken as editing anything. */
+export const EDITED_FILES = 16
+/** Files edited meanwhile that a notice names. */
+export const NAMED_EDITS = 3
+
+interface Chain {
+  /** The failure's fingerprint (the same failure), its line, and the files it points to. */
+  same: number
+  line: string
+  origin: string
+  files: readonly string[]
+  /** Runs in the chain, the epoch and call of the latest, and the runs at the latest notice (0 before the first). */
+  n: number
+  epoch: number
+  at: number
+  noticed: number
+  /** Files edited between the runs, latest first, at most {@link NAMED_EDITS}. */
+  edited: string[]
+}
+
+/** Create a same-failure detector. */
+export function createSameFailureDetector(options: SameFailureOptions): Detector<CallStep, Evidence<SameFailureFinding>> {
+  const chains = new Map<number, Chain>()
+  let observed = 0
+  // The latest check, and the files changed since it (`unseen`: a change the brake cannot place, or too many).
+  let lastCheck: number | undefined
+  let edited: string[] = []
+  let unseen = false
+
+  function noteEdits(step: CallStep): void {
+    for (const edit of step.call.edits) {
+      if (edit.file === ANY_FILE || edited.length === EDITED_FILES) unseen = true
+      else if (!edited.includes(edit.file)) edited.push(edit.file)
+    }
+  }
+
+  return {
+    observe(step) {
+      const { call, epoch } = step
+      const at = ++observed
+      if (call.refused) return undefined
+      if (call.kind === 'mutating') {
+        if (!call.failed || call.changeStands) noteEdits(step)
+        return undefined
+      }
+      if (call.kind !== 'default') return undefined
+      const previous = lastCheck
+      const changed = edited
+      const blind = unseen
+      lastCheck = call.key
+      edited = []
+      unseen = false
+      // A failure told only by an exception the output went on after is not certain enough to call unchanged.
+      const failure = call.failure?.loose === true ? undefined : call.failure
+      if (failure === undefined) {
+        if (chains.size > 0) chains.delete(call.key)
+        return undefined
+      }
+      let chain = chains.get(call.key)
+      if (chain !== undefined && chain.same === failure.same && chain.epoch === epoch && previous === call.key) {
+        // Run again with no change: neither a round nor a break.
+        chain.at = at
+        return undefined
+      }
+      const aimed = changed.some(file => failure.files.some(named => sameFile(file, named)))
+      const goesOn = chain !== undefined && chain.same === failure.same && chain.epoch !== epoch && previous === call.key &&
+        at - chain.at <= MAX_GAP && !blind && !aimed
+      if (goesOn) {
+        chain = touch(chains, call.key, options.maxTracked, () => chain!)
+        chain.n++
+        chain.edited = [...[...changed].reverse(), ...chain.edited.filter(file => !changed.includes(file))].slice(0, NAMED_EDITS)
+      } else {
+        chains.delete(call.key)
+        chain = touch(chains, call.key, options.maxTracked, (): Chain => ({
+          same: failure.same, line: failure.line, origin: failure.origin, files: failure.files, n: 1, epoch, at, noticed: 0, edited: [],
+        }))
+      }
+      chain.epoch = epoch
+      chain.at = at
+      if (!isDue(options.schedule, chain.n, chain.noticed)) return undefined
+      chain.noticed = chain.n
+      const finding: SameFailureFinding = {
+        kind: 'same-failure', tool: call.tool, args: canonicalJson(call.args) ?? 'null', count: chain.n, failure: chain.line,
+        origin: chain.origin, edited: chain.edited,
+      }
+      return { finding, calls: [call.key] }
+    },
+    reset() {
+      chains.clear()
+      lastCheck = undefined
+      edited = []
+      unseen = false
+    },
+    size: () => ({ failingChecks: chains.size, editsSinceCheck: edited.length }),
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * What a failed check says, reduced to what stays the same when the failure does. A test run, a build or a script
+ * that fails ends, most of the time, in the exception that stopped it and where it was raised; the lines above (the
+ * caller's frame, a line number that moved with an edit, a debug print) change from run to run while the failure does
+ * not. A failure that names no exception is known by its whole output.
+ *
+ * Two readings, for two questions:
+ * - the same failure: the same exception, raised in the same file and function on the same line of code (or the same
+ *   output, normalized), which is what "the failure has not changed" means;
+ * - the same place: the same exception from the same file (for a syntax error, the same line of it), whatever line of
+ *   code it shows: a debug print inserted at one spot, each time with other words, that breaks the file the same way.
+ * @module dsh-brake/core/failures
+ */
+import { fingerprint } from './fingerprint.js'
+import { normalizeResult } from './normalize.js'
+
+/** A failure of a check, as its output tells it. */
+export interface Failure {
+  /** Fingerprint of the failure as it reads (normalized; a long output's last {@link COMPARED_CHARS}): equal for the same failure. */
+  readonly same: number
+  /** Fingerprint of the exception and the file (for a syntax error, the line) it comes from: equal for the same place. */
+  readonly place: number
+  /** The line a notice quotes: the exception, or the output's last line (at most {@link LINE_CHARS}). */
+  readonly line: string
+  /** The file the exception was raised in, as the output names it; empty when it names none. */
+  readonly origin: string
+  /**
+   * Files the failure points to, at most {@link NAMED_FILES}: the file an exception was raised in, or the files a
+   * failure without one names near its end (a compiler's `src/app.ts(3,7)`, a test runner's `FAILED tests/x.py`).
+   * An edit of one of them is an edit aimed at the failure.
+   */
+  readonly files: readonly string[]
+  /**
+   * Whether only an exception among the output's last lines tells the failure: the call did not fail, and its output
+   * goes on after the exception. Such a failure is known by its place; `same` is its whole output.
+   */
+  readonly loose: boolean
+}
+
+/** Characters of a failure's line kept for a notice (it quotes fewer). */
+export const LINE_CHARS = 300
+/** Files a failure names that are kept. */
+export const NAMED_FILES = 8
+/** Non-blank lines from the end that are searched for the exception a failure ends in. */
+const TAIL_LINES = 12
+/** Lines before an exception searched for the frame it was raised in. */
+const FRAME_LINES = 8
+/**
+ * Characters from the end of a failure without an exception that are compared: all of a short output, and the end
+ * of a long one, where a test runner or a build says what failed (normalizing costs in proportion to the text).
+ */
+const COMPARED_CHARS = 2048
+/** Characters from the end of an output searched for the files it names (a runner or a compiler names them last). */
+const NAMED_TAIL_CHARS = 1000
+
+/**
+ * An exception as a runtime prints it: `NameError: name 'x' is not defined`, `django.db.utils.OperationalError: …`,
+ * `TypeError: Cannot read properties of undefined`, `AssertionError`; or a tool's closing error: `error: …`,
+ * `fatal: …`, `panic: …`.
+ */
+const EXCEPTION = /^(?:[A-Za-z_$][\w$.]*(?:Error|Exception|Exit|Interrupt|Fault)(?::.*)?|(?:error|fatal|panic)(?:\[[\w-]+\])?: .*)$/
+/** What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). */
+const MAY_RAISE = /Error|Exception|Exit|Interrupt|Fault|error: |fatal: |panic: /
+/** A compile-time error of Python: its place is a line, not a function. */
+const SYNTAX = /^(?:SyntaxError|IndentationError|TabError)\b/
+/** A Python frame: `  File "src/app.py", line 12, in main` (no function for a syntax error). */
+const PYTHON_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/
+/** A JavaScript frame after the exception: `    at main (/app/src/index.js:12:5)`, `    at /app/src/index.js:12:5`. */
+const JS_FRAME = /^\s+at (?:(\S+) \()?([^()\s]+?):(\d+):\d+\)?$/
+/** The marker line under the code a runtime points at (`^^^^`, `~~~^^^`). */
+const MARKER = /^\s*[~^]+\s*$/
+/** A run of the characters paths are written with. */
+const PATH_RUN = /[\w./@-]+/g
+/** A file name's extension: a dot, a letter, a few more word characters. */
+const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
+
+/**
+ * The failure a check's output tells, or undefined when it tells none. `body` is the output without the host's own
+ * closing line (a shell's exit status line); `failed` whether the call failed.
+ *
+ * An output that ends in an exception (a JavaScript stack may follow it) is a failure whether or not the call failed
+ * (a script that catches its exception and prints the traceback), known by that exception. A failed call's other
+ * output is known by its whole text, and by the latest exception among its last lines, if any, for its place. An
+ * exception among the last lines of an output that goes on after it, from a call that did not fail (a script that
+ * runs a command, prints its traceback, and goes on), is a failure by place only: `loose`.
+ */
+export function failureOf(body: string, failed: boolean): Failure | undefined {
+  const tail = body.slice(tailStart(body, TAIL_LINES))
+  // Most outputs are neither failed nor end in an exception: one search of their last lines says so.
+  if (!failed && !MAY_RAISE.test(tail)) return undefined
+  const lines = tail.split('\n').filter(line => line.trim() !== '')
+  let last = lines.length - 1
+  while (last >= 0 && JS_FRAME.test(lines[last]!)) last--
+  let at = last
+  while (at >= 0 && !EXCEPTION.test(lines[at]!.trim().slice(0, LINE_CHARS))) at--
+  const exception = at === -1 ? undefined : exceptionOf(lines, at)
+  if (exception !== undefined && at === last) return { ...exception, loose: false }
+  if (!failed && exception === undefined) return undefined
+  const same = fingerprint(normalizeResult(body.length > COMPARED_CHARS ? body.slice(-COMPARED_CHARS) : body))
+  if (!failed) return { ...exception!, same, loose: true }
+  return {
+    same, place: exception?.place ?? same, line: exception?.line ?? (lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS),
+    origin: exception?.origin ?? '', files: namedFiles(body.slice(-NAMED_TAIL_CHARS)), loose: false,
+  }
+}
+
+/** What the exception at `lines[at]` says: the failure it makes when it ends the output. */
+function exceptionOf(lines: readonly string[], at: number): Omit<Failure, 'loose'> {
+  const exception = normalizeResult(lines[at]!.trim())
+  let origin = ''
+  let where = ''
+  let code = ''
+  // Python: the frame and the code line are above the exception; JavaScript: the frame is below it.
+  for (let back = at - 1; back >= Math.max(0, at - FRAME_LINES); back--) {
+    const frame = PYTHON_FRAME.exec(lines[back]!)
+    if (frame !== null) {
+      origin = frame[1]!
+      where = SYNTAX.test(exception) ? `${origin}:${frame[2]}` : `${origin} ${frame[3] ?? ''}`
+      code = lines.slice(back + 1, at).find(line => !MARKER.test(line))?.trim() ?? ''
+      break
+    }
+  }
+  const below = origin === '' ? JS_FRAME.exec(lines[at + 1] ?? '') : null
+  if (below !== null) {
+    origin = below[2]!
+    where = `${origin} ${below[1] ?? ''}`
+  }
+  const place = SYNTAX.test(exception) ? where : origin
+  return {
+    same: fingerprint(`${where}\n${normalizeResult(code)}\n${exception}`),
+    place: fingerprint(`${place}\n${exception}`),
+    line: exception.slice(0, LINE_CHARS),
+    origin,
+    files: origin === '' ? [] : [origin],
+  }
+}
+
+/** Where the last `count` non-blank lines of `text` begin (found from its end: a long output is not split whole). */
+function tailStart(text: string, count: number): number {
+  let end = text.length
+  let found = 0
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1
+    if (text.slice(start, end).trim() !== '' && ++found === count) return start
+    end = start - 1
+  }
+  return 0
+}
+
+/** The distinct file names `text` holds, at most {@link NAMED_FILES}, first named first. */
+function namedFiles(text: string): string[] {
+  const names: string[] = []
+  // Runs of the characters a path is made of, read once each (a pattern that backtracks would cost more on long runs).
+  for (const [run] of text.matchAll(PATH_RUN)) {
+    const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
+    const dot = name.lastIndexOf('.')
+    if (dot > 0 && FILE_EXTENSION.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)
+    if (names.length === NAMED_FILES) break
+  }
+  return names
+}
+
+/**
+ * Whether two file names as a failure and an edit give them are the same file: equal, or one is the other with
+ * leading directories (`/testbed/src/app.py` and `src/app.py`), a leading `./` aside.
+ */
+export function sameFile(a: string, b: string): boolean {
+  const left = a.replace(/^(?:\.\/)+/, '')
+  const right = b.replace(/^(?:\.\/)+/, '')
+  if (left === right) return true
+  const [long, short] = left.length > right.length ? [left, right] : [right, left]
+  return short !== '' && long.endsWith(short) && long[long.length - short.length - 1] === '/'
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { createEditRevertDetector, SPAN } from '../../../../src/core/detectors/edit-revert.ts'
+import type { CallObservation, EditRevertFinding } from '../../../../src/core/types.ts'
+import { callOf, checkOf, editOf, observeAll, shellEditOf } from '../../../support/observations.ts'
+
+const detector = (maxTracked = 16) => createEditRevertDetector({ schedule: { first: 3, every: 5 }, maxTracked })
+const found = (calls: readonly CallObservation[]): (EditRevertFinding | '-')[] => observeAll(detector(), calls).map(finding => finding ?? '-')
+const told = (calls: readonly CallObservation[]): string[] =>
+  found(calls).flatMap((finding, at) => finding === '-' ? [] : [`${at}: ${finding.evidence} ${finding.count} ${finding.file}`])
+
+const RUN = 'python reproduce.py'
+const DEBUG = '        print(f"DEBUG: init code={code}")'
+/** The module no longer compiles: the debug print landed inside a multi-line raise. */
+const syntaxError = 'Traceback (most recent call last):\n  File "/repo/reproduce.py", line 4, in <module>\n    from app import models\n' +
+  '  File "/repo/app/models.py", line 30\n    f"{self.__class__.__name__}.__init__() missing 1 required keyword-only "\n    ^^^^^^^^^^^^^^\n' +
+  'SyntaxError: invalid syntax. Perhaps you forgot a comma?\n'
+const wrongCode = 'Caught ValidationError\nCode: None\nFAILURE: Did not find expected error code.\n'
+const read = callOf('read', { file_path: 'app/models.py', offset: 25, limit: 11 }, { kind: 'read' })
+
+describe('edits that undo each other', () => {
+  it('are told when an edit undone is made again, nothing tried between, and the check fails as it did then', () => {
+    const calls = [
+      checkOf(RUN, wrongCode), shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), read,
+      shellEditOf("sed -i '32d' app/models.py"), shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), read,
+    ]
+    expect(found(calls)).toEqual(['-', '-', '-', '-', '-', '-', {
+      kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: JSON.stringify({ command: RUN }), file: 'app/models.py', count: 2,
+      failure: 'SyntaxError: invalid syntax. Perhaps you forgot a comma?',
+    }, '-'])
+  })
+
+  it.each<[string, CallObservation[]]>([
+    ['something was tried between the undo and the redo', [
+      shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '32d' app/models.py"),
+      checkOf(RUN, wrongCode), shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
+    ]],
+    ['the file comes back to how the agent found it: a clean-up', [
+      editOf('app/models.py', 'x = 1', 'x = 2'), checkOf(RUN, syntaxError, true), editOf('app/models.py', 'x = 2', 'x = 1'), checkOf(RUN, syntaxError, true),
+    ]],
+    ['the edit made again fails otherwise', [
+      shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '32d' app/models.py"),
+      shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, 'NameError: name \'code\' is not defined\n', true),
+    ]],
+    ['an edit the brake cannot read between', [
+      shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '3c\\pass' app/models.py"),
+      shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
+    ]],
+  ])('stay quiet when %s', (_, calls) => {
+    expect(told(calls)).toEqual([])
+  })
+
+  /** The linter run by the reproduction: it breaks the same way when the debug lines are in, and fails otherwise when not. */
+  const indentation = (line: string): string => 'Running: pylint --recursive=y .\nSTDERR: Traceback (most recent call last):\n' +
+    '  File "/repo/pylint/lint/__init__.py", line 22, in <module>\n    from pylint.lint.pylinter import PyLinter\n' +
+    `  File "/repo/pylint/lint/pylinter.py", line 569\n    ${line}\nIndentationError: unexpected indent\n\nPASS: .a/foo.py was ignored\n`
+  const lint = (rating: string): string => `************* Module reproduce\nreproduce.py:1:0: C0114: Missing module docstring\nYour code has been rated at ${rating}/10\n`
+  const PROBE = 'cd reproduction && python3 reproduce.py'
+  const insert = (text: string): CallObservation => shellEditOf(`sed -i '/def _discover_files/a \\        print(f"DEBUG: ${text}")' pylint/lint/pylinter.py`)
+  const clean = shellEditOf("sed -i '/DEBUG:/d' pylint/lint/pylinter.py")
+
+  it('are told when a failure the edits made go away comes back a second time, the edits at its file', () => {
+    const calls = [
+      checkOf(PROBE, indentation('print(f"DEBUG: root={root}")')), clean, checkOf(PROBE, lint('6.17'), true), insert('ignore={ignore}'),
+      checkOf(PROBE, lint('6.17'), true), insert('visiting root={root}'), checkOf(PROBE, indentation('print(f"DEBUG: visiting root={root}")')), clean,
+      insert('ignore={ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), checkOf(PROBE, indentation('for d in dirs: print(d)')),
+    ]
+    expect(found(calls).at(-1)).toEqual({
+      kind: 'edit-revert', evidence: 'back', tool: 'bash', args: JSON.stringify({ command: PROBE }), file: '', count: 3,
+      failure: 'IndentationError: unexpected indent',
+    })
+    expect(told(calls)).toEqual(['11: back 3 '])
+  })
+
+  it.each<[string, CallObservation[]]>([
+    ['a test\'s failure hid behind syntax errors while a debug print was mended elsewhere', [
+      checkOf('python test_fix.py', 'Traceback (most recent call last):\n  File "/repo/test_fix.py", line 19, in test_sum\n    assert np.isnan(res)\nAssertionError\n', true),
+      editOf('xarray/core/nanops.py', 'a', 'b'), checkOf('python test_fix.py', syntaxError, true), editOf('xarray/core/nanops.py', 'b', 'c'),
+      checkOf('python test_fix.py', 'Traceback (most recent call last):\n  File "/repo/test_fix.py", line 19, in test_sum\n    assert np.isnan(res)\nAssertionError\n', true),
+      editOf('xarray/core/nanops.py', 'c', 'd'), checkOf('python test_fix.py', 'IndentationError: expected an indented block\n', true),
+      editOf('xarray/core/nanops.py', 'd', 'e'),
+      checkOf('python test_fix.py', 'Traceback (most recent call last):\n  File "/repo/test_fix.py", line 19, in test_sum\n    assert np.isnan(res)\nAssertionError\n', true),
+    ]],
+    ['a flaky test alternates with no edit between', Array.from({ length: 7 }, (_, i) => checkOf('npm test', i % 2 === 0 ? 'FAIL a.spec.ts\n' : 'ok\n', i % 2 === 0))],
+    ['repairing self-inflicted syntax errors, each one different', [
+      checkOf(RUN, syntaxError, true), editOf('app/models.py', 'a', 'b'),
+      checkOf(RUN, '  File "/repo/app/models.py", line 144\n    and self.code == other.code\nIndentationError: unexpected indent\n', true),
+      editOf('app/models.py', 'b', 'c'), checkOf(RUN, '  File "/repo/app/models.py", line 401\n    raise ValidationError(\nSyntaxError: \'(\' was never closed\n', true),
+      editOf('app/models.py', 'c', 'd'), checkOf(RUN, "TypeError: __init__() got an unexpected keyword argument 'code'\n", true),
+      editOf('app/models.py', 'd', 'e'), checkOf(RUN, wrongCode),
+    ]],
+    ['the failure comes back over a longer span than SPAN calls', [
+      checkOf(PROBE, indentation('x')), clean, checkOf(PROBE, lint('6'), true), insert('a'), checkOf(PROBE, indentation('y')), clean,
+      ...Array.from({ length: SPAN }, () => read), insert('b'), checkOf(PROBE, lint('6'), true), insert('c'), checkOf(PROBE, indentation('z')),
+    ]],
+  ])('stay quiet when %s', (_, calls) => {
+    expect(told(calls)).toEqual([])
+  })
+
+  it('keep at most `maxTracked` checks, and forget everything on reset', () => {
+    const editReverts = detector(2)
+    observeAll(editReverts, [shellEditOf("sed -i 's/a/b/' x.py"), ...['a', 'b', 'c'].map(name => checkOf(`python ${name}.py`, 'ValueError\n', true))])
+    expect(editReverts.size()).toEqual({ fileStates: 1, checkOutcomes: 2, editsKept: 1 })
+    editReverts.reset()
+    expect(editReverts.size()).toEqual({ fileStates: 0, checkOutcomes: 0, editsKept: 0 })
+  })
+})

@@ -1,0 +1,87 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ANY_FILE, shellEdits, toolEdits, type FileEdit } from '../../../src/core/file-edits.ts'
+import { createFileStates, MAX_FILES, ORIGINAL, type FileStates } from '../../../src/core/file-states.ts'
+
+const EDIT = { file: 'file_path', old: 'old_string', new: 'new_string' }
+const WRITE = { file: 'file_path', content: 'content' }
+
+/** Apply every edit of each command line in order; the state `file` ends in after each one. */
+function statesAfter(commands: readonly (string | FileEdit[])[], file = 'app.py', files: FileStates = createFileStates()): number[] {
+  return commands.map((command, at) => {
+    for (const edit of typeof command === 'string' ? shellEdits(command) : command) files.apply(edit, at + 1)
+    return files.current(file)?.state ?? ORIGINAL
+  })
+}
+
+describe('the state of a file', () => {
+  it('comes back when a debug print is inserted, deleted by its line, and inserted at the same spot again', () => {
+    const [inserted, deleted, again] = statesAfter([
+      "sed -i '32i\\        print(f\"DEBUG: code={code}\")' app.py", "sed -i '32d' app.py", "sed -i '31a\\        print(f\"DEBUG: code={code}\")' app.py",
+    ])
+    expect(inserted).not.toBe(ORIGINAL)
+    expect(deleted).toBe(ORIGINAL)
+    expect(again).toBe(inserted)
+  })
+
+  it('comes back when inserted lines are deleted by a pattern that matches them', () => {
+    const states = statesAfter([
+      "sed -i '/def run/a \\    print(\"DEBUG: a\")' app.py", "sed -i '/DEBUG: a/a \\    print(\"DEBUG: b\")' app.py", "sed -i '/DEBUG:/d' app.py",
+    ])
+    expect(states.at(-1)).toBe(ORIGINAL)
+    // A pattern as sed reads it: `.` and `*` match, a parenthesis is itself.
+    expect(statesAfter(["sed -i '/x/a \\    print(\"DEBUG: a\")' app.py", "sed -i '/print(.*DEBUG/d' app.py"]).at(-1)).toBe(ORIGINAL)
+  })
+
+  it('comes back when a replacement is undone, and by a write of the same content, or a checkout', () => {
+    const forth = toolEdits(EDIT, { file_path: 'app.py', old_string: 'return a / b', new_string: 'return None if b == 0 else a / b' })
+    const back = toolEdits(EDIT, { file_path: 'app.py', old_string: 'return None if b == 0 else a / b', new_string: 'return a / b' })
+    const [there, undone, redone] = statesAfter([forth, back, forth])
+    expect(undone).toBe(ORIGINAL)
+    expect(redone).toBe(there)
+    const written = statesAfter([toolEdits(WRITE, { file_path: 'app.py', content: 'v1' }), toolEdits(WRITE, { file_path: 'app.py', content: 'v2' }),
+      toolEdits(WRITE, { file_path: 'app.py', content: 'v1' }), 'git checkout app.py'])
+    expect(written[2]).toBe(written[0])
+    expect(written[1]).not.toBe(written[0])
+    expect(written[3]).toBe(ORIGINAL)
+  })
+
+  it('does not come back from an edit it cannot read, nor from deleting a line it did not see inserted', () => {
+    const states = statesAfter(["sed -i 's/a/b/' app.py", "sed -i '3c\\x' app.py", "sed -i 's/b/a/' app.py"])
+    expect(new Set([ORIGINAL, ...states]).size).toBe(4)
+    const deletions = statesAfter(["sed -i '12d' app.py", "sed -i '12d' app.py"])
+    expect(new Set([ORIGINAL, ...deletions]).size).toBe(3)
+    // A second insertion of the same line is another line: the file is not where it was after the first.
+    const twice = statesAfter(["sed -i '/x/a \\    print(1)' app.py", "sed -i '/x/a \\    print(1)' app.py"])
+    expect(twice[1]).not.toBe(twice[0])
+  })
+
+  it('tells where a file had been: the earlier stay in the state it comes back to', () => {
+    const files = createFileStates()
+    expect(files.apply(shellEdits("sed -i 's/a/b/' app.py")[0]!, 1)).toEqual([{ file: 'app.py', entered: expect.objectContaining({ leftAt: Infinity }) as unknown, before: undefined }])
+    files.apply(shellEdits("sed -i 's/b/a/' app.py")[0]!, 2)
+    const [moved] = files.apply(shellEdits("sed -i 's/a/b/' app.py")[0]!, 3)
+    expect(moved!.before).toMatchObject({ leftAt: 2 })
+    // The same file named another way is the same file; a change to any file moves every file known.
+    expect(files.current('./app.py')).toBe(moved!.entered)
+    expect(files.apply({ file: ANY_FILE, kind: 'restore' }, 4)).toEqual([expect.objectContaining({ file: 'app.py' })])
+    expect(files.current('app.py')!.state).toBe(ORIGINAL)
+  })
+
+  it('stays within its bounds, whatever the edits', () => {
+    const edit = fc.oneof(
+      fc.nat(100).map(n => `sed -i 's/a${n % 7}/b${n % 5}/' f${n % 90}.py`),
+      fc.nat(100).map(n => `sed -i '${n % 40}i\\ line ${n % 3}' f${n % 90}.py`),
+      fc.nat(100).map(n => `sed -i '${n % 40}d' f${n % 90}.py`),
+      fc.nat(100).map(n => `git checkout f${n % 90}.py`),
+      fc.constant('git stash'),
+    )
+    fc.assert(fc.property(fc.array(edit, { maxLength: 300 }), (commands) => {
+      const files = createFileStates()
+      commands.forEach((command, at) => {
+        for (const change of shellEdits(command)) files.apply(change, at)
+        expect(files.size).toBeLessThanOrEqual(MAX_FILES)
+      })
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 100) })
+  })
+})
