@@ -1,14 +1,8 @@
 /**
- * What a failed check says, reduced to what stays the same when the failure does. A test run, a build or a script
- * that fails ends, most of the time, in the exception that stopped it and where it was raised; the lines above (the
- * caller's frame, a line number that moved with an edit, a debug print) change from run to run while the failure does
- * not. A failure that names no exception is known by its whole output.
- *
- * Two readings, for two questions:
- * - the same failure: the same exception, raised in the same file and function on the same line of code (or the same
- *   output, normalized), which is what "the failure has not changed" means;
- * - the same place: the same exception from the same file (for a syntax error, the same line of it), whatever line of
- *   code it shows: a debug print inserted at one spot, each time with other words, that breaks the file the same way.
+ * What a failed check says, reduced to what stays the same when the failure does: the exception that stopped it and
+ * where it was raised (the lines above change from run to run), or else its whole output. Two readings: the same
+ * failure, and the same place.
+ * Design: docs/design.md#progress-that-was-not-real
  * @module dsh-brake/core/failures
  */
 import { fingerprint } from './fingerprint.js'

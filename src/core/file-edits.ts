@@ -1,11 +1,8 @@
 /**
- * What an edit did to the files, as far as the call shows it: the content a file tool wrote whole, the text it
- * replaced, and the shell edits that can be read from the command line (`sed -i` substitutions, inserted and deleted
- * lines, a heredoc written into a file, `git checkout <file>`). Nothing is run: a script that edits files
- * (`python fix.py`) shows nothing, and a patch (`git apply`) changes files the call does not name.
- *
- * The edits feed two questions: which file an edit aimed at (did the edits keep missing the failure's file?), and
- * what state a file is in (did it come back to a state it had?), see `file-states.ts`.
+ * What an edit did to the files, as far as the call shows it (a file tool's text, the shell edits the command line
+ * shows), for two questions: which file an edit aimed at, and what state a file is in. Nothing is run: a script or a
+ * patch changes files the call does not name.
+ * Design: docs/design.md#progress-that-was-not-real
  * @module dsh-brake/core/file-edits
  */
 import { fingerprint } from './fingerprint.js'

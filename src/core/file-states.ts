@@ -1,15 +1,8 @@
 /**
- * The state of each file an agent edits, as far as its edits show it: a fingerprint that comes back when the file
- * does. A file starts as the agent found it (state {@link ORIGINAL}); writing it whole gives it the state of its
- * content; a replacement or an inserted line is a change on top, and the change that undoes one (the replacement
- * back, the deletion of the line inserted) takes it off again; `git checkout <file>` puts it back as committed. An
- * edit the brake cannot read gives the file a state of its own, never met again.
- *
- * So a debug print inserted, deleted, and inserted again at the same place leaves the file in the state it had after
- * the first insertion, and the brake knows it without seeing the file.
- *
- * Bounded: {@link MAX_FILES} files (least recently edited forgotten), {@link MAX_CHANGES} changes on top of a file's
- * content (beyond them it is taken as changed unseen), {@link MAX_VISITS} states remembered per file.
+ * The state of each file an agent edits, as far as its edits show it: a fingerprint that comes back when the file does,
+ * so a debug print inserted, deleted and inserted again at the same place is known without seeing the file. An edit the
+ * brake cannot read gives a state never met again.
+ * Design: docs/design.md#progress-that-was-not-real
  * @module dsh-brake/core/file-states
  */
 import { touch } from './bounded-map.js'

@@ -1,21 +1,8 @@
 /**
- * Edits that undo each other. Each edit is progress to the other detectors, so an agent that inserts a debug print,
- * deletes it and inserts it again, or keeps breaking and mending one file the same way, looks busy to them. Two
- * kinds of evidence show the progress was not real:
- *
- * - `redo`: an edit brings a file back to a state it had (not the one the agent found it in: that is a clean-up),
- *   as far as the edits show it (`file-states.ts`), with no check run since the file left that state (undone and
- *   redone, nothing tried in between), and the next check fails exactly as the one that followed the file's last
- *   stay in that state;
- * - `back`: a check's failure that edits had made go away comes back, for the second time (three runs failing this
- *   way, the first included, with another outcome between each two), within {@link SPAN} calls, and between each two
- *   runs an edit touched a file the failure points to: the edits at that place undo each other. The failure is
- *   compared by place (`failures.ts`: the same exception from the same file), so a debug line inserted at one spot
- *   with other words each time, breaking the file the same way, is the same failure. A failure that only hid behind
- *   another while the agent repaired something else (a test's assertion, while a debug print broke the module) is
- *   not back: nothing touched its file.
- *
- * A redo is told when it shows; a failure back on the schedule's `every` further returns. Never refused.
+ * Edits that undo each other: an edit that brings a file back to a state it had with nothing tried in between
+ * (`redo`), or a failure that edits at its place made go away coming back again (`back`). Each edit is progress to the
+ * other detectors, so an agent breaking and mending one file the same way looks busy to them. Never refused.
+ * Design: docs/design.md#edits-that-undo-each-other
  * @module dsh-brake/core/detectors/edit-revert
  */
 import { touch } from '../bounded-map.js'

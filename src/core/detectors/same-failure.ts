@@ -1,23 +1,9 @@
 /**
- * The same failure after every fix. Fix, test, fix, test is how debugging goes, and an edit is progress, so the other
- * detectors start over at each one. But when the test fails exactly as before after each of several edits, and the
- * edits never touched what the failure points to, the progress was not real: the edits keep missing the cause
- * (rewriting the reproduction script three ways while the NameError comes from an edit made elsewhere).
- *
- * A chain is one check (a call of class `default`: a test, a build, a script run) failing the same way
- * (`failures.ts`: the same exception raised at the same place on the same line of code, or the same output) run
- * after run, where:
- * - between two runs the agent made a new change (progress) and nothing but changes, reads and searches: fix, then
- *   test, and no other check in between (one that fails otherwise is another problem being worked on);
- * - no change in between touched a file the failure points to (the file it is raised in, the files a compiler or
- *   test runner names), nor a file the brake cannot name (a patch, a script that edits): such an edit may be aimed at
- *   the cause;
- * - the runs are at most {@link MAX_GAP} calls apart.
- * A run that passes, fails otherwise, or breaks one of these starts the chain again. A plain re-run with no change
- * neither counts nor breaks it (a repeat of the same call is the identical-call detector's).
- *
- * Told at `schedule.first` runs, then every `schedule.every` further runs; never refused (a change each time is
- * real work, however little it achieves).
+ * The same failure after every fix: one check failing exactly as before after each of several edits that never touched
+ * what the failure points to. Edits are progress, so the other detectors start over at each one; this one looks across
+ * them, since the edits keep missing the cause. Never refused: a change each time is real work, however little it
+ * achieves.
+ * Design: docs/design.md#the-same-failure-after-every-fix
  * @module dsh-brake/core/detectors/same-failure
  */
 import { touch } from '../bounded-map.js'
