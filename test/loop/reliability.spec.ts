@@ -182,7 +182,7 @@ describe('beside the stock repeat-tool-reminder', () => {
     ])
   })
 
-  it.each(['deny', 'stop'] as const)('%s mode: no notice one call after the reminder\'s; the first refusal is the next word', async mode => {
+  it.each(['deny', 'stop'] as const)('%s mode: no notice one call after the reminder\'s; the first refusal is the next word', async (mode) => {
     const ctx = await bootDsh()
     await ctx.plugin(Reminder, {})
     await ctx.plugin(Brake, { mode })

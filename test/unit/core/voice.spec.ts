@@ -96,11 +96,13 @@ describe('another plugin\'s voice', () => {
     const voice = createVoice(options)
     voice.heard({ at: 3, key: 1, epoch: 0 })
     expect(voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [repeat(1, 4)] })).toBeUndefined()
-    expect(voice.speak({ at: 9, key: 1, epoch: 0, runStart: 9, evidence: [repeat(1, 9)] })).toMatchObject({ again: false, finding: { count: 9 } })
+    expect(voice.speak({ at: 9, key: 1, epoch: 0, runStart: 9, evidence: [repeat(1, 9)] }))
+      .toMatchObject({ again: false, finding: { count: 9 } })
     // The stock reminder's 3, 5 and 8 leave no slot before 13: nothing is told before then.
     const stock = createVoice(options)
     for (const at of [3, 5, 8]) stock.heard({ at, key: 1, epoch: 0 })
-    expect([4, 9, 12].map(at => stock.speak({ at, key: 1, epoch: 0, runStart: at, evidence: [repeat(1, at)] }))).toEqual([undefined, undefined, undefined])
+    const told = [4, 9, 12].map(at => stock.speak({ at, key: 1, epoch: 0, runStart: at, evidence: [repeat(1, at)] }))
+    expect(told).toEqual([undefined, undefined, undefined])
   })
 })
 
