@@ -9,7 +9,7 @@
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
   RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
-  CycleFinding,
+  CycleFinding, NearDuplicateFinding, RereadingFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -22,6 +22,10 @@ export const REVISIT_ARGS_CHARS = 100
 export const TEXT_PREVIEW_CHARS = 120
 /** Characters of a tool name, or of a source label, quoted anywhere. */
 export const NAME_CHARS = 64
+/** Characters of a file's path quoted anywhere. */
+export const PATH_CHARS = 120
+/** Line ranges a rereading notice names at most. */
+export const LISTED_RANGES = 4
 /** Longest notice summary (DSH's context-summary convention). */
 export const SUMMARY_CHARS = 120
 /** Characters of a repeated unit a cut notice's summary quotes. */
@@ -100,6 +104,39 @@ export const REVISIT_CALL_LINE = '- `{tool}` {arguments} ({count} times)'
 
 /** The collapsed-row summary of a revisit notice. */
 export const REVISIT_SUMMARY = '{count} calls in a row repeat earlier ones'
+
+/** The notice attached to the result of the call that made a stretch of calls bringing no news long enough (or longer again). */
+export const NEAR_DUPLICATE_NOTICE = `[dsh-brake] Your last {count} calls, {variants} different ones, brought nothing new: each found nothing, or what you already had.
+{calls}
+{advice}`
+
+/** One of the latest calls a near-duplicate notice names, with what it returned. */
+export const NEAR_DUPLICATE_CALL_LINE = '- `{tool}` {arguments}: {returned}'
+
+/** What a call that brought no news returned, filling `{returned}`. */
+export const NO_NEWS = {
+  'nothing': 'found nothing',
+  'same-output': 'the same output as another of these calls',
+  'repeat': 'the same result as before',
+  'seen': 'only lines you had already seen',
+} as const
+
+/** The advice closing a near-duplicate notice, by what most of the calls returned. */
+export const NEAR_DUPLICATE_ADVICE = {
+  'nothing': 'What you are looking for is not there under any of these names. Search wider (another directory, the whole repository) or differently (part of the name, a caller, the text of the error), check that your command can find anything at all (a filter may hide every result), or stop and tell the user what is blocking you.',
+  'same-output': 'Changing the wording or the flags does not change the answer. Use what the output says, test a different hypothesis, or stop and tell the user what is blocking you.',
+  'seen': 'You already have these results. Act on them, take a step you have not taken yet, or stop and tell the user what is blocking you.',
+} as const
+
+/** The collapsed-row summary of a near-duplicate notice. */
+export const NEAR_DUPLICATE_SUMMARY = '{count} calls brought nothing new'
+
+/** The notice attached to the result of the window that made paging over old ground a loop (or went on with it). */
+export const REREADING_NOTICE = `[dsh-brake] You are paging over old ground: {count} windows of \`{file}\` went over lines you had already read, with nothing changed since (lines {ranges}).
+You have read these lines: act on what they say (make the change, run the check, or search for the one thing you still need), or stop and tell the user what is blocking you.`
+
+/** The collapsed-row summary of a rereading notice. */
+export const REREADING_SUMMARY = '{file}: {count} windows over old ground'
 
 /** The notice attached to the result of a tool's latest failure with an error it keeps giving, whatever the input. */
 export const REPEATED_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has failed {count} times with the same error, with {variants} different sets of arguments:
@@ -189,7 +226,12 @@ export const LOOP = {
   'same-error': '`{tool}` failed {count} times with the same error: {error}',
   'same-response': '{count} responses in a row {sameness}: {head}',
   'runaway': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
+  'near-duplicate': '{count} calls brought nothing new, most recently {calls}',
+  'rereading': '{count} windows of `{file}` went over lines already read ({ranges})',
 } as const
+
+/** One call a near-duplicate loop's phrase names, with what it returned. */
+export const LOOP_NEAR_DUPLICATE_CALL = '`{tool}` {arguments} ({returned})'
 
 /** One call a revisit run's phrase names, with how often it came up. */
 export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
@@ -226,6 +268,8 @@ function leadNotice(finding: LoopFinding): NoticeText {
     case 'same-error': return repeatedErrorNotice(finding)
     case 'same-response': return repeatedResponseNotice(finding)
     case 'runaway': return cutNotice(finding)
+    case 'near-duplicate': return nearDuplicateNotice(finding)
+    case 'rereading': return rereadingNotice(finding)
   }
 }
 
@@ -235,6 +279,8 @@ function leadNotice(finding: LoopFinding): NoticeText {
  */
 function warnsOfRefusals(finding: LoopFinding, denyCount: number): boolean {
   if (finding.kind === 'same-error' || finding.kind === 'same-response' || finding.kind === 'runaway') return false
+  // Calls that differ, or windows that shift: never refused, whatever the count.
+  if (finding.kind === 'near-duplicate' || finding.kind === 'rereading') return false
   return finding.kind !== 'identical-calls' || (finding.toolClass !== 'poller' && finding.count < denyCount)
 }
 
@@ -277,6 +323,34 @@ export function revisitNotice(found: SameGroundFinding): NoticeText {
     text: fill(REVISIT_NOTICE, { count, calls: calls.join('\n') }),
     summary: summary(fill(REVISIT_SUMMARY, { count })),
   }
+}
+
+/** The near-duplicate notice: how many calls brought no news, the latest of them, and advice that fits what they returned. */
+export function nearDuplicateNotice(found: NearDuplicateFinding): NoticeText {
+  const count = String(found.count)
+  const calls = found.calls.map(call => fill(NEAR_DUPLICATE_CALL_LINE, {
+    tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), returned: NO_NEWS[call.returned],
+  }))
+  return {
+    text: fill(NEAR_DUPLICATE_NOTICE, { count, variants: String(found.variants), calls: calls.join('\n'), advice: NEAR_DUPLICATE_ADVICE[found.mostly] }),
+    summary: summary(fill(NEAR_DUPLICATE_SUMMARY, { count })),
+  }
+}
+
+/** The rereading notice: the file, how many windows went over old ground, and the lines they showed. */
+export function rereadingNotice(found: RereadingFinding): NoticeText {
+  const count = String(found.count)
+  return {
+    text: fill(REREADING_NOTICE, { count, file: clip(found.file, PATH_CHARS), ranges: lineRanges(found.ranges) }),
+    summary: summary(fill(REREADING_SUMMARY, { file: clip(found.file, NAME_CHARS), count })),
+  }
+}
+
+/** Line ranges as a notice names them: `370-470, 533-560`, the first few, then how many more. */
+function lineRanges(ranges: RereadingFinding['ranges']): string {
+  const named = ranges.slice(0, LISTED_RANGES).map(range => range.first === range.last ? String(range.first) : `${range.first}-${range.last}`)
+  const more = ranges.length - named.length
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ')
 }
 
 /** The repeated-error notice. */
@@ -382,6 +456,15 @@ function loopPhrase(loop: LoopFinding, refused: boolean): string {
       })
     case 'runaway':
       return fill(LOOP.runaway, { cuts: String(loop.cuts), unit: oneLine(loop.unit, UNIT_SUMMARY_CHARS, loop.unit.length) })
+    case 'near-duplicate':
+      return fill(LOOP['near-duplicate'], {
+        count: String(loop.count),
+        calls: loop.calls.map(call => fill(LOOP_NEAR_DUPLICATE_CALL, {
+          tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), returned: NO_NEWS[call.returned],
+        })).join(', '),
+      })
+    case 'rereading':
+      return fill(LOOP.rereading, { count: String(loop.count), file: clip(loop.file, PATH_CHARS), ranges: lineRanges(loop.ranges) })
   }
 }
 

@@ -38,6 +38,8 @@ export function shapeOf(loop: Loop): string {
     case 'duplicate-text': return `duplicate text ("${what}")`
     case 'same-response': return `repeated response ("${what}")`
     case 'runaway': return `response repeating itself ("${what}")`
+    case 'near-duplicate': return `near-duplicate calls (${what})`
+    case 'rereading': return `paging over old ground (${what})`
   }
 }
 

@@ -8,6 +8,8 @@
 import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createNearDuplicateDetector, type NearDuplicateOptions } from './detectors/near-duplicates.js'
+import { createRereadingDetector, type RereadingOptions } from './detectors/rereading.js'
 import { createResponseRepeats, type ResponseObservation } from './detectors/responses.js'
 import { createRevisitDetector, type RevisitOptions } from './detectors/revisits.js'
 import { createSequenceDetector, type SequenceOptions } from './detectors/sequences.js'
@@ -27,6 +29,8 @@ export interface BrakeOptions {
   readonly sequences: SequenceOptions
   readonly revisits: RevisitOptions
   readonly errors: ErrorRepeatOptions
+  readonly nearDuplicates: NearDuplicateOptions
+  readonly rereading: RereadingOptions
   readonly text: DuplicateTextOptions
   /** When notices fall on responses that repeat across steps: `first` is the responses in a row that make a loop. */
   readonly responses: Schedule
@@ -111,6 +115,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const sequences = createSequenceDetector(options.sequences)
   const revisits = createRevisitDetector(options.revisits)
   const errors = createErrorRepeatDetector(options.errors)
+  const nearDuplicates = createNearDuplicateDetector(options.nearDuplicates)
+  const rereading = createRereadingDetector(options.rereading)
   const text = createDuplicateTextDetector(options.text)
   const responses = createResponseRepeats(options.responses)
   const progress = createProgress(options.trackedCalls)
@@ -131,6 +137,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     sequences.reset()
     revisits.reset()
     errors.reset()
+    nearDuplicates.reset()
+    rereading.reset()
     progress.reset()
     history.clear()
     recent.clear()
@@ -152,9 +160,14 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const failing = errors.observe(step)
       const lap = sequences.observe(step)
       const again = revisits.observe(step)
-      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined) return undefined
+      const noNews = nearDuplicates.observe(step)
+      const reread = rereading.observe(step)
+      // Almost every call finds nothing: no array for those.
+      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined
+        && noNews === undefined && reread === undefined) return undefined
       // A refused call's repeats were told by its refusal.
-      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again].filter(found => found !== undefined)
+      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, noNews, reread]
+        .filter(found => found !== undefined)
       return voice.speak(at, call.key, step.epoch, run, evidence)
     },
     observeResponse(response) {
@@ -171,6 +184,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     callCount: key => calls.count(history.find(key), progress.epoch),
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
+      ...nearDuplicates.size(), ...rereading.size(),
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
       ...responses.size(),
       latestCalls: latest.size,

@@ -8,7 +8,10 @@
  * stop.
  *
  * Two kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny mode,
- * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model).
+ * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model). Nor does a
+ * notice led by calls that brought no news (near-duplicates, paging over old ground): that evidence is read from what
+ * the results said, not seen repeating exactly, so it is told but never ends a turn by itself. A loop told so that goes
+ * on to repeat exactly stops when that exact evidence comes due, as the loop's second notice.
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
@@ -42,6 +45,7 @@ export function loopStopCause(told: Told | undefined): StopCause | undefined {
   if (told?.again !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
+  if (loop.kind === 'near-duplicate' || loop.kind === 'rereading') return undefined
   return { loop, refused: false }
 }
 

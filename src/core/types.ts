@@ -41,6 +41,27 @@ export interface CallObservation {
   readonly inputError: boolean
   /** Whether a change stands whatever the failure says (a shell change before the command's last part). */
   readonly changeStands: boolean
+  /** What the call looked for, when it is a lookup (a search, or the opening of a file); absent otherwise. */
+  readonly lookup?: Lookup
+  /** The lines of one file the call showed, when it showed a window of them; absent otherwise. */
+  readonly window?: FileWindow
+  /** Whether the result says there was nothing to find: a search that matched nothing, a path that does not exist. */
+  readonly nothing?: boolean
+}
+
+/** What a lookup asked: the patterns or names it looked for, and where. */
+export interface Lookup {
+  /** The patterns or names looked for (a search's patterns, a file's name); bounded by the adapter. */
+  readonly terms: readonly string[]
+  /** Where it looked: paths (empty: everywhere the tool looks by default). */
+  readonly scope: readonly string[]
+}
+
+/** A window of one file: the lines from `first` to `last`, counted from 1. */
+export interface FileWindow {
+  readonly file: string
+  readonly first: number
+  readonly last: number
 }
 
 /** A call as the detectors see it: what the adapter observed, and what the agent's state knows about it. */
@@ -115,6 +136,35 @@ export interface SameGroundFinding {
   readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
 }
 
+/** What a call that brought no news returned: nothing, another call's output, its own earlier result, lines already shown. */
+export type NoNews = 'nothing' | 'same-output' | 'repeat' | 'seen'
+
+/**
+ * A stretch of calls that brought no news although their arguments differ: searches that found nothing under one
+ * spelling after another, outputs the same as another call's, results already had.
+ */
+export interface NearDuplicateFinding {
+  readonly kind: 'near-duplicate'
+  /** Calls in the stretch that brought no news, the current one included. */
+  readonly count: number
+  /** How many different calls (sets of arguments) they were. */
+  readonly variants: number
+  /** What most of them returned (`repeat` and `seen` both count as `seen`: results already had). */
+  readonly mostly: 'nothing' | 'same-output' | 'seen'
+  /** The stretch's latest different calls, latest first: tool, canonical arguments (unbounded), what it returned. */
+  readonly calls: readonly { readonly tool: string; readonly args: string; readonly returned: NoNews }[]
+}
+
+/** Windows of one file that went over lines already read since the last change: a pass that replays itself. */
+export interface RereadingFinding {
+  readonly kind: 'rereading'
+  readonly file: string
+  /** Windows of the file that went over old ground since the last change, the current one included. */
+  readonly count: number
+  /** The line ranges those windows showed, merged, in file order. */
+  readonly ranges: readonly { readonly first: number; readonly last: number }[]
+}
+
 /** One text block that crossed the duplicate threshold. */
 export interface DuplicateBlock {
   /** Occurrences counted toward this finding (at least the threshold). */
@@ -165,6 +215,7 @@ export interface RunawayFinding {
 /** What the brake can report of a loop in what the agent does: its calls, its responses. */
 export type LoopFinding =
   | IdenticalCallsFinding | SameErrorFinding | CycleFinding | SameGroundFinding | SameResponseFinding | RunawayFinding
+  | NearDuplicateFinding | RereadingFinding
 
 /**
  * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
@@ -188,4 +239,5 @@ export type LoopKind = Finding['kind']
 /** Every loop kind, in the order reports list them. */
 export const LOOP_KINDS: readonly LoopKind[] = [
   'identical-calls', 'cycle', 'same-ground', 'same-error', 'duplicate-text', 'same-response', 'runaway',
+  'near-duplicate', 'rereading',
 ]

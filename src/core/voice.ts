@@ -4,18 +4,20 @@
  * finding is tied to the loop it is about, and a loop is told once, then again only on its own schedule.
  *
  * - A loop is the calls its findings are about (a repeated call, a cycle's lap, a run's calls, the calls that raised
- *   the same error). Findings that share a call are about the same loop, so a loop grows as findings about more of its
- *   calls come (a cycle whose calls now also count as identical repeats, a run that takes in a cycle): the loops they
- *   touch become one. So are findings within one unbroken run of revisits (calls that each repeat an earlier one,
- *   nothing new between): going round a long cycle, each of its calls reaches its repeat count in turn, one loop.
+ *   the same error, a stretch's calls that brought no news, the windows of a file read again). Findings that share a
+ *   call are about the same loop, so a loop grows as findings about more of its calls come (a cycle whose calls now
+ *   also count as identical repeats, a run that takes in a cycle): the loops they touch become one. So are findings
+ *   within one unbroken run of revisits (calls that each repeat an earlier one, nothing new between): going round a
+ *   long cycle, each of its calls reaches its repeat count in turn, one loop.
  * - The findings of one call are all about that call, so they make one notice, which leads with the strongest
- *   evidence (a cycle, then a run, then the same error, then a repeated call) and carries the rest where it adds
- *   something: the same error told beside a cycle, not each call's repeat count.
+ *   evidence (a cycle, then a run, then the same error, then a repeated call, then calls that brought no news) and
+ *   carries the rest where it adds something: the same error told beside a cycle, not each call's repeat count.
  * - Once told, a loop's next notice waits `every` repeats: calls, or laps for a loop last told as a cycle. A finding
  *   about it before then is held back (its detector's own schedule moves on all the same).
  * - Another plugin's notice about a call (repeat-tool-reminder, heard in the next step's claimed messages) counts as a
  *   voice too: for the next `every` calls the brake does not say the same thing again. It still speaks when it has
- *   something more to say: any finding but a plain repeat, or a repeat with deny mode's warning of refusals to come.
+ *   something more to say: any exact finding but a plain repeat, or a repeat with deny mode's warning of refusals to
+ *   come (calls that brought no news wait, as a repeat does).
  * - Progress starts every loop afresh: a loop belongs to the progress epoch it was told in.
  *
  * Pure: the caller numbers the calls and passes the epoch; nothing here reads a clock.
@@ -88,9 +90,14 @@ function resolve(loop: Loop): Loop {
   return root
 }
 
-/** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
+/**
+ * Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least of the
+ * exact kinds; calls that brought no news come after them all.
+ */
 const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
   'cycle': 0, 'same-ground': 1, 'same-error': 2, 'same-response': 3, 'identical-calls': 4, 'runaway': 5,
+  // Calls that bring no news: evidence read from what results said, so any exact repetition leads before it.
+  'rereading': 6, 'near-duplicate': 7,
 }
 
 /** A loop not yet told. */
@@ -137,8 +144,12 @@ export function createVoice(options: VoiceOptions): Voice {
     if (loops.size > options.maxCalls) loops.delete(loops.keys().next().value!)
   }
 
-  /** Whether a notice leading with `finding` says more than a plain "you repeated this call". */
+  /**
+   * Whether a notice leading with `finding` says more than a plain "you repeated this call". Calls that brought no
+   * news say it more softly, about the same calls: right after another plugin's notice, they wait their turn.
+   */
   function saysMore(finding: LoopFinding): boolean {
+    if (finding.kind === 'near-duplicate' || finding.kind === 'rereading') return false
     if (finding.kind !== 'identical-calls') return true
     return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
   }

@@ -7,6 +7,7 @@ import type { Identity } from '../core/identify.js'
 import { errorLine } from '../core/normalize.js'
 import { REFUSED, resultOf } from '../core/results.js'
 import type { CallObservation } from '../core/types.js'
+import { facetsOf, foundNothing } from './lookups.js'
 import { reportsShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
@@ -21,6 +22,9 @@ export function observeCall(
   // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
   // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document.
   const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
+  // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
+  const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
+  const nothing = facets?.lookup !== undefined && foundNothing(text, result.isError)
   return {
     tool: exec.name,
     args: identity.args,
@@ -34,6 +38,8 @@ export function observeCall(
     errorLine: line,
     inputError: line !== undefined && rejectsInput(result, line),
     changeStands: identity.changeStands,
+    ...facets,
+    ...nothing ? { nothing } : {},
   }
 }
 

@@ -5,7 +5,8 @@
 import { callKey } from '../../src/core/canonical.ts'
 import { createCallHistory } from '../../src/core/call-history.ts'
 import { resultOf } from '../../src/core/results.ts'
-import type { CallObservation, CallStep } from '../../src/core/types.ts'
+import type { Detector } from '../../src/core/detectors/detector.ts'
+import type { CallObservation, CallStep, Evidence, LoopFinding } from '../../src/core/types.ts'
 
 /** What a test may override: anything, with the result given as its text. */
 export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: string }
@@ -22,4 +23,30 @@ export type Stepper = ((call: CallObservation, epoch?: number) => CallStep) & { 
 export function createStepper(maxTracked = 1024): Stepper {
   const history = createCallHistory(maxTracked)
   return Object.assign((call: CallObservation, epoch = 0) => history.step(call, epoch), { slotOf: (key: number) => history.find(key) })
+}
+
+/** Progress between two calls, in a stream of calls `play` feeds. */
+export const PROGRESS = '|'
+
+/**
+ * Feed `detector` the calls in order through a fresh stepper (`PROGRESS` moves the progress epoch on between two calls)
+ * and return each finding with its call's position, counting calls from 1.
+ */
+export function play<F extends LoopFinding>(
+  detector: Detector<CallStep, Evidence<F>>, calls: readonly (CallObservation | typeof PROGRESS)[],
+): { at: number; found: Evidence<F> }[] {
+  const step = createStepper()
+  const found: { at: number; found: Evidence<F> }[] = []
+  let epoch = 0
+  let at = 0
+  for (const call of calls) {
+    if (call === PROGRESS) {
+      epoch++
+      continue
+    }
+    at++
+    const evidence = detector.observe(step(call, epoch))
+    if (evidence !== undefined) found.push({ at, found: evidence })
+  }
+  return found
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
+import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors/near-duplicates.ts'
+import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
@@ -11,6 +13,8 @@ const options = {
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
+  nearDuplicates: { schedule: { first: 5, every: 5 }, reasked: 3 },
+  rereading: { schedule: { first: 4, every: 5 }, among: 6 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
   responses: { first: 3, every: 5 },
 }
@@ -147,6 +151,8 @@ const small = {
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
+  nearDuplicates: { schedule: { first: 2, every: 1 }, reasked: 1 },
+  rereading: { schedule: { first: 1, every: 1 }, among: 3 },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
   responses: { first: 2, every: 3 },
 }
@@ -159,6 +165,10 @@ const step = fc.oneof(
       result: fc.string({ maxLength: 2000 }),
       failed: fc.boolean(),
       kind: fc.constantFrom('default', 'read', 'poller', 'mutating'),
+      // Lookups and windows, so that the tables of calls that bring no news fill up too.
+      look: fc.option(fc.record({
+        term: fc.string({ maxLength: 8 }), file: fc.nat(40), first: fc.nat(300), lines: fc.nat(60), nothing: fc.boolean(),
+      })),
     }),
   }),
   fc.record({ text: fc.array(fc.string({ minLength: 4, maxLength: 30 }), { maxLength: 12 }), id: fc.nat(30), at: fc.nat(5000) }),
@@ -174,8 +184,13 @@ describe('bounded state', () => {
       const state = createBrakeState(small)
       for (const s of steps) {
         if ('call' in s) {
-          const { tool, arg, result, failed, kind } = s.call
-          state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
+          const { tool, arg, result, failed, kind, look } = s.call
+          const facets = look === null ? {} : {
+            lookup: { terms: [look.term], scope: [`f${look.file}`] },
+            window: { file: `f${look.file}`, first: look.first, last: look.first + look.lines },
+            nothing: look.nothing,
+          }
+          state.observeCall(callOf(tool, { arg }, { result, failed, kind, ...facets, ...failed ? { errorLine: result.slice(0, 40) } : {} }))
         } else if ('response' in s) {
           state.observeResponse(s.response)
         } else if ('text' in s) {
@@ -197,6 +212,12 @@ describe('bounded state', () => {
         expect(size['voice']).toBeLessThanOrEqual(BOUND)
         expect(size['latestCalls']).toBeLessThanOrEqual(LATEST_CALLS)
         expect(size['responses']).toBeLessThanOrEqual(1)
+        expect(size['answered']).toBeLessThanOrEqual(ANSWERED)
+        expect(size['outputs']).toBeLessThanOrEqual(OUTPUTS)
+        expect(size['seenLines']).toBeLessThanOrEqual(SEEN_LINES)
+        expect(size['stretchCalls']).toBeLessThanOrEqual(STRETCH_CALLS)
+        expect(size['files']).toBeLessThanOrEqual(FILES)
+        expect(size['windows']).toBeLessThanOrEqual(FILES * WINDOWS)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)
