@@ -1,6 +1,6 @@
 /**
- * `npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]`: how well loop
- * notices match real loops.
+ * `npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json]
+ * [--worst N] [--limit N]`: how well loop notices match real loops.
  *
  * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
  * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
@@ -10,11 +10,16 @@
  * replayed is the build (`dist/`), what ships. The traces stay where they are: their path is an argument,
  * `../shared/real-traces/dev.jsonl.gz` from the repository by default.
  *
+ * Beside the rule's labels, the configurations are scored against stuck episodes marked by reading (src/replay/stuck.ts),
+ * from `--stuck`, by default `stuck-labels-<name>.json` beside the traces `<name>.jsonl.gz` when there is one; the
+ * notices on runs no one labelled are listed for a person to judge, with `--baseline` (an earlier `--json` output) only
+ * those the earlier evaluation did not give.
+ *
  * Plain Node 22 runs this file and the sources it imports (type stripping, with scripts/ts-imports.mjs), so it keeps
  * to erasable TypeScript syntax.
  */
-import { existsSync, writeFileSync } from 'node:fs'
-import { basename, extname, resolve } from 'node:path'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
@@ -24,8 +29,12 @@ import type { AgentEvent } from '../../src/replay/agent-events.ts'
 import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, LONG_PERIOD_MAX, LONG_PERIOD_MIN } from '../../src/replay/label/rules.ts'
 import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
+import { readStuckLabels, type StuckRun } from '../../src/replay/stuck.ts'
 import { UsageError } from '../../src/usage-error.ts'
-import { episodeTable, falseAlarmText, figuresTable, summarize, worstCases, type RunResult } from './report.ts'
+import {
+  episodeTable, falseAlarmText, figuresTable, stuckEpisodeTable, stuckFor, stuckTable, summarize, unlabelledText, unwantedText, worstCases,
+  type Baseline, type NamedStuckSummary, type RunResult,
+} from './report.ts'
 import { createTextSurvey, textSurveyText } from './texts.ts'
 import { InputError, readRuns } from './traces.ts'
 
@@ -39,7 +48,7 @@ interface Setup {
   readonly mounts: readonly Mount[]
 }
 
-const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--json out.json] [--worst N] [--limit N]'
+const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json] [--worst N] [--limit N]'
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -47,6 +56,8 @@ async function main(): Promise<void> {
     options: {
       config: { type: 'string', multiple: true, default: [] },
       json: { type: 'string' },
+      stuck: { type: 'string' },
+      baseline: { type: 'string' },
       worst: { type: 'string', default: '8' },
       limit: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -61,6 +72,9 @@ async function main(): Promise<void> {
   if (path === undefined) throw new InputError(`no trace file given, and the default ${DEFAULT_TRACES} does not exist\n${USAGE}`)
   const worst = count(values.worst, '--worst')
   const limit = values.limit === undefined ? Infinity : count(values.limit, '--limit')
+  const stuckPath = values.stuck ?? defaultStuckLabels(path)
+  const stuck = stuckPath === undefined ? undefined : readStuck(stuckPath)
+  const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline)
 
   const setups = await loadSetups(values.config)
   const started = performance.now()
@@ -77,14 +91,26 @@ async function main(): Promise<void> {
     }
     texts.add(run.id, run.events)
     const calls = run.events.filter(event => event.kind === 'call').length
-    runs.push({ id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events) })
+    const callAgents = run.events.flatMap(event => event.kind === 'call' ? [event.agent] : [])
+    runs.push({
+      id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, notPlayed, turnStarts: turnStarts(run.events), callAgents,
+    })
   }
   const seconds = (performance.now() - started) / 1000
   const summaries = setups.map(setup => summarize(setup.name, runs))
+  const stuckSummaries = stuck === undefined ? undefined : scoreStuck(setups, runs, stuck.runs)
 
   console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
   console.log(`labels: rule I (${IDENTICAL_CALLS} identical), C (2–4 calls × ${CYCLE_LAPS} laps), L (${LONG_PERIOD_MIN}–${LONG_PERIOD_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
   console.log(figuresTable(summaries))
+  if (stuck !== undefined && stuckSummaries !== undefined) {
+    const replayed = stuckSummaries[0]?.stuck.runs ?? 0
+    const episodes = stuck.runs.reduce((sum, run) => sum + run.episodes.length, 0)
+    console.log(`\n── stuck episodes marked by reading: ${stuck.path} ──`)
+    console.log(`${stuck.runs.length} runs marked (${replayed} of them replayed), ${stuck.runs.filter(run => run.stuck).length} stuck with ${episodes} episodes;`
+      + ` caught = a notice or refusal in [from, to + ${CATCH_SLACK}], delay from firstStuckCall (docs/evaluation.md)\n`)
+    console.log(stuckTable(stuckSummaries))
+  }
   console.log('\n── episodes ──')
   console.log(episodeTable(runs, summaries))
   for (const summary of summaries) {
@@ -94,9 +120,54 @@ async function main(): Promise<void> {
   }
   console.log('\n── responses: the stream watch on real text ──')
   console.log(textSurveyText(texts.result, texts.options))
+  if (stuck !== undefined && stuckSummaries !== undefined) {
+    console.log('\n── marked episodes ──')
+    console.log(stuckEpisodeTable(stuckSummaries))
+    for (const { name, stuck: summary } of stuckSummaries) {
+      console.log(`\n── ${name}: notices a person would not give, and notices on runs no one labelled ──`)
+      console.log(unwantedText(name, summary, runs))
+      console.log(unlabelledText(name, runs, stuck.runs, baseline?.actions))
+    }
+    if (baseline !== undefined) console.log(`\nbaseline: ${baseline.path}`)
+  }
   if (values.json !== undefined) {
-    writeFileSync(values.json, `${JSON.stringify({ ...toJson(path, seconds, runs, summaries), texts: texts.result }, null, 2)}\n`)
+    const json = { ...toJson(path, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries) }
+    writeFileSync(values.json, `${JSON.stringify(json, null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
+  }
+}
+
+/** `stuck-labels-<name>.json` beside the traces `<name>.jsonl.gz`, if there is one. */
+function defaultStuckLabels(traces: string): string | undefined {
+  const candidate = join(dirname(traces), `stuck-labels-${basename(traces).replace(/\.jsonl(\.gz)?$/, '')}.json`)
+  return existsSync(candidate) ? candidate : undefined
+}
+
+function readStuck(path: string): { path: string; runs: StuckRun[] } {
+  try {
+    return { path, runs: readStuckLabels(JSON.parse(readFileSync(path, 'utf8'))) }
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as Error).message}`)
+  }
+}
+
+/** The actions of every configuration of an earlier `--json` output, by run. */
+function readBaseline(path: string): { path: string; actions: Baseline } {
+  try {
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { runs?: { id: string; actions: Record<string, Action[]> }[] }
+    if (!Array.isArray(json.runs)) throw new Error('no "runs" (expected the output of `npm run eval -- --json`)')
+    return { path, actions: new Map(json.runs.map(run => [run.id, run.actions])) }
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as Error).message}`)
+  }
+}
+
+/** Every configuration against the marked runs; labels that do not fit the runs are an input problem. */
+function scoreStuck(setups: readonly Setup[], runs: readonly RunResult[], labels: readonly StuckRun[]): NamedStuckSummary[] {
+  try {
+    return setups.map(setup => ({ name: setup.name, stuck: stuckFor(setup.name, runs, labels) }))
+  } catch (error) {
+    throw new InputError(`the stuck labels do not fit the traces: ${(error as Error).message}`)
   }
 }
 
@@ -190,6 +261,27 @@ function toJson(path: string, seconds: number, runs: readonly RunResult[], summa
       actions: run.actions,
       notPlayed: run.notPlayed,
     })),
+  }
+}
+
+/** The figures against the marked episodes, per configuration, for `--json`. */
+function stuckJson(path: string | undefined, summaries: readonly NamedStuckSummary[] | undefined): object {
+  if (path === undefined || summaries === undefined) return {}
+  return {
+    stuck: {
+      input: path,
+      catchSlack: CATCH_SLACK,
+      configurations: summaries.map(({ name, stuck }) => ({
+        name, runs: stuck.runs, byKind: stuck.byKind, notStuck: stuck.notStuck, outside: stuck.outside,
+        scores: stuck.runScores.flatMap(runScore => runScore.scores.map(score => ({
+          run: score.run, ...score.episode,
+          caughtAt: score.caughtAt ?? null, delay: score.delay ?? null, notice: score.action?.text ?? null,
+        }))),
+        unwanted: stuck.runScores.flatMap(runScore => runScore.unwanted.map(action => ({
+          run: runScore.run.id, resolved: runScore.run.resolved, stuck: runScore.run.stuck, ...action,
+        }))),
+      })),
+    },
   }
 }
 

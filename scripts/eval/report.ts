@@ -7,12 +7,14 @@
  * where the loop begins, its first repeat (the delays from its first call and from the call the labelling rule fires
  * at are reported beside it). A false alarm is a run with no labelled loop that got any notice. The text report ends
  * with the cases worth reading: missed episodes and the slowest catches, each with a compact listing of the calls
- * around the loop.
+ * around the loop. Beside them, the same configurations against the stuck episodes a person marked by reading
+ * (scored by src/replay/stuck.ts), with the notices a person would not give and those on runs no one labelled.
  */
-import type { Action } from '../../src/replay/actions.ts'
+import { addedTo, type Action } from '../../src/replay/actions.ts'
 import type { CallFacts } from '../../src/replay/label/facts.ts'
 import type { AgentLabels, Episode } from '../../src/replay/label/rules.ts'
-import { actsOn, CATCH_SLACK, firstOn } from '../../src/replay/score.ts'
+import { actsOn, CATCH_SLACK, firstOn, keptFromPlay, spread, type Spread } from '../../src/replay/score.ts'
+import { scoreStuckRun, STUCK_KINDS, summarizeStuck, type StuckRun, type StuckSummary, type UnwantedTally } from '../../src/replay/stuck.ts'
 import { fit } from '../../src/text.ts'
 import { addHearings, hearRun, SOON, SPAN, type Hearing } from './hearing.ts'
 
@@ -28,6 +30,8 @@ export interface RunResult {
   readonly notPlayed: Readonly<Record<string, number>>
   /** Per agent, the calls made before each person's message: a turn starts there, and a stop before it ends there. */
   readonly turnStarts: Readonly<Record<string, readonly number[]>>
+  /** The agent of each of the run's calls, in order: how the run's call numbering maps onto each agent's. */
+  readonly callAgents: readonly string[]
 }
 
 /** How one configuration did on one episode. */
@@ -40,13 +44,6 @@ export interface EpisodeScore {
   readonly delay: number | undefined
   /** The first stop that acts on the episode, if any. */
   readonly stop: Action | undefined
-}
-
-/** Median, 75th percentile and maximum of a list of delays. */
-export interface Spread {
-  readonly median: number | undefined
-  readonly p75: number | undefined
-  readonly max: number | undefined
 }
 
 /** One configuration's figures. */
@@ -103,8 +100,7 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
     callsStopped += run.notPlayed[name] ?? 0
     const all = run.labels.flatMap(labels => labels.episodes)
     // An episode a stop kept from being played is neither caught nor missed: the runaway ended before it.
-    const episodes = all.filter(episode => !stops.some(stop => stop.agent === episode.agent && stop.call < episode.start
-      && !(run.turnStarts[episode.agent] ?? []).some(start => start > stop.call && start <= episode.start)))
+    const episodes = all.filter(episode => !keptFromPlay(episode, stops, run.turnStarts[episode.agent] ?? []))
     unreached += all.length - episodes.length
     hearings.push(hearRun(actions, episodes))
     if (all.length === 0) {
@@ -139,23 +135,6 @@ export function summarize(name: string, runs: readonly RunResult[]): ConfigSumma
     noticesOutsideLoops: outside,
     scores,
   }
-}
-
-function spread(values: readonly number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b)
-  return { median: median(sorted), p75: percentile(sorted, 0.75), max: sorted.at(-1) }
-}
-
-function median(sorted: readonly number[]): number | undefined {
-  if (sorted.length === 0) return undefined
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: readonly number[], p: number): number | undefined {
-  if (sorted.length === 0) return undefined
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]
 }
 
 // ── text ─────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -270,9 +249,20 @@ export function worstCases(summary: ConfigSummary, runs: readonly RunResult[], l
 
 /** False alarms of one configuration: the run, its notices, and the calls around the first one. */
 export function falseAlarmText(summary: ConfigSummary, runs: readonly RunResult[], limit: number): string {
+  return noticeCasesText('false alarms', summary.falseAlarms, runs, limit)
+}
+
+/** Notices on one run worth a look, the first one's calls listed. */
+interface NoticeCase {
+  readonly run: string
+  readonly notices: readonly Action[]
+}
+
+/** Notices worth a look, one case per entry: its run, its notices, and the calls around the first one. */
+function noticeCasesText(title: string, cases: readonly NoticeCase[], runs: readonly RunResult[], limit: number): string {
   const byId = new Map(runs.map(run => [run.id, run]))
-  const out = [`false alarms: ${summary.falseAlarms.length}${summary.falseAlarms.length > limit ? ` (first ${limit} shown)` : ''}`]
-  for (const alarm of summary.falseAlarms.slice(0, limit)) {
+  const out = [`${title}: ${cases.length}${cases.length > limit ? ` (first ${limit} shown)` : ''}`]
+  for (const alarm of cases.slice(0, limit)) {
     const run = byId.get(alarm.run)!
     const first = alarm.notices[0]!
     const labels = run.labels.find(l => l.agent === first.agent)
@@ -280,6 +270,114 @@ export function falseAlarmText(summary: ConfigSummary, runs: readonly RunResult[
     if (labels !== undefined) out.push(listing(labels.calls, first.call - 6, first.call + 1, undefined, alarm.notices))
   }
   return out.join('\n')
+}
+
+// ── stuck episodes marked by reading ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What the detection aims for on the marked episodes of the development set: most of them told (24 of 27, scaled to
+ * another count), soon after a watcher would say it, and no notice a person would not give on runs not stuck and
+ * hardly any on resolved runs.
+ */
+const STUCK_TARGETS = { told: [24, 27], medianDelay: 3, notStuck: 0, resolvedOutside: 3 } as const
+
+/** One configuration's figures against the marked episodes, with its name. */
+export interface NamedStuckSummary {
+  readonly name: string
+  readonly stuck: StuckSummary
+}
+
+/** Notices each configuration gave in a baseline evaluation, by run id, then configuration name. */
+export type Baseline = ReadonlyMap<string, Readonly<Record<string, readonly Action[]>>>
+
+/** One configuration scored against the marked runs that were replayed (a run the traces lack is left out). */
+export function stuckFor(name: string, runs: readonly RunResult[], labels: readonly StuckRun[]): StuckSummary {
+  const byId = new Map(runs.map(run => [run.id, run]))
+  return summarizeStuck(labels.flatMap((label) => {
+    const run = byId.get(label.id)
+    return run === undefined ? [] : [scoreStuckRun(label, run, run.actions[name] ?? [])]
+  }))
+}
+
+/** The figures against the marked episodes, every configuration side by side, with the targets in the last column. */
+export function stuckTable(summaries: readonly NamedStuckSummary[]): string {
+  const rows: string[][] = [['', ...summaries.map(s => s.name), 'target']]
+  function row(label: string, cell: (s: StuckSummary) => string, target = ''): void {
+    rows.push([label, ...summaries.map(s => cell(s.stuck)), target])
+  }
+  const all = summaries[0] === undefined ? 0 : summaries[0].stuck.byKind.all.episodes + summaries[0].stuck.byKind.all.unreached
+  const kinds = ['all', ...STUCK_KINDS] as const
+  const name = (kind: typeof kinds[number]): string => kind === 'all' ? 'all' : `  ${kind}`
+  row(`episodes caught (notice or refusal in [from, to + ${CATCH_SLACK}])`, () => '')
+  for (const kind of kinds) {
+    row(name(kind), s => `${s.byKind[kind].caught} of ${s.byKind[kind].episodes}`,
+      kind === 'all' ? `≥ ${Math.ceil(all * STUCK_TARGETS.told[0] / STUCK_TARGETS.told[1])}` : '')
+  }
+  row('  not reached: a stop ended the run before them', s => String(s.byKind.all.unreached))
+  row('calls from firstStuckCall to first notice: median / p75 / max', () => '')
+  for (const kind of kinds) {
+    row(name(kind), s => `${show(s.byKind[kind].delay.median)} / ${show(s.byKind[kind].delay.p75)} / ${show(s.byKind[kind].delay.max)}`,
+      kind === 'all' ? `median ≤ ${STUCK_TARGETS.medianDelay}` : '')
+  }
+  row('notices a person would not give (notices, runs with one):', () => '')
+  const tally = (t: UnwantedTally): string => `${t.actions} (${t.runsTold} of ${t.runs})`
+  const notStuck = summaries[0] === undefined ? 0 : summaries[0].stuck.notStuck.resolved.runs + summaries[0].stuck.notStuck.unresolved.runs
+  row('  on runs marked not stuck', s => tally(sum(s.notStuck.resolved, s.notStuck.unresolved)), `${STUCK_TARGETS.notStuck} on ${notStuck} runs`)
+  row('    resolved', s => tally(s.notStuck.resolved))
+  row('    unresolved', s => tally(s.notStuck.unresolved))
+  row(`  on stuck runs, outside every episode (+ ${CATCH_SLACK} calls)`, s => tally(sum(s.outside.resolved, s.outside.unresolved)))
+  row('    resolved', s => tally(s.outside.resolved))
+  row('    unresolved', s => tally(s.outside.unresolved))
+  row('  on resolved runs, outside every episode', s => tally(sum(s.notStuck.resolved, s.outside.resolved)), `≤ ${STUCK_TARGETS.resolvedOutside}`)
+  return table(rows)
+}
+
+function sum(a: UnwantedTally, b: UnwantedTally): UnwantedTally {
+  return { runs: a.runs + b.runs, runsTold: a.runsTold + b.runsTold, actions: a.actions + b.actions }
+}
+
+/** Every marked episode once, with what it is and how each configuration did on it. */
+export function stuckEpisodeTable(summaries: readonly NamedStuckSummary[]): string {
+  const first = summaries[0]?.stuck.runScores ?? []
+  const lines: string[] = []
+  let number = 0
+  for (const [runIndex, runScore] of first.entries()) {
+    for (const [episodeIndex, { episode }] of runScore.scores.entries()) {
+      number++
+      const outcomes = summaries.map((s) => {
+        const score = s.stuck.runScores[runIndex]!.scores[episodeIndex]!
+        if (score.unreached) return `${s.name}: not reached`
+        return score.delay === undefined ? `${s.name}: missed` : `${s.name}: ${signed(score.delay)} (@${score.caughtAt})`
+      })
+      lines.push(`#${number} ${runScore.run.id} calls ${episode.from}–${episode.to}, ${episode.kind}, stuck at ${episode.firstStuckCall}, ${episode.confidence}: ${episode.what}`)
+      lines.push(`    ${outcomes.join(' · ')}`)
+    }
+  }
+  return lines.join('\n')
+}
+
+/** The notices and refusals of one configuration a person would not give, each with the calls around it. */
+export function unwantedText(name: string, stuck: StuckSummary, runs: readonly RunResult[]): string {
+  const cases = stuck.runScores.flatMap(runScore => runScore.unwanted.map(action => ({ run: runScore.run.id, notices: [action] })))
+  return noticeCasesText(`notices a person would not give (${name})`, cases, runs, Infinity)
+}
+
+/**
+ * Every notice of one configuration on a run no one labelled (not in the labels file, no loop by the rule), each with
+ * the calls around it; with a baseline, only those it did not give.
+ */
+export function unlabelledText(name: string, runs: readonly RunResult[], labels: readonly StuckRun[], baseline?: Baseline): string {
+  const marked = new Set(labels.map(label => label.id))
+  const cases: NoticeCase[] = []
+  for (const run of runs) {
+    if (marked.has(run.id) || run.labels.some(labels => labels.episodes.length > 0)) continue
+    const told = (run.actions[name] ?? []).filter(action => action.kind !== 'stop')
+    for (const action of addedTo(baseline?.get(run.id)?.[name] ?? [], told)) cases.push({ run: run.id, notices: [action] })
+  }
+  const compared = baseline === undefined ? ''
+    : [...baseline.values()].some(configurations => name in configurations) ? ', not in the baseline' : ', the baseline has no such configuration'
+  const title = `notices on runs no one labelled${compared} (${name})`
+  return noticeCasesText(title, cases, runs, Infinity)
 }
 
 function caseText(score: EpisodeScore, run: RunResult, config: string): string {

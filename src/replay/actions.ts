@@ -27,3 +27,12 @@ const KIND_ORDER = { notice: 0, refusal: 1, stop: 2 } as const
 export function byCall(actions: readonly Action[]): Action[] {
   return [...actions].sort((a, b) => a.call - b.call || KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
 }
+
+/**
+ * The actions not among `earlier` (what the same plugins did before a change): one counts as the same when it is of
+ * the same kind, by the same plugin, after the same call of the same agent, whatever its text now says.
+ */
+export function addedTo(earlier: readonly Action[], actions: readonly Action[]): Action[] {
+  return actions.filter(action => !earlier.some(old => old.kind === action.kind && old.agent === action.agent
+    && old.call === action.call && old.plugin === action.plugin))
+}
