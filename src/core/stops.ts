@@ -10,13 +10,14 @@
  * Two kinds of loop never stop a turn: a poller waiting on something (an unchanged status is patience, as in deny mode,
  * which never refuses one), and repeated text in the context (a hook or plugin writes it, not the model). Nor does a
  * notice led by calls that brought no news (near-duplicates, paging over old ground): that evidence is read from what
- * the results said, not seen repeating exactly, so it is told but never ends a turn by itself. A loop told so that goes
- * on to repeat exactly stops when that exact evidence comes due, as the loop's second notice.
+ * the results said, not seen repeating exactly, so it is told but neither ends a turn nor counts as the first of the
+ * two notices a stop needs. A loop told so that goes on to repeat exactly stops where it would have without it: at
+ * the second notice on its exact repetition.
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
 import type { LoopFinding, CallObservation } from './types.js'
-import type { Told } from './voice.js'
+import { NO_NEWS, type Told } from './voice.js'
 
 /** Why a turn ends: the loop that went on, and whether its last call was refused. */
 export interface StopCause {
@@ -40,12 +41,15 @@ export function stopCause(call: CallObservation, told: Told | undefined, chain: 
   }
 }
 
-/** The stop cause when `told` is a loop's second notice (or later): the loop went on after it was told. */
+/**
+ * The stop cause when `told` is a loop's second notice (or later) on exact repetition: the loop went on after it was
+ * told. Notices about calls that brought no news count for neither: stops rest on what repeated exactly, as before.
+ */
 export function loopStopCause(told: Told | undefined): StopCause | undefined {
-  if (told?.again !== true) return undefined
+  if (told?.exactBefore !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
-  if (loop.kind === 'near-duplicate' || loop.kind === 'rereading') return undefined
+  if (NO_NEWS.has(loop.kind)) return undefined
   return { loop, refused: false }
 }
 

@@ -46,6 +46,11 @@ export interface Told {
   readonly also: readonly LoopFinding[]
   /** Whether the brake had told the model about this loop before: the loop went on after its notice. */
   readonly again: boolean
+  /**
+   * Whether the brake had told this loop's exact repetition before: a notice led by anything but calls that brought
+   * no news (stop mode needs it, as it needs a second notice).
+   */
+  readonly exactBefore: boolean
 }
 
 /** One agent's voice. */
@@ -68,6 +73,8 @@ interface Loop {
   readonly epoch: number
   /** The brake's notices on it. */
   told: number
+  /** Those led by exact repetition (anything but calls that brought no news). */
+  toldExactly: number
   /** The call of the brake's latest notice. */
   toldAt: number
   /** The call of another plugin's latest notice about it. */
@@ -100,9 +107,12 @@ const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
   'rereading': 6, 'near-duplicate': 7,
 }
 
+/** Kinds of finding read from what results said rather than seen repeating exactly: calls that brought no news. */
+export const NO_NEWS: ReadonlySet<LoopFinding['kind']> = new Set(['near-duplicate', 'rereading'])
+
 /** A loop not yet told. */
 function fresh(epoch: number): Loop {
-  return { epoch, told: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
+  return { epoch, told: 0, toldExactly: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
 }
 
 /** Create the voice of one agent. */
@@ -130,6 +140,7 @@ export function createVoice(options: VoiceOptions): Voice {
     for (const other of touched) {
       if (other === loop) continue
       loop.toldAt = Math.max(loop.toldAt, other.toldAt)
+      loop.toldExactly = Math.max(loop.toldExactly, other.toldExactly)
       loop.heardAt = Math.max(loop.heardAt, other.heardAt)
       other.joined = loop
     }
@@ -149,7 +160,7 @@ export function createVoice(options: VoiceOptions): Voice {
    * news say it more softly, about the same calls: right after another plugin's notice, they wait their turn.
    */
   function saysMore(finding: LoopFinding): boolean {
-    if (finding.kind === 'near-duplicate' || finding.kind === 'rereading') return false
+    if (NO_NEWS.has(finding.kind)) return false
     if (finding.kind !== 'identical-calls') return true
     return options.denyCount !== undefined && finding.toolClass !== 'poller' && finding.count < options.denyCount
   }
@@ -165,12 +176,14 @@ export function createVoice(options: VoiceOptions): Voice {
       if (at - loop.toldAt < options.every * loop.unit) return undefined
       if (at - loop.heardAt < options.every && !saysMore(finding)) return undefined
       const again = loop.told > 0
+      const exactBefore = loop.toldExactly > 0
       loop.told++
+      if (!NO_NEWS.has(finding.kind)) loop.toldExactly++
       loop.toldAt = at
       loop.unit = finding.kind === 'cycle' ? finding.tools.length : 1
       // A repeat count adds nothing to a notice about a loop made of repeats; another kind of evidence does.
       const also = ranked.slice(1).filter(other => other.kind !== 'identical-calls' && other.kind !== finding.kind)
-      return { finding, also, again }
+      return { finding, also, again, exactBefore }
     },
     heard(at, key, epoch) {
       const found = loops.get(key)

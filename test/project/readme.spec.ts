@@ -136,6 +136,7 @@ describe('README.md', () => {
       },
       also: [{ kind: 'same-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
       again: false,
+      exactBefore: false,
     } as const
     expect(read('docs/notices.md')).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })

@@ -107,23 +107,23 @@ describe('one notice per loop', () => {
   const failing = { kind: 'same-error', tool: 'bash', count: 4, variants: 2, error: 'Error: no such file', cause: 'environment' } as const
 
   it('is the strongest finding\'s notice alone when nothing else adds to it', () => {
-    expect(loopNotice({ finding: cycle, also: [], again: false })).toEqual(sequenceNotice(cycle))
+    expect(loopNotice({ finding: cycle, also: [], again: false, exactBefore: false })).toEqual(sequenceNotice(cycle))
   })
 
   it('names what else the loop shows in one line after it, as a stop would name it', () => {
-    const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false })
+    const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false, exactBefore: false })
     expect(text).toBe(`${sequenceNotice(cycle).text}\nThe same loop also shows: \`bash\` failed 4 times with the same error: Error: no such file.`)
     expect(summary).toBe(sequenceNotice(cycle).summary)
   })
 
   it('ends with the refusals to come in deny mode, for calls that repeat exactly, after the rest of the loop', () => {
-    const { text } = loopNotice({ finding: cycle, also: [failing], again: false }, 10)
+    const { text } = loopNotice({ finding: cycle, also: [failing], again: false, exactBefore: false }, 10)
     expect(text.split('\n').slice(-2)).toEqual([
       'The same loop also shows: `bash` failed 4 times with the same error: Error: no such file.',
       'Identical calls beyond 10 are refused until something changes or the user speaks again.',
     ])
     // One error across arguments is never refused.
-    expect(loopNotice({ finding: failing, also: [], again: false }, 10).text).not.toContain('refused')
+    expect(loopNotice({ finding: failing, also: [], again: false, exactBefore: false }, 10).text).not.toContain('refused')
   })
 })
 

@@ -20,7 +20,8 @@
  * a row, or progress, end it. It is a loop when it holds `schedule.first` calls (the call whose output the same
  * outputs repeat counts too, when it comes just before the stretch or within it), `reasked` of them asked again, and
  * at least two of them were no plain repeat: calls that only repeat earlier ones, unchanged, are exact repetition,
- * which the identical-call, sequence and revisit detectors tell in their own words.
+ * which the identical-call, sequence and revisit detectors tell in their own words. So it is told again only after two
+ * more such calls: a stretch that settles into an exact cycle is told on as that cycle, in the one voice.
  * @module dsh-brake/core/detectors/near-duplicates
  */
 import { canonicalJson } from '../canonical.js'
@@ -88,8 +89,10 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   let start = 0
   let count = 0
   let reasked = 0
-  // Calls of the stretch that were no plain repeat: without two of them, the stretch is exact repetition, the other detectors' business.
+  // Calls of the stretch that were no plain repeat, and since its latest notice: without two of them, the stretch is
+  // (or has settled into) exact repetition, the other detectors' business.
   let varied = 0
+  let variedSince = 0
   let news = 0
   let noticed = 0
   const keys = new Set<number>()
@@ -101,6 +104,7 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     count = 0
     reasked = 0
     varied = 0
+    variedSince = 0
     news = 0
     noticed = 0
     keys.clear()
@@ -194,7 +198,10 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       count++
       counted.add(at)
       if (again) reasked++
-      if (returned !== 'repeat') varied++
+      if (returned !== 'repeat') {
+        varied++
+        variedSince++
+      }
       tally[returned === 'repeat' ? 'seen' : returned]++
       addKey(call.key)
       // The call that first gave the output these repeat belongs to the stretch, when it came just before it.
@@ -206,8 +213,9 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       named = [{ tool: call.tool, key: call.key, args: call.args, returned }, ...named.filter(entry => entry.key !== call.key)]
         .slice(0, NAMED_CALLS)
       while (counted.size > STRETCH_CALLS) counted.delete(counted.values().next().value!)
-      if (keys.size < 2 || varied < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
+      if (keys.size < 2 || variedSince < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
       noticed = count
+      variedSince = 0
       return {
         finding: {
           kind: 'near-duplicate',

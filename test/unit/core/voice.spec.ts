@@ -20,6 +20,9 @@ const error = (keys: number[]): Evidence => ({
   finding: { kind: 'same-error', tool: 't', count: keys.length, variants: keys.length, error: 'Error: no such file', cause: 'environment' },
   calls: keys,
 })
+const noNews = (keys: number[]): Evidence => ({
+  finding: { kind: 'near-duplicate', count: keys.length, variants: keys.length, mostly: 'nothing', calls: [] }, calls: keys,
+})
 const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(finding => finding.kind)
 
 describe('a loop told once', () => {
@@ -69,6 +72,31 @@ describe('a loop told once', () => {
     expect(voice.speak(5, 1, 1, 5, [repeat(1)])).toMatchObject({ again: false })
     voice.reset()
     expect(voice.speak(6, 1, 1, 6, [repeat(1)])).toMatchObject({ again: false })
+  })
+})
+
+describe('calls that brought no news', () => {
+  it('lead after every kind of exact repetition, which is the stronger evidence', () => {
+    const told = createVoice(options).speak(1, 1, 0, 1, [noNews([1, 2, 3]), repeat(1)])
+    expect(told?.finding.kind).toBe('identical-calls')
+    expect(kinds(told!.also)).toEqual(['near-duplicate'])
+  })
+
+  it('are the same loop as the exact repetition their calls settle into, told on one schedule', () => {
+    const voice = createVoice(options)
+    expect(voice.speak(5, 3, 0, 5, [noNews([1, 2, 3])])).toMatchObject({ again: false, exactBefore: false })
+    // A cycle of two of those calls is held back within `every` calls of that notice, then told as the same loop.
+    expect(voice.speak(8, 2, 0, 8, [cycle([1, 2])])).toBeUndefined()
+    expect(voice.speak(10, 2, 0, 10, [cycle([1, 2], 4)])).toMatchObject({ again: true, exactBefore: false })
+    // Only now has exact repetition been told: what stop mode counts.
+    expect(voice.speak(20, 2, 0, 20, [cycle([1, 2], 9)])).toMatchObject({ again: true, exactBefore: true })
+  })
+
+  it('wait their turn after another plugin\'s notice on one of their calls, as a plain repeat does', () => {
+    const voice = createVoice(options)
+    voice.heard(3, 1, 0)
+    expect(voice.speak(4, 1, 0, 4, [noNews([1, 2, 3])])).toBeUndefined()
+    expect(voice.speak(8, 1, 0, 8, [noNews([1, 2, 3])])).toBeDefined()
   })
 })
 
