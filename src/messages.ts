@@ -106,15 +106,17 @@ export const REVISIT_CALL_LINE = '- `{tool}` {arguments} ({count} times)'
 export const REVISIT_SUMMARY = '{count} calls in a row repeat earlier ones'
 
 /** The notice attached to the result of the call that made a stretch of calls bringing no news long enough (or longer again). */
-export const NEAR_DUPLICATE_NOTICE = `[dsh-brake] Your last {count} calls, {variants} different ones, brought nothing new: each found nothing, or what you already had.
+export const NEAR_DUPLICATE_NOTICE = `[dsh-brake] {count} of your latest calls, {variants} different ones, brought nothing new: each found nothing, or what you already had.
 {calls}
 {advice}`
 
+// The variants of a near-duplicate notice's parts are shown filled in on docs/notices.md, the notice itself in the README.
+
 /** One of the latest calls a near-duplicate notice names, with what it returned. */
-export const NEAR_DUPLICATE_CALL_LINE = '- `{tool}` {arguments}: {returned}'
+const NEAR_DUPLICATE_CALL_LINE = '- `{tool}` {arguments}: {returned}'
 
 /** What a call that brought no news returned, filling `{returned}`. */
-export const NO_NEWS = {
+const NO_NEWS = {
   'nothing': 'found nothing',
   'same-output': 'the same output as another of these calls',
   'repeat': 'the same result as before',
@@ -122,7 +124,7 @@ export const NO_NEWS = {
 } as const
 
 /** The advice closing a near-duplicate notice, by what most of the calls returned. */
-export const NEAR_DUPLICATE_ADVICE = {
+const NEAR_DUPLICATE_ADVICE = {
   'nothing': 'What you are looking for is not there under any of these names. Search wider (another directory, the whole repository) or differently (part of the name, a caller, the text of the error), check that your command can find anything at all (a filter may hide every result), or stop and tell the user what is blocking you.',
   'same-output': 'Changing the wording or the flags does not change the answer. Use what the output says, test a different hypothesis, or stop and tell the user what is blocking you.',
   'seen': 'You already have these results. Act on them, take a step you have not taken yet, or stop and tell the user what is blocking you.',
@@ -231,7 +233,7 @@ export const LOOP = {
 } as const
 
 /** One call a near-duplicate loop's phrase names, with what it returned. */
-export const LOOP_NEAR_DUPLICATE_CALL = '`{tool}` {arguments} ({returned})'
+const LOOP_NEAR_DUPLICATE_CALL = '`{tool}` {arguments} ({returned})'
 
 /** One call a revisit run's phrase names, with how often it came up. */
 export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import yaml from 'js-yaml'
 import { configProblems } from '../../src/config/check.ts'
 import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
+import type { NearDuplicateFinding, RereadingFinding } from '../../src/core/types.ts'
 import * as messages from '../../src/messages.ts'
 import { RECIPE_FILES, recipeFile, recipeManifest } from '../../scripts/dsh-recipe.ts'
 import { CORDIS_PINS, DSH_RELEASE } from '../../src/dsh-files/dsh-release.ts'
@@ -30,6 +31,35 @@ const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([na
     ? [[`${name}.${key}`, inner]]
     : Object.entries(inner as Record<string, string>).map(([leaf, text]) => [`${name}.${key}.${leaf}`, text]))
 })
+
+/** The notices about calls that brought no news that docs/notices.md shows: one per advice, and a rereading. */
+const NO_NEWS_EXAMPLES: readonly (NearDuplicateFinding | RereadingFinding)[] = [
+  {
+    kind: 'near-duplicate', count: 6, variants: 5, mostly: 'nothing',
+    calls: [
+      { tool: 'grep', args: '{"path":"tests/test_qs.py","pattern":"test_exists_exclude"}', returned: 'repeat' },
+      { tool: 'bash', args: '{"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i outerref"}', returned: 'nothing' },
+      { tool: 'bash', args: '{"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i exists"}', returned: 'nothing' },
+      { tool: 'grep', args: '{"path":"tests/test_qs.py","pattern":"def test_exists"}', returned: 'nothing' },
+    ],
+  },
+  {
+    kind: 'near-duplicate', count: 5, variants: 5, mostly: 'same-output',
+    calls: ['foo bar', 'foo,,bar', 'foo, bar', 'foo,bar'].map(names => ({
+      tool: 'bash', args: `{"command":"pylint --bad-names-rgxs=\\"${names}\\" foo.py"}`, returned: 'same-output' as const,
+    })),
+  },
+  {
+    kind: 'near-duplicate', count: 5, variants: 4, mostly: 'seen',
+    calls: [
+      { tool: 'read', args: '{"file_path":"src/matrices/sparse.py","limit":6,"offset":1155}', returned: 'seen' },
+      { tool: 'grep', args: '{"path":"src/matrices/sparse.py","pattern":"def row_join"}', returned: 'repeat' },
+      { tool: 'bash', args: '{"command":"grep \\"def _eval_row_join\\" src/matrices/sparse.py"}', returned: 'nothing' },
+      { tool: 'bash', args: '{"command":"sed -n \'1159p\' src/matrices/sparse.py"}', returned: 'seen' },
+    ],
+  },
+  { kind: 'rereading', file: 'pylint/lint/pylinter.py', count: 4, ranges: [{ first: 390, last: 430 }, { first: 450, last: 470 }, { first: 690, last: 710 }] },
+]
 
 /** A default as the README writes it: `[]`, `{}`, `remind`, `4`. */
 const shown = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
@@ -122,6 +152,7 @@ describe('README.md', () => {
       messages.repeatedResponseNotice({
         kind: 'same-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
       }).text,
+      ...NO_NEWS_EXAMPLES.map(finding => finding.kind === 'rereading' ? messages.rereadingNotice(finding).text : messages.nearDuplicateNotice(finding).text),
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
   })
@@ -158,9 +189,10 @@ describe('README.md', () => {
 })
 
 describe('the READMEs\' size', () => {
-  // The README is the contract a user reads through; deeper material belongs in docs/.
-  it.each(['README.md', 'README.zh.md'])('%s is at most 20 KB', (file) => {
-    expect(readFileSync(join(PACKAGE_ROOT, file)).length).toBeLessThanOrEqual(20_000)
+  // The README is the contract a user reads through; deeper material belongs in docs/. It quotes the first notice of
+  // every kind of loop verbatim (about 1 KB a kind in each language), which the bound leaves room for.
+  it.each(['README.md', 'README.zh.md'])('%s is at most 24 KB', (file) => {
+    expect(readFileSync(join(PACKAGE_ROOT, file)).length).toBeLessThanOrEqual(24_000)
   })
 })
 

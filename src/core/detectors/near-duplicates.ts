@@ -89,9 +89,8 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   let start = 0
   let count = 0
   let reasked = 0
-  // Calls of the stretch that were no plain repeat, and since its latest notice: without two of them, the stretch is
-  // (or has settled into) exact repetition, the other detectors' business.
-  let varied = 0
+  // Calls of the stretch since its latest notice that were no plain repeat: without two of them, the stretch is (or
+  // has settled into) exact repetition, the other detectors' business.
   let variedSince = 0
   let news = 0
   let noticed = 0
@@ -103,7 +102,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   function endStretch(): void {
     count = 0
     reasked = 0
-    varied = 0
     variedSince = 0
     news = 0
     noticed = 0
@@ -198,10 +196,7 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       count++
       counted.add(at)
       if (again) reasked++
-      if (returned !== 'repeat') {
-        varied++
-        variedSince++
-      }
+      if (returned !== 'repeat') variedSince++
       tally[returned === 'repeat' ? 'seen' : returned]++
       addKey(call.key)
       // The call that first gave the output these repeat belongs to the stretch, when it came just before it.
