@@ -7,8 +7,9 @@
  * counting the window right before it (a pass whose windows overlap a little, or slide by half, is still one pass)
  * nor windows more than twice its size (reading a function closely after skimming the file around it is not reading
  * it again). The file's windows are a loop when `first` of its latest `among` went over old ground; then the
- * schedule goes on in windows that go over old ground. Progress forgets every window: a file that may have changed
- * is worth reading again.
+ * schedule goes on in windows that go over old ground, as long as they drift (two of them no exact repeat of an
+ * earlier window): a pass replayed window for window is told on by the exact detectors, as one loop. Progress forgets
+ * every window: a file that may have changed is worth reading again.
  * @module dsh-brake/core/detectors/rereading
  */
 import { touch } from '../bounded-map.js'
@@ -44,6 +45,8 @@ interface FileReads {
   /** Windows that went over old ground, and that count at the latest notice. */
   count: number
   noticed: number
+  /** Windows over old ground since the latest notice that were no exact repeat of an earlier window. */
+  drifted: number
   /** The keys of the windows that went over old ground (the loop is made of them), the latest last. */
   readonly keys: Set<number>
   /** The ranges they showed, the latest last. */
@@ -53,7 +56,7 @@ interface FileReads {
 function fileReads(): FileReads {
   return {
     firsts: new Float64Array(WINDOWS), lasts: new Float64Array(WINDOWS), numbers: new Float64Array(WINDOWS), olds: new Uint8Array(WINDOWS),
-    reads: 0, recent: 0, count: 0, noticed: 0, keys: new Set(), ranges: [],
+    reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
   }
 }
 
@@ -77,7 +80,7 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
   }
 
   return {
-    observe({ call, epoch: now }) {
+    observe({ call, epoch: now, revisit }) {
       const window = call.window
       if (window === undefined || call.refused || call.failed || window.last < window.first) return undefined
       if (now !== epoch) {
@@ -96,15 +99,18 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       reads.recent = ((reads.recent << 1) | (old ? 1 : 0)) & mask
       if (!old) return undefined
       reads.count++
+      if (!revisit) reads.drifted++
       reads.keys.delete(call.key)
       reads.keys.add(call.key)
       if (reads.keys.size > WINDOWS) reads.keys.delete(reads.keys.values().next().value!)
       reads.ranges = [...reads.ranges, { first, last }].slice(-RANGES)
+      // Once told, a pass replayed window for window is exact repetition, which the other detectors go on telling.
       const due = reads.noticed === 0
         ? bits(reads.recent) >= options.schedule.first && spread(reads, options.among)
-        : isDue(options.schedule, reads.count, reads.noticed)
+        : isDue(options.schedule, reads.count, reads.noticed) && reads.drifted >= 2
       if (!due) return undefined
       reads.noticed = reads.count
+      reads.drifted = 0
       return {
         finding: { kind: 'rereading', file: window.file, count: reads.count, ranges: merged(reads.ranges) },
         calls: [...reads.keys],
