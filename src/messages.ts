@@ -8,7 +8,7 @@
 import { loopCalls, type StopCause } from './core/stops.js'
 import type {
   RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
-  CycleFinding, EditRevertFinding, SameFailureFinding,
+  CycleFinding, EditRevertFinding, SameFailureFinding, NearDuplicateFinding, RereadingFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './text.js'
@@ -23,6 +23,8 @@ export const TEXT_PREVIEW_CHARS = 120
 export const NAME_CHARS = 64
 /** Characters of a file's path quoted in a notice. */
 export const PATH_CHARS = 100
+/** Line ranges a rereading notice names at most. */
+export const LISTED_RANGES = 4
 /** Longest notice summary (DSH's context-summary convention). */
 export const SUMMARY_CHARS = 120
 /** Characters of a repeated unit a cut notice's summary quotes. */
@@ -101,6 +103,41 @@ export const REVISIT_CALL_LINE = '- `{tool}` {arguments} ({count} times)'
 
 /** The collapsed-row summary of a revisit notice. */
 export const REVISIT_SUMMARY = '{count} calls in a row repeat earlier ones'
+
+/** The notice attached to the result of the call that made a stretch of calls bringing no news long enough (or longer again). */
+export const NEAR_DUPLICATE_NOTICE = `[dsh-brake] {count} of your latest calls, {variants} different ones, brought nothing new: each found nothing, or what you already had.
+{calls}
+{advice}`
+
+// The variants of a near-duplicate notice's parts are shown filled in on docs/notices.md, the notice itself in the README.
+
+/** One of the latest calls a near-duplicate notice names, with what it returned. */
+const NEAR_DUPLICATE_CALL_LINE = '- `{tool}` {arguments}: {returned}'
+
+/** What a call that brought no news returned, filling `{returned}`. */
+const NO_NEWS = {
+  'nothing': 'found nothing',
+  'same-output': 'the same output as another of these calls',
+  'repeat': 'the same result as before',
+  'seen': 'only lines you had already seen',
+} as const
+
+/** The advice closing a near-duplicate notice, by what most of the calls returned. */
+const NEAR_DUPLICATE_ADVICE = {
+  'nothing': 'What you are looking for is not there under any of these names. Search wider (another directory, the whole repository) or differently (part of the name, a caller, the text of the error), check that your command can find anything at all (a filter may hide every result), or stop and tell the user what is blocking you.',
+  'same-output': 'Changing the wording or the flags does not change the answer. Use what the output says, test a different hypothesis, or stop and tell the user what is blocking you.',
+  'seen': 'You already have these results. Act on them, take a step you have not taken yet, or stop and tell the user what is blocking you.',
+} as const
+
+/** The collapsed-row summary of a near-duplicate notice. */
+export const NEAR_DUPLICATE_SUMMARY = '{count} calls brought nothing new'
+
+/** The notice attached to the result of the window that made paging over old ground a loop (or went on with it). */
+export const REREADING_NOTICE = `[dsh-brake] You are paging over old ground: {count} windows of \`{file}\` went over lines you had already read, with nothing changed since (lines {ranges}).
+You have read these lines: act on what they say (make the change, run the check, or search for the one thing you still need), or stop and tell the user what is blocking you.`
+
+/** The collapsed-row summary of a rereading notice. */
+export const REREADING_SUMMARY = '{file}: {count} windows over old ground'
 
 /** The notice attached to the result of a tool's latest failure with an error it keeps giving, whatever the input. */
 export const REPEATED_ERROR_NOTICE = `[dsh-brake] \`{tool}\` has failed {count} times with the same error, with {variants} different sets of arguments:
@@ -231,7 +268,12 @@ export const LOOP = {
   'runaway': '{cuts} responses in this turn fell into repeating themselves and were cut, the last one repeating {unit}',
   'edit-revert': 'edits undid each other, and `{tool}` failed the same way {count} times: {failure}',
   'same-failure': '`{tool}` failed the same way {count} times in a row, each time after an edit: {failure}',
+  'near-duplicate': '{count} calls brought nothing new, most recently {calls}',
+  'rereading': '{count} windows of `{file}` went over lines already read ({ranges})',
 } as const
+
+/** One call a near-duplicate loop's phrase names, with what it returned. */
+const LOOP_NEAR_DUPLICATE_CALL = '`{tool}` {arguments} ({returned})'
 
 /** One call a revisit run's phrase names, with how often it came up. */
 export const LOOP_REVISIT_CALL = '`{tool}` {arguments} ({count}×)'
@@ -276,6 +318,8 @@ const REPEATS_EXACTLY: Readonly<Record<LoopFinding['kind'], boolean>> = {
   'identical-calls': true, 'cycle': true, 'same-ground': true, 'same-error': false, 'same-response': false, 'runaway': false,
   // Each of their calls made a change: never refused.
   'edit-revert': false, 'same-failure': false,
+  // Calls that differ, or windows that shift: never refused, whatever the count.
+  'near-duplicate': false, 'rereading': false,
 }
 
 /**
@@ -310,6 +354,8 @@ function wording(found: LoopFinding): Wording {
     case 'runaway': return runawayWording(found)
     case 'edit-revert': return editRevertWording(found)
     case 'same-failure': return sameFailureWording(found)
+    case 'near-duplicate': return nearDuplicateWording(found)
+    case 'rereading': return rereadingWording(found)
   }
 }
 
@@ -400,6 +446,43 @@ function runawayWording(found: RunawayFinding): Wording {
     }),
     phrase: () => fill(LOOP.runaway, { cuts: String(found.cuts), unit: shortUnit }),
   }
+}
+
+/** Calls that brought no news: how many, the latest of them with what each returned, advice that fits what they returned. */
+function nearDuplicateWording(found: NearDuplicateFinding): Wording {
+  const count = String(found.count)
+  const calls = found.calls.map(call => ({
+    tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, REVISIT_ARGS_CHARS), returned: NO_NEWS[call.returned],
+  }))
+  return {
+    notice: () => ({
+      text: fill(NEAR_DUPLICATE_NOTICE, {
+        count, variants: String(found.variants), calls: calls.map(call => fill(NEAR_DUPLICATE_CALL_LINE, call)).join('\n'),
+        advice: NEAR_DUPLICATE_ADVICE[found.mostly],
+      }),
+      summary: summary(fill(NEAR_DUPLICATE_SUMMARY, { count })),
+    }),
+    phrase: () => fill(LOOP['near-duplicate'], { count, calls: calls.map(call => fill(LOOP_NEAR_DUPLICATE_CALL, call)).join(', ') }),
+  }
+}
+
+/** Paging over old ground: the file, how many windows went over lines already read, and those lines. */
+function rereadingWording(found: RereadingFinding): Wording {
+  const values = { count: String(found.count), file: clip(found.file, PATH_CHARS), ranges: lineRanges(found.ranges) }
+  return {
+    notice: () => ({
+      text: fill(REREADING_NOTICE, values),
+      summary: summary(fill(REREADING_SUMMARY, { ...values, file: clip(found.file, NAME_CHARS) })),
+    }),
+    phrase: () => fill(LOOP.rereading, values),
+  }
+}
+
+/** Line ranges as a notice names them: `370-470, 533-560`, the first few, then how many more. */
+function lineRanges(ranges: RereadingFinding['ranges']): string {
+  const named = ranges.slice(0, LISTED_RANGES).map(range => range.first === range.last ? String(range.first) : `${range.first}-${range.last}`)
+  const more = ranges.length - named.length
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ')
 }
 
 /** Edits undoing each other: the edit redone or the failure back, the check that shows it, and its failure. */

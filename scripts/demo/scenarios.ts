@@ -90,7 +90,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'revisit',
-    about: 'The model pages through the same six windows of a file, lap after lap; the 10th call in a row that repeats an earlier one comes with a notice.',
+    about: 'The model pages through the same six windows of a file, lap after lap; the 4th window of lap 2 comes with a notice (paging over old ground), and the 10th call in a row that repeats an earlier one with the same loop\'s next.',
     config: {},
     prompts: ['Find where the server decides its port.'],
     script: [
@@ -210,10 +210,15 @@ export const FAKE_TOOLS: Readonly<Record<string, FakeTool>> = {
   job_output: (_, runs) => runs < 8 ? `compiled ${runs * 12} of 96 modules\n[status: running]` : 'build finished\n[status: completed, exit code: 0]',
   edit: args => `The file ${String((args as { file_path?: string }).file_path)} has been updated successfully.`,
   read: (args) => {
-    const { file_path: path = '?', offset } = args as { file_path?: string; offset?: number }
+    const { file_path: path = '?', offset, limit } = args as { file_path?: string; offset?: number; limit?: number }
     const window = offset === undefined ? undefined : SERVER_WINDOWS[offset]
     if (window !== undefined) return window
     if (path === 'README.md') return '# app\n\nRun `npm start`. Configure with APP_ENV.\n'
+    // A window of the file shows its own lines, as a real file's windows do.
+    if (offset !== undefined && limit !== undefined) {
+      const part = Math.floor(offset / limit)
+      return [`// ${path}, lines ${offset}-${offset + limit - 1}`, `export function step${part}(config: Config) {`, `  return config.stages[${part}]`, '}'].join('\n')
+    }
     return [
       `// ${path}`,
       'import { loadConfig } from \'./config\'',

@@ -34,6 +34,8 @@ export function kindOf(loop: Loop): string {
     case 'runaway': return `runaway response ("${what}")`
     case 'edit-revert': return `edit revert, edits undoing each other (${what})`
     case 'same-failure': return `same failure after every fix (${what})`
+    case 'near-duplicate': return `near-duplicate calls (${what})`
+    case 'rereading': return `rereading, paging over old ground (${what})`
   }
 }
 

@@ -29,6 +29,12 @@ export const LIMITS = Object.freeze({
   streamUnitChars: 2000,
   /** Characters between two looks at a streaming response's tail (the most a cut can come late). */
   streamLookEvery: 256,
+  /** Calls of a stretch that brought no news (a near-duplicate loop), and how many of them asked again. */
+  nearDuplicateCount: 5,
+  nearDuplicateReasked: 3,
+  /** Windows of a file, of its latest `rereadWindows`, that went over old ground (paging over old ground). */
+  rereadCount: 4,
+  rereadWindows: 6,
 })
 
 /** What `apply` works with: the validated config plus the detector options derived from it. */
@@ -69,6 +75,14 @@ export function resolveOptions(config: Config): ResolvedConfig {
         schedule: { first: config.errorRepeatCount, every: config.callReWarnEvery },
         inputSchedule: { first: config.inputErrorRepeatCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedTools,
+      },
+      nearDuplicates: {
+        schedule: { first: LIMITS.nearDuplicateCount, every: config.callReWarnEvery },
+        reasked: LIMITS.nearDuplicateReasked,
+      },
+      rereading: {
+        schedule: { first: LIMITS.rereadCount, every: config.callReWarnEvery },
+        among: LIMITS.rereadWindows,
       },
       // Responses that repeat are repeated text too: the same count makes them a loop.
       responses: { first: config.duplicateTextThreshold, every: config.callReWarnEvery },

@@ -9,6 +9,8 @@ import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObserv
 import { createEditRevertDetector, type EditRevertOptions } from './detectors/edit-revert.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createNearDuplicateDetector, type NearDuplicateOptions } from './detectors/near-duplicates.js'
+import { createRereadingDetector, type RereadingOptions } from './detectors/rereading.js'
 import { createResponseRepeats, type ResponseObservation } from './detectors/responses.js'
 import { createRevisitDetector, type RevisitOptions } from './detectors/revisits.js'
 import { createSameFailureDetector, type SameFailureOptions } from './detectors/same-failure.js'
@@ -29,6 +31,8 @@ export interface BrakeOptions {
   readonly sequences: SequenceOptions
   readonly revisits: RevisitOptions
   readonly errors: ErrorRepeatOptions
+  readonly nearDuplicates: NearDuplicateOptions
+  readonly rereading: RereadingOptions
   readonly text: DuplicateTextOptions
   /** When notices fall on responses that repeat across steps: `first` is the responses in a row that make a loop. */
   readonly responses: Schedule
@@ -118,6 +122,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   const sequences = createSequenceDetector(options.sequences)
   const revisits = createRevisitDetector(options.revisits)
   const errors = createErrorRepeatDetector(options.errors)
+  const nearDuplicates = createNearDuplicateDetector(options.nearDuplicates)
+  const rereading = createRereadingDetector(options.rereading)
   const text = createDuplicateTextDetector(options.text)
   const responses = createResponseRepeats(options.responses)
   const editReverts = createEditRevertDetector(options.editReverts)
@@ -140,6 +146,8 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     sequences.reset()
     revisits.reset()
     errors.reset()
+    nearDuplicates.reset()
+    rereading.reset()
     progress.reset()
     history.clear()
     recent.clear()
@@ -163,13 +171,16 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const failing = errors.observe(step)
       const lap = sequences.observe(step)
       const again = revisits.observe(step)
+      const noNews = nearDuplicates.observe(step)
+      const reread = rereading.observe(step)
       // Progress that was not real: these two look across the epochs the others start over at.
       const undone = editReverts.observe(step)
       const unchanged = sameFailures.observe(step)
-      const none = repeated === undefined && failing === undefined && lap === undefined && again === undefined
-      if (none && undone === undefined && unchanged === undefined) return undefined
+      // Almost every call finds nothing: no array for those.
+      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined
+        && noNews === undefined && reread === undefined && undone === undefined && unchanged === undefined) return undefined
       // A refused call's repeats were told by its refusal.
-      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, undone, unchanged]
+      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, noNews, reread, undone, unchanged]
         .filter(found => found !== undefined)
       return voice.speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
     },
@@ -188,6 +199,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
     refusedCount: key => calls.refusedCount(history.find(key), progress.epoch),
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
+      ...nearDuplicates.size(), ...rereading.size(),
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
       ...responses.size(),
       ...editReverts.size(), ...sameFailures.size(),

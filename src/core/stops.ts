@@ -1,13 +1,15 @@
 /**
  * Stop mode's rule: a loop that goes on without progress after the brake spoke about it (its second notice, as the
  * voice knows the loop, or a refused call) ends the turn. A poller's unchanged status, duplicate context text and the
- * loops judged across progress (edits that undo each other, the same failure after every fix) never stop a turn.
+ * loops judged across progress (edits that undo each other, the same failure after every fix) never stop a turn, nor
+ * does a loop of calls that brought no news (near-duplicates, paging over old ground): it is read from what results
+ * said, not seen repeating exactly, so it is told but is never the first of the two notices a stop needs.
  * Design: docs/design.md#stop-mode
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './canonical.js'
 import type { LoopFinding, CallObservation } from './types.js'
-import type { Told } from './voice.js'
+import { NO_NEWS, type Told } from './voice.js'
 
 /** Why a turn ends: the loop that went on, and whether its last call was refused. */
 export interface StopCause {
@@ -39,12 +41,16 @@ export function stopCause({ call, told, chainLength }: CountedCall): StopCause |
   }
 }
 
-/** The stop cause when `told` is a loop's second notice (or later): the loop went on after it was told. */
+/**
+ * The stop cause when `told` is a loop's second notice (or later) on exact repetition: the loop went on after it was
+ * told. Notices about calls that brought no news count for neither: stops rest on what repeated exactly, as before.
+ */
 export function loopStopCause(told: Told | undefined): StopCause | undefined {
-  if (told?.again !== true) return undefined
+  if (told?.exactBefore !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
   if (ACROSS_PROGRESS.has(loop.kind)) return undefined
+  if (NO_NEWS.has(loop.kind)) return undefined
   return { loop, refused: false }
 }
 

@@ -24,7 +24,8 @@ export interface CallObservation {
   readonly tool: string
   /**
    * The arguments the identity was computed from (identity fields only), for a notice's preview. Kept only by the
-   * revisit detector, for the calls of a run still going (at most 64), and let go when the run ends.
+   * revisit detector, for the calls of a run still going (at most 64), and the near-duplicate detector, for the latest
+   * four calls of a stretch still going; both let them go when the run or stretch ends.
    */
   readonly args: unknown
   /** Fingerprint of tool name plus canonical arguments: the call identity. */
@@ -50,6 +51,27 @@ export interface CallObservation {
   readonly failure: Failure | undefined
   /** For a `mutating` call, the edits it shows (`file-edits.ts`); empty for any other call. */
   readonly edits: readonly FileEdit[]
+  /** What the call looked for, when it is a lookup (a search, or the opening of a file); absent otherwise. */
+  readonly lookup?: Lookup
+  /** The lines of one file the call showed, when it showed a window of them; absent otherwise. */
+  readonly window?: FileWindow
+  /** Whether the result says there was nothing to find: a search that matched nothing, a path that does not exist. */
+  readonly nothing?: boolean
+}
+
+/** What a lookup asked: the patterns or names it looked for, and where. */
+export interface Lookup {
+  /** The patterns or names looked for (a search's patterns, a file's name); bounded by the adapter. */
+  readonly terms: readonly string[]
+  /** Where it looked: paths (empty: everywhere the tool looks by default). */
+  readonly scope: readonly string[]
+}
+
+/** A window of one file: the lines from `first` to `last`, counted from 1. */
+export interface FileWindow {
+  readonly file: string
+  readonly first: number
+  readonly last: number
 }
 
 /** A call as the detectors see it: what the adapter observed, and what the agent's state knows about it. */
@@ -122,6 +144,35 @@ export interface SameGroundFinding {
   readonly count: number
   /** The run's most repeated calls, most first: tool, canonical arguments (unbounded), and repeats within the run. */
   readonly calls: readonly { readonly tool: string; readonly args: string; readonly count: number }[]
+}
+
+/** What a call that brought no news returned: nothing, another call's output, its own earlier result, lines already shown. */
+export type NoNews = 'nothing' | 'same-output' | 'repeat' | 'seen'
+
+/**
+ * A stretch of calls that brought no news although their arguments differ: searches that found nothing under one
+ * spelling after another, outputs the same as another call's, results already had.
+ */
+export interface NearDuplicateFinding {
+  readonly kind: 'near-duplicate'
+  /** Calls in the stretch that brought no news, the current one included. */
+  readonly count: number
+  /** How many different calls (sets of arguments) they were. */
+  readonly variants: number
+  /** What most of them returned (`repeat` and `seen` both count as `seen`: results already had). */
+  readonly mostly: 'nothing' | 'same-output' | 'seen'
+  /** The stretch's latest different calls, latest first: tool, canonical arguments (unbounded), what it returned. */
+  readonly calls: readonly { readonly tool: string; readonly args: string; readonly returned: NoNews }[]
+}
+
+/** Windows of one file that went over lines already read since the last change: a pass that replays itself. */
+export interface RereadingFinding {
+  readonly kind: 'rereading'
+  readonly file: string
+  /** Windows of the file that went over old ground since the last change, the current one included. */
+  readonly count: number
+  /** The line ranges those windows showed, merged, in file order. */
+  readonly ranges: readonly { readonly first: number; readonly last: number }[]
 }
 
 /** One text block that crossed the duplicate threshold. */
@@ -210,6 +261,7 @@ export interface EditRevertFinding {
 export type LoopFinding =
   | IdenticalCallsFinding | SameErrorFinding | CycleFinding | SameGroundFinding | SameResponseFinding | RunawayFinding
   | EditRevertFinding | SameFailureFinding
+  | NearDuplicateFinding | RereadingFinding
 
 /**
  * What a call detector saw at one call: its finding, and the call identities (keys) the finding is about, so that
@@ -234,4 +286,5 @@ export type LoopKind = Finding['kind']
 export const LOOP_KINDS: readonly LoopKind[] = [
   'identical-calls', 'cycle', 'same-ground', 'same-error', 'duplicate-text', 'same-response', 'runaway',
   'edit-revert', 'same-failure',
+  'near-duplicate', 'rereading',
 ]

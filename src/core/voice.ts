@@ -26,6 +26,11 @@ export interface Told {
   readonly also: readonly LoopFinding[]
   /** Whether the brake had told the model about this loop before: the loop went on after its notice. */
   readonly again: boolean
+  /**
+   * Whether the brake had told this loop's exact repetition before: a notice led by anything but calls that brought
+   * no news (stop mode needs it, as it needs a second notice).
+   */
+  readonly exactBefore: boolean
 }
 
 /** Where a call (or a response) stands among the agent's actions. */
@@ -65,6 +70,8 @@ interface Loop {
   readonly epoch: number
   /** The brake's notices on it. */
   told: number
+  /** Those led by exact repetition (anything but calls that brought no news). */
+  toldExactly: number
   /** The call of the brake's latest notice. */
   toldAt: number
   /** The call of another plugin's latest notice about it. */
@@ -87,16 +94,24 @@ function resolve(loop: Loop): Loop {
   return root
 }
 
-/** Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least. */
+/**
+ * Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least of the
+ * exact kinds; calls that brought no news come after them all.
+ */
 const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
   'cycle': 0, 'same-ground': 1, 'same-error': 2, 'same-response': 3, 'identical-calls': 4, 'runaway': 5,
+  // Calls that bring no news: evidence read from what results said, so any exact repetition leads before it.
+  'rereading': 6, 'near-duplicate': 7,
   // Judged across progress, they seldom meet the others at one call; when they do, the loop the others name leads.
-  'edit-revert': 6, 'same-failure': 7,
+  'edit-revert': 8, 'same-failure': 9,
 }
+
+/** Kinds of finding read from what results said rather than seen repeating exactly: calls that brought no news. */
+export const NO_NEWS: ReadonlySet<LoopFinding['kind']> = new Set(['near-duplicate', 'rereading'])
 
 /** A loop not yet told. */
 function fresh(epoch: number): Loop {
-  return { epoch, told: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
+  return { epoch, told: 0, toldExactly: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
 }
 
 /** Create the voice of one agent. */
@@ -124,6 +139,7 @@ export function createVoice(options: VoiceOptions): Voice {
     for (const other of touched) {
       if (other === loop) continue
       loop.toldAt = Math.max(loop.toldAt, other.toldAt)
+      loop.toldExactly = Math.max(loop.toldExactly, other.toldExactly)
       loop.heardAt = Math.max(loop.heardAt, other.heardAt)
       other.joined = loop
     }
@@ -147,15 +163,18 @@ export function createVoice(options: VoiceOptions): Voice {
       const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
       const finding = ranked[0]!
       if (at - loop.toldAt < options.every * loop.unit) return undefined
-      // Another plugin's notice said what a plain repeat would (deny mode's warning of refusals included: see above).
-      if (at - loop.heardAt < options.every && finding.kind === 'identical-calls') return undefined
+      // Another plugin's notice said what a plain repeat would (deny mode's warning of refusals included: see above);
+      // calls that brought no news say it more softly, about the same calls, and wait their turn too.
+      if (at - loop.heardAt < options.every && (finding.kind === 'identical-calls' || NO_NEWS.has(finding.kind))) return undefined
       const again = loop.told > 0
+      const exactBefore = loop.toldExactly > 0
       loop.told++
+      if (!NO_NEWS.has(finding.kind)) loop.toldExactly++
       loop.toldAt = at
       loop.unit = finding.kind === 'cycle' ? finding.tools.length : 1
       // A repeat count adds nothing to a notice about a loop made of repeats; another kind of evidence does.
       const also = ranked.slice(1).filter(other => other.kind !== 'identical-calls' && other.kind !== finding.kind)
-      return { finding, also, again }
+      return { finding, also, again, exactBefore }
     },
     heard({ at, key, epoch }) {
       const found = loops.get(key)

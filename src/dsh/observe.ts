@@ -8,6 +8,7 @@ import type { Identity } from '../core/identify.js'
 import { errorLine } from '../core/normalize.js'
 import { REFUSED, resultOf } from '../core/results.js'
 import type { CallObservation } from '../core/types.js'
+import { facetsOf, foundNothing } from './lookups.js'
 import { reportsShellFailure, withoutShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
@@ -25,6 +26,9 @@ export function observeCall(
   // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
   // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
   const failed = result.isError || (identity.shell && reportsShellFailure(text))
+  // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
+  const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
+  const nothing = facets?.lookup !== undefined && foundNothing(text, result.isError)
   return {
     tool: exec.name,
     args: identity.args,
@@ -40,6 +44,8 @@ export function observeCall(
     // not the closing line DSH adds.
     failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
     edits: identity.edits,
+    ...facets,
+    ...nothing ? { nothing } : {},
   }
 }
 

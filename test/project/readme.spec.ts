@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import yaml from 'js-yaml'
 import { configProblems } from '../../src/config/check.ts'
 import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
+import type { NearDuplicateFinding, RereadingFinding } from '../../src/core/types.ts'
 import * as messages from '../../src/messages.ts'
 import { RECIPE_FILES, recipeFile, recipeManifest } from '../../scripts/dsh-recipe.ts'
 import { CORDIS_PINS, DSH_RELEASE } from '../../src/dsh-files/dsh-release.ts'
@@ -44,6 +45,34 @@ const quotes = (text: string, template: string): boolean =>
 const VARIANTS = new Set(['REPEATED_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE'])
 /** The first notice of each kind, which the README quotes: every whole notice but the variants, and the refusal. */
 const firstNotices = templates.filter(([name]) => (name.endsWith('_NOTICE') && !VARIANTS.has(name)) || name === 'DENIAL_REASON')
+/** The notices about calls that brought no news that docs/notices.md shows: one per advice, and a rereading. */
+const NO_NEWS_EXAMPLES: readonly (NearDuplicateFinding | RereadingFinding)[] = [
+  {
+    kind: 'near-duplicate', count: 6, variants: 5, mostly: 'nothing',
+    calls: [
+      { tool: 'grep', args: '{"path":"tests/test_qs.py","pattern":"test_exists_exclude"}', returned: 'repeat' },
+      { tool: 'bash', args: '{"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i outerref"}', returned: 'nothing' },
+      { tool: 'bash', args: '{"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i exists"}', returned: 'nothing' },
+      { tool: 'grep', args: '{"path":"tests/test_qs.py","pattern":"def test_exists"}', returned: 'nothing' },
+    ],
+  },
+  {
+    kind: 'near-duplicate', count: 5, variants: 5, mostly: 'same-output',
+    calls: ['foo bar', 'foo,,bar', 'foo, bar', 'foo,bar'].map(names => ({
+      tool: 'bash', args: `{"command":"pylint --bad-names-rgxs=\\"${names}\\" foo.py"}`, returned: 'same-output' as const,
+    })),
+  },
+  {
+    kind: 'near-duplicate', count: 5, variants: 4, mostly: 'seen',
+    calls: [
+      { tool: 'read', args: '{"file_path":"src/matrices/sparse.py","limit":6,"offset":1155}', returned: 'seen' },
+      { tool: 'grep', args: '{"path":"src/matrices/sparse.py","pattern":"def row_join"}', returned: 'repeat' },
+      { tool: 'bash', args: '{"command":"grep \\"def _eval_row_join\\" src/matrices/sparse.py"}', returned: 'nothing' },
+      { tool: 'bash', args: '{"command":"sed -n \'1159p\' src/matrices/sparse.py"}', returned: 'seen' },
+    ],
+  },
+  { kind: 'rereading', file: 'pylint/lint/pylinter.py', count: 4, ranges: [{ first: 390, last: 430 }, { first: 450, last: 470 }, { first: 690, last: 710 }] },
+]
 
 /** A default as the README writes it: `[]`, `{}`, `remind`, `4`. */
 const shown = (value: unknown): string => typeof value === 'string' ? value : JSON.stringify(value)
@@ -141,7 +170,7 @@ describe('README.md', () => {
     const examples = [
       messages.loopNotice({
         finding: { kind: 'identical-calls', tool: 'read', toolClass: 'read', args: '{"file_path":"src/app.ts"}', count: 4, evidence: 'same-result' },
-        also: [], again: false,
+        also: [], again: false, exactBefore: false,
       }, 10).text,
       messages.findingNotice({ kind: 'cycle', tools: ['grep', 'curl', 'read', 'bash'], laps: 3, sameResults: true }).text,
       messages.findingNotice({
@@ -167,6 +196,7 @@ describe('README.md', () => {
         kind: 'same-failure', tool: 'bash', args: '{"command":"cd /repo && python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
         origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
       }).text,
+      ...NO_NEWS_EXAMPLES.map(finding => messages.findingNotice(finding).text),
     ]
     for (const example of examples) expect(page).toContain(`\`\`\`text\n${example}\n\`\`\``)
   })
@@ -181,6 +211,7 @@ describe('README.md', () => {
       },
       also: [{ kind: 'same-error', tool: 'bash', count: 6, variants: 2, error: 'Error: connect ECONNREFUSED 127.0.0.1:5432', cause: 'environment' }],
       again: false,
+      exactBefore: false,
     } as const
     expect(notices).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })

@@ -8,7 +8,8 @@ import { failureOf } from '../../src/core/failures.ts'
 import { shellEdits, toolEdits } from '../../src/core/file-edits.ts'
 import { createProgress } from '../../src/core/progress.ts'
 import { resultOf } from '../../src/core/results.ts'
-import type { CallObservation, CallStep } from '../../src/core/types.ts'
+import type { Detector } from '../../src/core/detectors/detector.ts'
+import type { CallObservation, CallStep, Evidence, LoopFinding } from '../../src/core/types.ts'
 
 /** What a test may override: anything, with the result given as its text. */
 export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: string }
@@ -53,4 +54,30 @@ export function observeAll<F>(
   const progress = createProgress(64)
   const history = createCallHistory(64)
   return calls.map(call => detector.observe(history.step(call, progress.observe(call)))?.finding)
+}
+
+/** Progress between two calls, in a stream of calls `play` feeds. */
+export const PROGRESS = '|'
+
+/**
+ * Feed `detector` the calls in order through a fresh stepper (`PROGRESS` moves the progress epoch on between two calls)
+ * and return each finding with its call's position, counting calls from 1.
+ */
+export function play<F extends LoopFinding>(
+  detector: Detector<CallStep, Evidence<F>>, calls: readonly (CallObservation | typeof PROGRESS)[],
+): { at: number; found: Evidence<F> }[] {
+  const step = createStepper()
+  const found: { at: number; found: Evidence<F> }[] = []
+  let epoch = 0
+  let at = 0
+  for (const call of calls) {
+    if (call === PROGRESS) {
+      epoch++
+      continue
+    }
+    at++
+    const evidence = detector.observe(step(call, epoch))
+    if (evidence !== undefined) found.push({ at, found: evidence })
+  }
+  return found
 }

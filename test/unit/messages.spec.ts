@@ -8,7 +8,7 @@ import {
 
 const wellFormed = (text: string): boolean => text.isWellFormed()
 /** What the voice tells of a loop whose call shows nothing but `finding`. */
-const alone = (finding: LoopFinding): Told => ({ finding, also: [], again: false })
+const alone = (finding: LoopFinding): Told => ({ finding, also: [], again: false, exactBefore: false })
 
 describe('repeated-call notice', () => {
   const call = (over: Partial<IdenticalCallsFinding> = {}): IdenticalCallsFinding => ({
@@ -113,19 +113,19 @@ describe('one notice per loop', () => {
   })
 
   it('names what else the loop shows in one line after it, as a stop would name it', () => {
-    const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false })
+    const { text, summary } = loopNotice({ finding: cycle, also: [failing], again: false, exactBefore: false })
     expect(text).toBe(`${findingNotice(cycle).text}\nThe same loop also shows: \`bash\` failed 4 times with the same error: Error: no such file.`)
     expect(summary).toBe(findingNotice(cycle).summary)
   })
 
   it('ends with the refusals to come in deny mode, for calls that repeat exactly, after the rest of the loop', () => {
-    const { text } = loopNotice({ finding: cycle, also: [failing], again: false }, 10)
+    const { text } = loopNotice({ finding: cycle, also: [failing], again: false, exactBefore: false }, 10)
     expect(text.split('\n').slice(-2)).toEqual([
       'The same loop also shows: `bash` failed 4 times with the same error: Error: no such file.',
       'Identical calls beyond 10 are refused until something changes or the user speaks again.',
     ])
     // One error across arguments is never refused.
-    expect(loopNotice({ finding: failing, also: [], again: false }, 10).text).not.toContain('refused')
+    expect(loopNotice({ finding: failing, also: [], again: false, exactBefore: false }, 10).text).not.toContain('refused')
   })
 })
 
@@ -203,7 +203,7 @@ describe('edit-revert notice', () => {
   })
 
   it('is named in a phrase where another notice shows the same loop', () => {
-    const { text } = loopNotice({ finding: { kind: 'cycle', tools: ['edit', 'bash'], laps: 3, sameResults: true }, also: [redo], again: false })
+    const { text } = loopNotice({ finding: { kind: 'cycle', tools: ['edit', 'bash'], laps: 3, sameResults: true }, also: [redo], again: false, exactBefore: false })
     expect(text.split('\n').at(-1)).toBe('The same loop also shows: edits undid each other, and `bash` failed the same way 2 times: SyntaxError: invalid syntax. Perhaps you forgot a comma?.')
   })
 })
@@ -224,6 +224,59 @@ describe('revisit notice', () => {
       'You are going over the same ground. Use what those results already told you, take a step you have not taken yet, or stop and tell the user what is blocking you.',
     ])
     expect(summary).toBe('9 calls in a row repeat earlier ones')
+  })
+})
+
+describe('near-duplicate notice', () => {
+  const found = {
+    kind: 'near-duplicate', count: 6, variants: 5, mostly: 'nothing',
+    calls: [
+      { tool: 'grep', args: '{"path":"tests/test_qs.py","pattern":"test_exists_exclude"}', returned: 'repeat' },
+      { tool: 'bash', args: `{"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i ${'x'.repeat(100)}"}`, returned: 'nothing' },
+      { tool: 'read', args: '{"file_path":"tests/test_qs.py","limit":20}', returned: 'seen' },
+    ],
+  } as const
+
+  it('says how many calls brought nothing new, names the latest with what each returned, and advises by what most returned', () => {
+    const { text, summary } = findingNotice(found)
+    expect(text.split('\n')).toEqual([
+      '[dsh-brake] 6 of your latest calls, 5 different ones, brought nothing new: each found nothing, or what you already had.',
+      '- `grep` {"path":"tests/test_qs.py","pattern":"test_exists_exclude"}: the same result as before',
+      `- \`bash\` {"command":"grep -n \\"test_\\" tests/test_qs.py | grep -i ${'x'.repeat(43)}… (+59 more chars): found nothing`,
+      '- `read` {"file_path":"tests/test_qs.py","limit":20}: only lines you had already seen',
+      'What you are looking for is not there under any of these names. Search wider (another directory, the whole repository) or differently (part of the name, a caller, the text of the error), check that your command can find anything at all (a filter may hide every result), or stop and tell the user what is blocking you.',
+    ])
+    expect(summary).toBe('6 calls brought nothing new')
+  })
+
+  it.each([
+    ['same-output', 'Changing the wording or the flags does not change the answer.'],
+    ['seen', 'You already have these results.'],
+  ] as const)('advises on %s', (mostly, advice) => {
+    expect(findingNotice({ ...found, mostly }).text.split('\n').at(-1)).toMatch(new RegExp(`^${advice}`))
+  })
+
+  it('never warns of refusals in deny mode: calls that differ are never refused', () => {
+    expect(loopNotice({ finding: found, also: [], again: false, exactBefore: false }, 10).text).not.toContain('refused')
+  })
+})
+
+describe('rereading notice', () => {
+  it('names the file, the windows and the lines read again, bounded', () => {
+    const { text, summary } = findingNotice({
+      kind: 'rereading', file: '/testbed/pylint/lint/pylinter.py', count: 4,
+      ranges: [[390, 430], [450, 470], [533, 533], [690, 710], [900, 920]].map(([first, last]) => ({ first: first!, last: last! })),
+    })
+    expect(text.split('\n')).toEqual([
+      '[dsh-brake] You are paging over old ground: 4 windows of `/testbed/pylint/lint/pylinter.py` went over lines you had already read, with nothing changed since (lines 390-430, 450-470, 533, 690-710 and 1 more).',
+      'You have read these lines: act on what they say (make the change, run the check, or search for the one thing you still need), or stop and tell the user what is blocking you.',
+    ])
+    expect(summary).toBe('/testbed/pylint/lint/pylinter.py: 4 windows over old ground')
+  })
+
+  it('is named in a phrase as a stop would name it', () => {
+    const loop = { kind: 'rereading', file: 'a.py', count: 9, ranges: [{ first: 1, last: 40 }] } as const
+    expect(stopNotice({ loop, refused: false }).text).toContain('9 windows of `a.py` went over lines already read (1-40).')
   })
 })
 

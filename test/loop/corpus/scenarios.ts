@@ -62,6 +62,14 @@ const REPRO_NAME_ERROR = (line: number): string => 'Attempting to check constrai
 const broken = (runs: number): string => 'Running: pylint --recursive=y .\nSTDERR: Traceback (most recent call last):\n' +
   '  File "/repo/pylint/lint/pylinter.py", line 569\n' + `    print(f"DEBUG: attempt ${runs}")\nIndentationError: unexpected indent\n\nPASS: .a/foo.py was ignored`
 const LINT_FAILURE = '************* Module reproduce\nreproduce.py:1:0: C0114: Missing module docstring\nYour code has been rated at 6.17/10\n[exit code: 1]'
+/** DSH's `grep` tool: its matches, or `No matches found` for a pattern not in the file. */
+const grepIn = (lines: Readonly<Record<string, readonly string[]>>): Body => (args) => {
+  const pattern = String(args.pattern)
+  const file = String(args.path)
+  const hits = (lines[file] ?? []).map((line, i) => [i + 1, line] as const).filter(([, line]) => line.includes(pattern))
+  return hits.length === 0 ? 'No matches found' : `Found ${hits.length} matches\n\n${file}\n${hits.map(([at, line]) => `Line ${at}: ${line}`).join('\n')}`
+}
+const PARSER = ['import { load } from "./load"', 'export class Parser {', '  parse(text: string) {', '    return load(text)', '  }', '}']
 const SYNTAX_ERROR = 'Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n\nThis is how your edit would have looked if applied\n'
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -318,6 +326,37 @@ export const SCENARIOS: readonly Scenario[] = [
     ]),
     expected: NONE,
   },
+  {
+    name: 'exploring different files',
+    kind: 'trap', config: DENY,
+    tools: { read: view, grep: grepIn({ 'src/parser.ts': PARSER }) },
+    script: ['parser', 'lexer', 'ast', 'emit', 'check', 'load', 'cli', 'config'].flatMap(file => [
+      call('read', { file_path: `src/${file}.ts`, offset: 0, limit: 40 }), call('grep', { pattern: `${file}Options`, path: `src/${file}.ts` }),
+    ]),
+    expected: NONE,
+  },
+  {
+    name: 'one pass through a long file in windows, backwards then on',
+    kind: 'trap', config: DENY,
+    tools: { read: view },
+    // An aimless pass, but every window shows lines not read before.
+    script: [600, 560, 520, 480, 440, 400, 640, 680, 720, 760, 800, 840].map(offset => call('read', { file_path: 'src/parser.ts', offset, limit: 40 })),
+    expected: NONE,
+  },
+  {
+    name: 'grep refinements that narrow down to a hit',
+    kind: 'trap', config: DENY,
+    tools: { grep: grepIn({ 'src/parser.ts': PARSER }) },
+    script: ['parse_text', 'parseText', 'parse(', 'parse', 'return load', 'load(text)'].map(pattern => call('grep', { pattern, path: 'src/parser.ts' })),
+    expected: NONE,
+  },
+  {
+    name: 'a name truly absent, asked once per file of a plan',
+    kind: 'trap', config: DENY,
+    tools: { grep: grepIn({}) },
+    script: ['parser', 'lexer', 'ast', 'emit', 'check', 'load', 'cli', 'config'].map(file => call('grep', { pattern: 'legacyApi', path: `src/${file}.ts` })),
+    expected: NONE,
+  },
   // ── loops ──────────────────────────────────────────────────────────────────────────────────────────────────────
   {
     name: 'the same read, the same result',
@@ -448,7 +487,9 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: 'loop', config: {},
     tools: { read: view },
     script: range(2).flatMap(() => range(12).map(i => call('read', { file_path: 'logs/server.log', offset: i * 200, limit: 200 }))),
-    expected: { notices: ['10 calls in a row repeat earlier ones'], refusals: 0 },
+    // The fourth window of the second pass is paging over old ground; the run of revisits it is made of reaches ten
+    // six calls later, the same loop, told by the run as its windows repeat exactly.
+    expected: { notices: ['logs/server.log: 4 windows over old ground', '10 calls in a row repeat earlier ones'], refusals: 0 },
   },
   {
     name: 'a drifting loop of greps and reads',
@@ -537,5 +578,31 @@ export const SCENARIOS: readonly Scenario[] = [
     script: repeat(6, call('read', { file_path: 'src/app.ts' })),
     compaction: { after: 3, kind: 'failed' },
     expected: { notices: ['read × 4, same result'], refusals: 0 },
+  },
+  {
+    name: 'five spellings of a name, every search empty, then the same searches again',
+    kind: 'loop', config: {},
+    tools: { grep: grepIn({ 'src/parser.ts': PARSER }) },
+    // The sixth call asks for the third time what was already answered; the rest only repeat (each a second time).
+    script: range(2).flatMap(() => ['parse_config', 'def parse_config', 'parseConfig', 'parse_conf', 'load_config'].map(pattern => call('grep', { pattern, path: 'src/parser.ts' }))),
+    expected: { notices: ['6 calls brought nothing new'], refusals: 0 },
+    says: ['is not there under any of these names'],
+  },
+  {
+    name: 'a program re-run under other flags, the same output each time',
+    kind: 'loop', config: {},
+    tools: { bash: () => '************* Module foo\nfoo.py:1:0: C0104: Disallowed name "foo" (disallowed-name)\nfoo.py:2:0: C0104: Disallowed name "bar" (disallowed-name)\n[exit code: 16]' },
+    script: ['"foo,bar"', '"foo, bar"', '"foo,,bar"', '"foo bar"', 'foo'].map(names => call('bash', { command: `pylint --bad-names-rgxs=${names} foo.py`, description: 'Lint' })),
+    expected: { notices: ['5 calls brought nothing new'], refusals: 0 },
+    says: ['does not change the answer'],
+  },
+  {
+    name: 'windows read backwards, then forwards over the same ranges',
+    kind: 'loop', config: {},
+    tools: { read: view },
+    script: [200, 180, 160, 140, 120, 100, 100, 120, 140, 160, 180, 200].map(offset => call('read', { file_path: 'src/parser.ts', offset, limit: 20 })),
+    // The first forward window is the one just read; the next four go over old ground, the fourth of them told.
+    expected: { notices: ['src/parser.ts: 4 windows over old ground'], refusals: 0 },
+    says: ['You have read these lines'],
   },
 ]

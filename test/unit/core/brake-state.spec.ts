@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
+import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors/near-duplicates.ts'
+import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
 import { EDITED_FILES } from '../../../src/core/detectors/same-failure.ts'
@@ -16,6 +18,8 @@ const options = {
   sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
   revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
   errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
+  nearDuplicates: { schedule: { first: 5, every: 5 }, reasked: 3 },
+  rereading: { schedule: { first: 4, every: 5 }, among: 6 },
   text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
   responses: { first: 3, every: 5 },
   editReverts: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
@@ -83,7 +87,7 @@ describe('progress', () => {
     const b = callOf('bash', { command: 'make' })
     const told = Array.from({ length: 8 }, (_, i) => state.observeCall(i % 2 === 0 ? a : b))
     // The sixth call ends the third lap of a-b; the seventh and eighth are a's and b's fourth: the same loop.
-    expect(told[5]).toEqual({ finding: expect.objectContaining({ kind: 'cycle', laps: 3 }) as unknown, also: [], again: false })
+    expect(told[5]).toEqual({ finding: expect.objectContaining({ kind: 'cycle', laps: 3 }) as unknown, also: [], again: false, exactBefore: false })
     expect(told.filter(said => said !== undefined)).toHaveLength(1)
   })
 })
@@ -146,6 +150,8 @@ const small = {
   sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
   revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
   errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
+  nearDuplicates: { schedule: { first: 2, every: 1 }, reasked: 1 },
+  rereading: { schedule: { first: 1, every: 1 }, among: 3 },
   text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
   responses: { first: 2, every: 3 },
   editReverts: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
@@ -160,6 +166,10 @@ const step = fc.oneof(
       result: fc.string({ maxLength: 2000 }),
       failed: fc.boolean(),
       kind: fc.constantFrom('default', 'read', 'poller', 'mutating'),
+      // Lookups and windows, so that the tables of calls that bring no news fill up too.
+      look: fc.option(fc.record({
+        term: fc.string({ maxLength: 8 }), file: fc.nat(40), first: fc.nat(300), lines: fc.nat(60), nothing: fc.boolean(),
+      })),
     }),
   }),
   fc.record({ text: fc.array(fc.string({ minLength: 4, maxLength: 30 }), { maxLength: 12 }), id: fc.nat(30), at: fc.nat(5000) }),
@@ -175,11 +185,16 @@ describe('bounded state', () => {
       const state = createBrakeState(small)
       for (const s of steps) {
         if ('call' in s) {
-          const { tool, arg, result, failed, kind } = s.call
+          const { tool, arg, result, failed, kind, look } = s.call
           // Edits of many files (the file states) and failures (the checks' outcomes) reach the detectors that read them.
           const edits = kind === 'mutating' ? shellEdits(`sed -i '${arg % 3}i\\ x${arg}' f${arg}.py && sed -i 's/a/b${arg % 4}/' g${arg % 90}.py`) : []
+          const facets = look === null ? {} : {
+            lookup: { terms: [look.term], scope: [`f${look.file}`] },
+            window: { file: `f${look.file}`, first: look.first, last: look.first + look.lines },
+            nothing: look.nothing,
+          }
           state.observeCall(callOf(tool, { arg }, {
-            result, failed, kind, edits, failure: failureOf(result, failed), ...failed ? { errorLine: result.slice(0, 40) } : {},
+            result, failed, kind, edits, failure: failureOf(result, failed), ...facets, ...failed ? { errorLine: result.slice(0, 40) } : {},
           }))
         } else if ('response' in s) {
           state.observeResponse(s.response)
@@ -207,6 +222,12 @@ describe('bounded state', () => {
         expect(size['editsSinceCheck']).toBeLessThanOrEqual(EDITED_FILES)
         expect(size['fileStates']).toBeLessThanOrEqual(MAX_FILES)
         expect(size['editsKept']).toBeLessThanOrEqual(EDITS_KEPT)
+        expect(size['answered']).toBeLessThanOrEqual(ANSWERED)
+        expect(size['outputs']).toBeLessThanOrEqual(OUTPUTS)
+        expect(size['seenLines']).toBeLessThanOrEqual(SEEN_LINES)
+        expect(size['stretchCalls']).toBeLessThanOrEqual(STRETCH_CALLS)
+        expect(size['files']).toBeLessThanOrEqual(FILES)
+        expect(size['windows']).toBeLessThanOrEqual(FILES * WINDOWS)
       }
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 300) })
   }, 600_000)

@@ -25,6 +25,10 @@ function firstStop(calls: readonly CallObservation[]): { at: number; cause: Stop
 
 const read = (file: string, result = `contents of ${file}`): CallObservation => callOf('read', { file_path: file }, { kind: 'read', result })
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i))
+/** A search for `pattern` that found nothing. */
+const grep = (pattern: string): CallObservation => callOf('grep', { pattern, path: 'src' }, {
+  kind: 'read', lookup: { terms: [pattern], scope: ['src'] }, nothing: true, result: 'No matches found',
+})
 
 describe('stop mode settles a stop', () => {
   it('on the second notice of identical calls: the first notice at 4, the second at 9', () => {
@@ -92,7 +96,31 @@ describe('stop mode never stops', () => {
   it('on edits that undo each other, told again: each of them was a change', () => {
     const failing = checkOf('python repro.py', '  File "/r/app.py", line 30\n    print(x\nSyntaxError: \'(\' was never closed\n', true)
     const undo = (): CallObservation[] => [editOf('app.py', 'a', 'b'), checkOf('python repro.py', 'ok\n'), editOf('app.py', 'b', 'a'), failing]
-    expect(loopStopCause({ finding: { kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{}', file: '', count: 8, failure: 'x' }, also: [], again: true })).toBeUndefined()
+    expect(loopStopCause({ finding: { kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{}', file: '', count: 8, failure: 'x' }, also: [], again: true, exactBefore: true })).toBeUndefined()
     expect(firstStop(times(10, undo).flat())).toBeUndefined()
+  })
+
+  it('on calls that bring no news, however many notices they draw: that evidence is read, not seen repeating', () => {
+    // Searches for one name under ever new spellings, all empty: told every five calls, never stopped.
+    const spellings = times(40, i => `parse_config${'_x'.repeat(i)}`)
+    const state = createBrakeState(detectors)
+    const told = spellings.map(pattern => state.observeCall(grep(pattern)))
+    expect(told.filter(said => said !== undefined).map(said => said.finding.kind)).toEqual(times(8, () => 'near-duplicate'))
+    expect(firstStop(spellings.map(grep))).toBeUndefined()
+  })
+})
+
+describe('a loop told first as calls that brought no news', () => {
+  it('stops at the second notice on its exact repetition, as it would without that notice', () => {
+    // Five spellings, then the last two greps back and forth. The near-duplicate notice comes at call 6; the cycle's third
+    // lap (call 9) and parse_conf's fourth (call 10) are held back within five calls of it; load_config's fourth (call
+    // 11) is the first notice on exact repetition, the cycle's eighth lap (call 19) the second, which stops the turn.
+    const spellings = ['parse_config', 'def parse_config', 'parseConfig', 'parse_conf', 'load_config']
+    const calls = [...spellings.map(grep), ...times(30, i => grep(i % 2 === 0 ? 'parse_conf' : 'load_config'))]
+    const state = createBrakeState(detectors)
+    const told = calls.map(call => state.observeCall(call))
+    const notices = told.flatMap((said, index) => said === undefined ? [] : [`${index + 1}:${said.finding.kind}:${said.exactBefore}`])
+    expect(notices.slice(0, 3)).toEqual(['6:near-duplicate:false', '11:identical-calls:false', '19:cycle:true'])
+    expect(firstStop(calls)?.at).toBe(19)
   })
 })

@@ -20,6 +20,9 @@ const error = (keys: number[]): Evidence => ({
   finding: { kind: 'same-error', tool: 't', count: keys.length, variants: keys.length, error: 'Error: no such file', cause: 'environment' },
   calls: keys,
 })
+const noNews = (keys: number[]): Evidence => ({
+  finding: { kind: 'near-duplicate', count: keys.length, variants: keys.length, mostly: 'nothing', calls: [] }, calls: keys,
+})
 const kinds = (findings: readonly LoopFinding[]): string[] => findings.map(finding => finding.kind)
 
 describe('a loop told once', () => {
@@ -70,6 +73,31 @@ describe('a loop told once', () => {
     expect(voice.speak({ at: 5, key: 1, epoch: 1, runStart: 5, evidence: [repeat(1)] })).toMatchObject({ again: false })
     voice.reset()
     expect(voice.speak({ at: 6, key: 1, epoch: 1, runStart: 6, evidence: [repeat(1)] })).toMatchObject({ again: false })
+  })
+})
+
+describe('calls that brought no news', () => {
+  it('lead after every kind of exact repetition, which is the stronger evidence', () => {
+    const told = createVoice(options).speak({ at: 1, key: 1, epoch: 0, runStart: 1, evidence: [noNews([1, 2, 3]), repeat(1)] })
+    expect(told?.finding.kind).toBe('identical-calls')
+    expect(kinds(told!.also)).toEqual(['near-duplicate'])
+  })
+
+  it('are the same loop as the exact repetition their calls settle into, told on one schedule', () => {
+    const voice = createVoice(options)
+    expect(voice.speak({ at: 5, key: 3, epoch: 0, runStart: 5, evidence: [noNews([1, 2, 3])] })).toMatchObject({ again: false, exactBefore: false })
+    // A cycle of two of those calls is held back within `every` calls of that notice, then told as the same loop.
+    expect(voice.speak({ at: 8, key: 2, epoch: 0, runStart: 8, evidence: [cycle([1, 2])] })).toBeUndefined()
+    expect(voice.speak({ at: 10, key: 2, epoch: 0, runStart: 10, evidence: [cycle([1, 2], 4)] })).toMatchObject({ again: true, exactBefore: false })
+    // Only now has exact repetition been told: what stop mode counts.
+    expect(voice.speak({ at: 20, key: 2, epoch: 0, runStart: 20, evidence: [cycle([1, 2], 9)] })).toMatchObject({ again: true, exactBefore: true })
+  })
+
+  it('wait their turn after another plugin\'s notice on one of their calls, as a plain repeat does', () => {
+    const voice = createVoice(options)
+    voice.heard({ at: 3, key: 1, epoch: 0 })
+    expect(voice.speak({ at: 4, key: 1, epoch: 0, runStart: 4, evidence: [noNews([1, 2, 3])] })).toBeUndefined()
+    expect(voice.speak({ at: 8, key: 1, epoch: 0, runStart: 8, evidence: [noNews([1, 2, 3])] })).toBeDefined()
   })
 })
 

@@ -1,0 +1,214 @@
+/**
+ * What a stock tool's call looked for, and which lines of a file it showed: the facts the core needs to tell calls
+ * that bring no news (a search that found nothing, under one spelling after another) and windows of a file read again.
+ * The stock search and file tools name these in their arguments (`grep`, `glob`, `read`, `str_replace_editor view`);
+ * a `bash` command says them in its words, read the way the core reads a command line (`shell-command.ts`): searches
+ * (`grep`, `rg`, `find`, `ls`, … through filters such as `head` or `wc`) and windows (`sed -n 'A,Bp' F`, `head -n N F`,
+ * `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
+ * @module dsh-brake/dsh/lookups
+ */
+import { commandWords, simpleCommands } from '../core/shell-command.js'
+import type { FileWindow, Lookup } from '../core/types.js'
+
+/** What one call looked for and showed, when it is a lookup. */
+export interface Facets {
+  readonly lookup?: Lookup
+  readonly window?: FileWindow
+}
+
+const NONE: Facets = Object.freeze({})
+
+/** Characters of a command line read at most: a longer one is a script, not a lookup. */
+const COMMAND_CHARS = 2000
+/** Terms and places of one lookup kept at most, and characters of each. */
+const PARTS = 4
+const PART_CHARS = 200
+
+/** Commands that search, and what they are followed by in a search (filters that only narrow or count its output). */
+const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', 'fd', 'ls', 'locate'])
+const FILTERS = new Set(['head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'tr', 'column', 'nl', 'cat', 'awk', 'sed', 'xargs', 'less', 'more'])
+/** Options of grep-like searches that take a value (the pattern's `-e` aside). */
+const VALUED = new Set(['-A', '-B', '-C', '-m', '-f', '-g', '-t', '-T', '--include', '--exclude', '--exclude-dir', '--glob', '--type', '--max-count', '--context', '--after-context', '--before-context'])
+/** A command line that could be a lookup, by its first words (after a `cd`). */
+const MAY_LOOK = /^\s*(?:cd\s+[^;&|]+(?:&&|;)\s*)?(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|locate|git\s+grep|sed\s+-n|head|cat|nl)\b/
+
+/** The facets of a stock tool's call, from its name and arguments; none for anything else. */
+export function facetsOf(tool: string, args: unknown): Facets {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return NONE
+  const fields = args as Record<string, unknown>
+  switch (tool) {
+    case 'grep':
+    case 'glob':
+      return typeof fields['pattern'] === 'string' ? { lookup: lookupOf([fields['pattern']], typeof fields['path'] === 'string' ? [fields['path']] : []) } : NONE
+    case 'read':
+      return typeof fields['file_path'] === 'string' ? fileFacets(fields['file_path'], readWindow(fields['offset'], fields['limit'])) : NONE
+    case 'str_replace_editor':
+      return fields['command'] === 'view' && typeof fields['path'] === 'string' ? fileFacets(fields['path'], viewWindow(fields['view_range'])) : NONE
+    case 'bash':
+      return typeof fields['command'] === 'string' ? commandFacets(fields['command']) : NONE
+    default:
+      return NONE
+  }
+}
+
+/**
+ * Whether a lookup's result says there was nothing: no match (`No matches found`, `No files found`, no output, a count
+ * of 0, a search's exit code 1), or a path that does not exist.
+ */
+export function foundNothing(text: string, isError: boolean): boolean {
+  const body = text.trimEnd().replace(/\n?\[exit code: 1\]$/, '').trim()
+  if (!isError && (body === '' || body === '(no output)' || body === 'No matches found' || body === 'No files found' || body === '0')) return true
+  if (body.length > 600 || /command not found/i.test(body)) return false
+  return /no such file or directory|does not exist|cannot access|cannot find|not found|ENOENT/i.test(body)
+}
+
+function fileFacets(file: string, window: { first: number; last: number } | undefined): Facets {
+  const lookup = lookupOf([baseName(file)], [file])
+  return window === undefined ? { lookup } : { lookup, window: { file: clip(file), ...window } }
+}
+
+function lookupOf(terms: readonly string[], scope: readonly string[]): Lookup {
+  return { terms: terms.slice(0, PARTS).map(clip), scope: scope.slice(0, PARTS).map(clip) }
+}
+
+/** `read`'s window: from `offset` (1 when absent), `limit` lines; none without a limit (the whole file, or its first page). */
+function readWindow(offset: unknown, limit: unknown): { first: number; last: number } | undefined {
+  if (!isCount(limit)) return undefined
+  const first = isCount(offset) ? offset : 1
+  return { first, last: first + limit - 1 }
+}
+
+/** `str_replace_editor view`'s window: `view_range` [first, last]; none for `-1` (to the end) or no range. */
+function viewWindow(range: unknown): { first: number; last: number } | undefined {
+  if (!Array.isArray(range) || range.length !== 2) return undefined
+  const [first, last] = range as unknown[]
+  return isCount(first) && isCount(last) && last >= first ? { first, last } : undefined
+}
+
+/** The facets of a shell command line: a search, or a window of one file, or neither. */
+function commandFacets(command: string): Facets {
+  if (command.length > COMMAND_CHARS || !MAY_LOOK.test(command)) return NONE
+  const parsed = simpleCommands(command)
+  if (parsed.some(simple => simple.writes.length > 0)) return NONE
+  const words = parsed.map(simple => commandWords(simple.words)).filter(simple => simple.length > 0)
+  while (words.length > 1 && words[0]![0] === 'cd') words.shift()
+  return shellWindow(words) ?? shellSearch(words) ?? NONE
+}
+
+/** `sed -n 'A,Bp' F`, `sed -n 'Ap' F`, `head -n N F`, or `cat -n F` / `nl -ba F` piped into either without a file. */
+function shellWindow(commands: readonly string[][]): Facets | undefined {
+  const printed = linesOf(commands.at(-1)!)
+  if (printed === undefined) return undefined
+  const lines = { first: printed.first, last: printed.last }
+  if (commands.length === 1) return printed.files.length === 1 ? fileFacets(printed.files[0]!, lines) : undefined
+  if (commands.length !== 2 || printed.files.length > 0 || (commands[0]![0] !== 'cat' && commands[0]![0] !== 'nl')) return undefined
+  const files = operands(commands[0]!.slice(1))
+  return files.length === 1 ? fileFacets(files[0]!, lines) : undefined
+}
+
+/** The lines a `sed -n` print or a `head` shows, and the files it reads. */
+function linesOf(words: readonly string[]): { first: number; last: number; files: string[] } | undefined {
+  if (words[0] === 'sed' && words[1] === '-n') {
+    const range = /^(\d+)(?:,(\d+))?p$/.exec(words[2] ?? '')
+    if (range === null) return undefined
+    const first = Number(range[1])
+    const last = range[2] === undefined ? first : Number(range[2])
+    return first >= 1 && last >= first ? { first, last, files: operands(words.slice(3)) } : undefined
+  }
+  if (words[0] === 'head') {
+    const valued = words[1] === '-n'
+    const count = valued ? words[2] : /^-n?(\d+)$/.exec(words[1] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(words[1] ?? '')?.[1]
+    const lines = Number(count)
+    return Number.isInteger(lines) && lines >= 1 ? { first: 1, last: lines, files: operands(words.slice(valued ? 3 : 2)) } : undefined
+  }
+  return undefined
+}
+
+/** A search through filters: what it looked for (patterns, names) and where (paths); undefined for anything else. */
+function shellSearch(commands: readonly string[][]): Facets | undefined {
+  if (commands.length === 0) return undefined
+  const terms: string[] = []
+  const scope: string[] = []
+  let searched = false
+  for (const [index, raw] of commands.entries()) {
+    let simple = raw
+    if (simple[0] === 'xargs') simple = simple.slice(1 + operandsStart(simple.slice(1)))
+    if (simple[0] === 'git' && simple[1] === 'grep') simple = ['grep', ...simple.slice(2)]
+    const head = simple[0]
+    if (head === undefined) return undefined
+    if (SEARCHES.has(head)) {
+      searched = true
+      const asked = searchWords(head, simple.slice(1))
+      terms.push(...asked.terms)
+      // A filter's own operands are the pipe's text, not places; only the first command (or a search fed file names) looks somewhere.
+      if (index === 0 || raw[0] === 'xargs') scope.push(...asked.scope)
+    } else if (FILTERS.has(head) && !(head === 'sed' && simple.some(word => word.startsWith('-i')))) {
+      if (index === 0) scope.push(...operands(simple.slice(1)))
+    } else {
+      return undefined
+    }
+  }
+  return searched ? { lookup: lookupOf(terms, scope) } : undefined
+}
+
+/** What one search command asked: its patterns or names, and its paths. Excluding patterns (`grep -v`) ask nothing. */
+function searchWords(head: string, args: readonly string[]): { terms: string[]; scope: string[] } {
+  if (head === 'find') {
+    const terms: string[] = []
+    const scope: string[] = []
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i]!
+      if (['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-wholename'].includes(word)) terms.push(args[++i] ?? '')
+      else if (word.startsWith('-') || word === '(' || word === ')' || word === '!') {
+        // A test's value (`-type f`, `-maxdepth 2`, `-exec … ;`) is not a place.
+        if (word === '-exec' || word === '-execdir') while (i < args.length && args[i] !== ';' && args[i] !== '+') i++
+        else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) i++
+      } else if (terms.length === 0) scope.push(word)
+    }
+    return { terms, scope }
+  }
+  if (head === 'ls' || head === 'locate' || head === 'fd') {
+    const places = operands(args)
+    return head === 'ls' ? { terms: places.map(baseName), scope: places } : { terms: places.slice(0, 1), scope: places.slice(1) }
+  }
+  // grep, rg, ag, ack: `-e` patterns, or the first operand; the rest are paths.
+  const patterns: string[] = []
+  const rest: string[] = []
+  let inverted = false
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    if (word === '-e' || word === '--regexp') patterns.push(args[++i] ?? '')
+    else if (word.startsWith('--regexp=')) patterns.push(word.slice('--regexp='.length))
+    else if (VALUED.has(word)) i++
+    else if (word.startsWith('-') && word.length > 1) {
+      if (/^-[a-zA-Z]*v/.test(word) || word === '--invert-match') inverted = true
+    } else rest.push(word)
+  }
+  if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift()!)
+  return { terms: inverted ? [] : patterns, scope: rest }
+}
+
+/** The operands among `args`: the words that are not options (`-n`, `--x`). */
+function operands(args: readonly string[]): string[] {
+  return args.filter(word => !word.startsWith('-') || word === '-')
+}
+
+/** Where the command `xargs` runs begins among its own words (after its options). */
+function operandsStart(args: readonly string[]): number {
+  let i = 0
+  while (i < args.length && args[i]!.startsWith('-')) i += ['-I', '-n', '-P', '-d', '-L', '-s', '-E'].includes(args[i]!) ? 2 : 1
+  return i
+}
+
+function baseName(path: string): string {
+  const trimmed = path.replace(/\/+$/, '')
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed
+}
+
+function clip(text: string): string {
+  return text.length > PART_CHARS ? text.slice(0, PART_CHARS) : text
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { facetsOf, foundNothing } from '../../../src/dsh/lookups.ts'
+
+describe('what a stock tool\'s call looked for', () => {
+  it.each<[string, string, Record<string, unknown>, unknown]>([
+    ['grep', 'grep', { pattern: 'def parse', path: 'src' }, { lookup: { terms: ['def parse'], scope: ['src'] } }],
+    ['glob without a path', 'glob', { pattern: '**/functions.py' }, { lookup: { terms: ['**/functions.py'], scope: [] } }],
+    ['a read of a whole file', 'read', { file_path: 'src/a.py' }, { lookup: { terms: ['a.py'], scope: ['src/a.py'] } }],
+    ['a read window', 'read', { file_path: 'src/a.py', offset: 40, limit: 20 },
+      { lookup: { terms: ['a.py'], scope: ['src/a.py'] }, window: { file: 'src/a.py', first: 40, last: 59 } }],
+    ['a read window from the start', 'read', { file_path: 'a.py', limit: 10 }, { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 1, last: 10 } }],
+    ['a view window', 'str_replace_editor', { command: 'view', path: '/t/a.py', view_range: [120, 140] },
+      { lookup: { terms: ['a.py'], scope: ['/t/a.py'] }, window: { file: '/t/a.py', first: 120, last: 140 } }],
+    ['a view to the end of the file', 'str_replace_editor', { command: 'view', path: '/t/a.py', view_range: [120, -1] }, { lookup: { terms: ['a.py'], scope: ['/t/a.py'] } }],
+    ['an edit', 'str_replace_editor', { command: 'str_replace', path: '/t/a.py', old_str: 'a', new_str: 'b' }, {}],
+    ['another tool', 'web_fetch', { url: 'https://example.com' }, {}],
+  ])('%s', (_, tool, args, expected) => {
+    expect(facetsOf(tool, args)).toEqual(expected)
+  })
+})
+
+describe('what a shell command looked for', () => {
+  it.each<[string, string, unknown]>([
+    ['grep with a path', 'grep -rn "def parse_config" src/', { lookup: { terms: ['def parse_config'], scope: ['src/'] } }],
+    ['grep after a cd, through filters', 'cd /repo && grep -n "test_" tests/test_a.py | grep -i "exclude" | head -20',
+      { lookup: { terms: ['test_', 'exclude'], scope: ['tests/test_a.py'] } }],
+    ['an excluding filter asks nothing', 'grep -rn parse src | grep -v test', { lookup: { terms: ['parse'], scope: ['src'] } }],
+    ['grep with -e patterns and valued options', 'grep -A 3 -e foo -e bar lib', { lookup: { terms: ['foo', 'bar'], scope: ['lib'] } }],
+    ['rg', 'rg -l "class Random" django', { lookup: { terms: ['class Random'], scope: ['django'] } }],
+    ['git grep', 'git grep -n parse_config', { lookup: { terms: ['parse_config'], scope: [] } }],
+    ['find by name', 'find /testbed -type f -name "functions.py"', { lookup: { terms: ['functions.py'], scope: ['/testbed'] } }],
+    ['find through xargs grep', 'find /testbed -type f -name "*.py" | xargs grep -l "class Random" | grep -v "test"',
+      { lookup: { terms: ['*.py', 'class Random'], scope: ['/testbed'] } }],
+    ['ls of a directory', 'ls -la django/db/models/functions', { lookup: { terms: ['functions'], scope: ['django/db/models/functions'] } }],
+    ['cat into grep', 'cat setup.cfg | grep version', { lookup: { terms: ['version'], scope: ['setup.cfg'] } }],
+    ['sed -n prints a window', 'sed -n \'1159,1180p\' sympy/matrices/sparse.py',
+      { lookup: { terms: ['sparse.py'], scope: ['sympy/matrices/sparse.py'] }, window: { file: 'sympy/matrices/sparse.py', first: 1159, last: 1180 } }],
+    ['sed -n prints a line', 'sed -n 20p a.py', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 20, last: 20 } }],
+    ['head -n', 'head -n 40 README.md', { lookup: { terms: ['README.md'], scope: ['README.md'] }, window: { file: 'README.md', first: 1, last: 40 } }],
+    ['cat -n into sed -n', 'cat -n a.py | sed -n \'10,30p\'', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 10, last: 30 } }],
+  ])('%s', (_, command, expected) => {
+    expect(facetsOf('bash', { command, description: 'look' })).toEqual(expected)
+  })
+
+  it.each([
+    ['a test run', 'pytest tests/test_a.py -x'],
+    ['a program', 'python reproduce.py | tail -5'],
+    ['a search that writes its hits', 'grep -rn parse src > hits.txt'],
+    ['an in-place sed', 'sed -i \'s/a/b/\' a.py'],
+    ['a search followed by something else', 'grep -n parse a.py && python a.py'],
+    ['sed printing more than one range', 'sed -n \'1,5p;20,30p\' a.py'],
+    ['a window of two files', 'head -n 5 a.py b.py'],
+  ])('%s is no lookup', (_, command) => {
+    expect(facetsOf('bash', { command })).toEqual({})
+  })
+})
+
+describe('a result that found nothing', () => {
+  it.each<[string, string, boolean, boolean]>([
+    ['no output', '', false, true],
+    ['the shell\'s empty output', '(no output)', false, true],
+    ['grep\'s exit code 1', '(no output)\n[exit code: 1]', false, true],
+    ['a trace\'s exit code 1', '\n[exit code: 1]', false, true],
+    ['the grep tool', 'No matches found', false, true],
+    ['the glob tool', 'No files found', false, true],
+    ['a count of zero', '0\n', false, true],
+    ['a missing file', 'The path /testbed/django/db/models/functions.py does not exist. Please provide a valid path.', true, true],
+    ['a missing directory', 'ls: cannot access \'lib/x\': No such file or directory\n[exit code: 2]', false, true],
+    ['matches', 'Found 2 matches\n\nsrc/a.py\nLine 3: parse()', false, false],
+    ['a missing command', 'bash: rg: command not found\n[exit code: 127]', false, false],
+    ['grep\'s exit code 2 with an error', 'grep: Unmatched ( or \\(\n[exit code: 2]', false, false],
+  ])('%s', (_, text, isError, expected) => {
+    expect(foundNothing(text, isError)).toBe(expected)
+  })
+})
