@@ -71,7 +71,7 @@ describe('the tarball', () => {
     expect(pack.paths).toEqual([
       'CHANGELOG.md', 'LICENSE', 'README.md', 'README.zh.md', 'bench/README.md', 'cordis.patch.yml',
       'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/index.js',
-      'docs/analyze.md', 'docs/design.md', 'docs/evaluation.md', 'docs/install.md', 'docs/notices.md', 'docs/telemetry.md', 'docs/testing.md', 'docs/web-ui.png',
+      'docs/analyze.md', 'docs/configuration.md', 'docs/configuration.zh.md', 'docs/design.md', 'docs/evaluation.md', 'docs/install.md', 'docs/notices.md', 'docs/telemetry.md', 'docs/testing.md', 'docs/web-ui.png',
       'package.json',
     ])
   }, 60_000)

@@ -216,8 +216,15 @@ describe('README.md', () => {
     expect(notices).toContain(`\`\`\`text\n${messages.loopNotice(told, 10).text}\n\`\`\``)
   })
 
-  it('gives every config key, its default, what it accepts and what it does in the key table, as the table of keys says', () => {
-    expect(readmeKeyRows(english)).toEqual(keyRows('en'))
+  it('gives the keys most set in its key table, each row as the table of keys says, and links to every key', () => {
+    const rows = readmeKeyRows(english)
+    expect(rows.length).toBeGreaterThanOrEqual(5)
+    expect(keyRows('en').filter(row => rows.includes(row))).toEqual(rows)
+    expect(english).toContain('[docs/configuration.md](docs/configuration.md)')
+  })
+
+  it('gives every config key, its default, what it accepts and what it does in docs/configuration.md, as the table of keys says', () => {
+    expect(readmeKeyRows(read('docs/configuration.md'))).toEqual(keyRows('en'))
   })
 
   it('shows a config row the plugin accepts', () => {
@@ -227,8 +234,11 @@ describe('README.md', () => {
   })
 
   it('would notice its key table drifting from the table of keys', () => {
-    expect(readmeKeyRows(english.replace('| `callWarnCount` | `4` | ≥ 2 |', '| `callWarnCount` | `4` | ≥ 3 |'))).not.toEqual(keyRows('en'))
-    expect(readmeKeyRows(english.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
+    const page = read('docs/configuration.md')
+    expect(readmeKeyRows(page.replace('| `callWarnCount` | `4` | ≥ 2 |', '| `callWarnCount` | `4` | ≥ 3 |'))).not.toEqual(keyRows('en'))
+    expect(readmeKeyRows(page.replace(/^\| `exclude` .*\n/m, ''))).not.toEqual(keyRows('en'))
+    const drifted = readmeKeyRows(english.replace('| `callWarnCount` | `4` | ≥ 2 |', '| `callWarnCount` | `4` | ≥ 3 |'))
+    expect(keyRows('en').filter(row => drifted.includes(row))).not.toEqual(drifted)
   })
 })
 
@@ -285,8 +295,11 @@ describe('README.zh.md mirrors README.md', () => {
     expect(headingLevels(chinese)).toEqual(headingLevels(english))
   })
 
-  it('gives the same key table, in its own words', () => {
-    expect(readmeKeyRows(chinese)).toEqual(keyRows('zh'))
+  it('gives the same key table, in its own words, and every key in docs/configuration.zh.md', () => {
+    const rows = readmeKeyRows(chinese)
+    expect(rows.map(row => row.split(' | ')[0])).toEqual(readmeKeyRows(english).map(row => row.split(' | ')[0]))
+    expect(keyRows('zh').filter(row => rows.includes(row))).toEqual(rows)
+    expect(readmeKeyRows(read('docs/configuration.zh.md'))).toEqual(keyRows('zh'))
   })
 
   it('has the same table rows', () => {
