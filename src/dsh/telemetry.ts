@@ -7,7 +7,8 @@
  */
 import type { LoopKind } from '../core/types.js'
 import {
-  CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, LOOP, REPEATED_CALL_SUMMARY, REPEATED_ERROR_SUMMARY,
+  CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_SUMMARY, LOOP, NEAR_DUPLICATE_SUMMARY, REPEATED_CALL_SUMMARY,
+  REPEATED_ERROR_SUMMARY, REREADING_SUMMARY, SAME_FAILURE_SUMMARY,
   REPEATED_INPUT_ERROR_SUMMARY, REPEATED_RESPONSE_SUMMARY, REVISIT_SUMMARY, SEQUENCE_SUMMARY, STOP_REASON, STOP_SUMMARY,
   isRefusalResult, isStopReason,
 } from '../messages.js'
@@ -172,7 +173,8 @@ function stopMarks(body: Record<string, unknown>): ActionMarks | undefined {
 /** A notice's marks from its summary: which loop, and what the summary names of it. */
 function summaryMarks(summary: string): ActionMarks {
   const stopped = STOPPED.exec(summary)?.groups
-  if (stopped !== undefined) return { action: 'notice', ...loopMarks(stopped['loop']!) }
+  // The stop notice's summary names its loop by that loop's own summary: read it as one, as a notice.
+  if (stopped !== undefined) return { ...summaryMarks(stopped['loop']!), action: 'notice' }
   for (const { pattern, kind, read } of SUMMARIES) {
     const found = pattern.exec(summary)?.groups
     if (found !== undefined) return { action: kind === 'runaway' ? 'cut' : 'notice', kind, ...read(found) }
@@ -238,6 +240,11 @@ const SUMMARIES: readonly Reading[] = [
   { pattern: templatePattern(REPEATED_INPUT_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
   { pattern: templatePattern(REPEATED_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
   { pattern: templatePattern(DUPLICATE_TEXT_SUMMARY), kind: 'duplicate-text', read: () => ({}) },
+  { pattern: templatePattern(NEAR_DUPLICATE_SUMMARY), kind: 'near-duplicate', read: count },
+  { pattern: templatePattern(REREADING_SUMMARY), kind: 'rereading', read: count },
+  { pattern: templatePattern(SAME_FAILURE_SUMMARY), kind: 'same-failure', read: toolAndCount },
+  { pattern: templatePattern(EDIT_REVERT_SUMMARY.back), kind: 'edit-revert', read: toolAndCount },
+  { pattern: templatePattern(EDIT_REVERT_SUMMARY.redo), kind: 'edit-revert', read: () => ({}) },
   { pattern: templatePattern(REPEATED_RESPONSE_SUMMARY), kind: 'same-response', read: count },
   { pattern: templatePattern(REPEATED_CALL_SUMMARY), kind: 'identical-calls', read: toolAndCount },
 ]
@@ -251,6 +258,10 @@ const PHRASES: readonly Reading[] = [
   { pattern: templatePattern(LOOP['same-error']), kind: 'same-error', read: toolAndCount },
   { pattern: templatePattern(LOOP['same-response']), kind: 'same-response', read: count },
   { pattern: templatePattern(LOOP.runaway), kind: 'runaway', read: fields => ({ calls: Number(fields['cuts']) }) },
+  { pattern: templatePattern(LOOP['near-duplicate']), kind: 'near-duplicate', read: count },
+  { pattern: templatePattern(LOOP.rereading), kind: 'rereading', read: count },
+  { pattern: templatePattern(LOOP['edit-revert']), kind: 'edit-revert', read: toolAndCount },
+  { pattern: templatePattern(LOOP['same-failure']), kind: 'same-failure', read: toolAndCount },
 ]
 
 const STOPPED = templatePattern(STOP_SUMMARY)

@@ -126,7 +126,7 @@ describe('a config edit saved while dsh runs', () => {
       `dsh-brake: your edit of ${PATCH_FILE} was not applied; dsh-brake runs on with its previous config (its counts start afresh):\n`
       + '  - unknown config key `callWarnCnt`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount, pollWarnCount, callDenyCount, '
       + 'callReWarnEvery, sequenceLength, sequenceCount, revisitCount, duplicateTextThreshold, duplicateTextWindowMs, duplicateTextCooldownMs, '
-      + 'minimumDuplicateChars, include, exclude, progressAware, errorRepeatCount, inputErrorRepeatCount, toolPolicies, fileChangingCommands, '
+      + 'minimumDuplicateChars, include, exclude, progressAware, errorRepeatCount, inputErrorRepeatCount, sameFailureCount, toolPolicies, fileChangingCommands, '
       + 'streamCut, streamCutChars, streamCutCopies)\n'
       + '  - `callWarnCount` must be an integer >= 2, got 1\n'
       + 'Fix it and save again (`dsh-brake doctor` names the line).\n',

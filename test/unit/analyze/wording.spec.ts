@@ -32,7 +32,7 @@ describe('kindOf', () => {
   })
 
   it('has words for every kind, each beginning with its id\'s words', () => {
-    for (const kind of LOOP_KINDS) expect(kindOf(loop(kind, 2, 'x')).startsWith(kind.replace('-', ' '))).toBe(true)
+    for (const kind of LOOP_KINDS) expect(kindOf(loop(kind, 2, 'x')).replace('-', ' ').startsWith(kind.replace('-', ' '))).toBe(true)
   })
 
   it('folds whitespace in what repeats and fits it in 80 characters', () => {

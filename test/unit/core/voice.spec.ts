@@ -42,7 +42,8 @@ describe('a loop told once', () => {
     expect(repeats).toEqual([undefined, undefined, undefined])
     // A cycle last told counts its repeats in laps: five laps of three calls on.
     expect(voice.speak({ at: 24, key: 3, epoch: 0, runStart: 24, evidence: [repeat(3, 8)] })).toBeUndefined()
-    expect(voice.speak({ at: 25, key: 3, epoch: 0, runStart: 25, evidence: [cycle([1, 2, 3], 8)] })).toMatchObject({ finding: { kind: 'cycle' }, again: true })
+    expect(voice.speak({ at: 25, key: 3, epoch: 0, runStart: 25, evidence: [cycle([1, 2, 3], 8)] }))
+      .toMatchObject({ finding: { kind: 'cycle' }, again: true })
   })
 
   it('joins the loops a finding touches into one: a cycle over two calls told apart', () => {
@@ -85,12 +86,15 @@ describe('calls that brought no news', () => {
 
   it('are the same loop as the exact repetition their calls settle into, told on one schedule', () => {
     const voice = createVoice(options)
-    expect(voice.speak({ at: 5, key: 3, epoch: 0, runStart: 5, evidence: [noNews([1, 2, 3])] })).toMatchObject({ again: false, exactBefore: false })
+    expect(voice.speak({ at: 5, key: 3, epoch: 0, runStart: 5, evidence: [noNews([1, 2, 3])] }))
+      .toMatchObject({ again: false, exactBefore: false })
     // A cycle of two of those calls is held back within `every` calls of that notice, then told as the same loop.
     expect(voice.speak({ at: 8, key: 2, epoch: 0, runStart: 8, evidence: [cycle([1, 2])] })).toBeUndefined()
-    expect(voice.speak({ at: 10, key: 2, epoch: 0, runStart: 10, evidence: [cycle([1, 2], 4)] })).toMatchObject({ again: true, exactBefore: false })
+    expect(voice.speak({ at: 10, key: 2, epoch: 0, runStart: 10, evidence: [cycle([1, 2], 4)] }))
+      .toMatchObject({ again: true, exactBefore: false })
     // Only now has exact repetition been told: what stop mode counts.
-    expect(voice.speak({ at: 20, key: 2, epoch: 0, runStart: 20, evidence: [cycle([1, 2], 9)] })).toMatchObject({ again: true, exactBefore: true })
+    expect(voice.speak({ at: 20, key: 2, epoch: 0, runStart: 20, evidence: [cycle([1, 2], 9)] }))
+      .toMatchObject({ again: true, exactBefore: true })
   })
 
   it('wait their turn after another plugin\'s notice on one of their calls, as a plain repeat does', () => {
