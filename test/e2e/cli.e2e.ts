@@ -13,27 +13,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repeat } from '../../scripts/dsh-loop.ts'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
-import { analyze, cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run } from './dsh-cli.ts'
-import { startModelServer, textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
+import { analyze, cleanUp, dsh, freshHome, noticesSent, play, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch } from './dsh-cli.ts'
+import { textOf, type Answer, type ModelServer, type WireMessage } from './model-server.ts'
 
 const call = (name: string, args: unknown): Answer => ({ calls: [{ name, args }] })
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version
-
-/** The brake's notices in the model's requests, by the request they first appear in (1-based), deduplicated. */
-function noticesSent(server: ModelServer): { request: number; text: string }[] {
-  const seen = new Set<string>()
-  const out: { request: number; text: string }[] = []
-  server.requests.forEach((request, index) => {
-    for (const message of request.messages) {
-      const text = textOf(message)
-      if (message.role === 'user' && text.startsWith('[dsh-brake]') && !seen.has(text)) {
-        seen.add(text)
-        out.push({ request: index + 1, text })
-      }
-    }
-  })
-  return out
-}
 
 /** The tool results the model was sent in the last request, in order. */
 function toolResults(server: ModelServer): string[] {
@@ -42,19 +26,6 @@ function toolResults(server: ModelServer): string[] {
 }
 
 let linkHome: string
-let server: ModelServer | undefined
-
-/** Play `script` in a fresh workspace with `files`, under `config` (the profile patch), and return the run. */
-async function play(
-  home: string, script: Answer[], config: string, files: Record<string, string> = {},
-): Promise<{ run: Run; server: ModelServer; cwd: string }> {
-  writeUserPatch(home, config)
-  const cwd = workspace(files)
-  server = await startModelServer([...script, { text: 'done' }])
-  const run = await dsh(['--profile', 'headless', 'Fix the failing check.'], { home, cwd, baseUrl: server.url })
-  await server.close()
-  return { run, server, cwd }
-}
 
 beforeAll(async () => {
   linkHome = freshHome()
@@ -67,8 +38,7 @@ const DENY = '- id: dsh-brake\n  config:\n    mode: deny\n'
 /** The README's way to hear only dsh-brake: the stock repeat-tool-reminder turned off. */
 const BRAKE_ALONE = '- id: repeat-tool-reminder\n  disabled: true\n'
 
-afterAll(async () => {
-  await server?.close().catch(() => undefined)
+afterAll(() => {
   cleanUp()
 })
 

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
 import { expect } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
+import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
 
 /** The CLI entry of the pinned release, installed from the recipe with pnpm 10; and the same installed with 11 and 12. */
 export const CLI = join(PACKAGE_ROOT, 'test/e2e/cli/node_modules/@deepseek-ai/dsh/lib/bin.js')
@@ -107,6 +108,24 @@ export function dsh(args: readonly string[], options: RunOptions): Promise<Run> 
   })
 }
 
+/**
+ * Play `script` (then "done") in a fresh workspace with `files`, under `config` (the profile patch): `dsh --profile
+ * headless` on `home` against a scripted model server, closed once the run ends, whether or not it went well.
+ */
+export async function play(
+  home: string, script: Answer[], config: string, files: Record<string, string> = {},
+): Promise<{ run: Run; server: ModelServer; cwd: string }> {
+  writeUserPatch(home, config)
+  const cwd = workspace(files)
+  const server = await startModelServer([...script, { text: 'done' }])
+  try {
+    const run = await dsh(['--profile', 'headless', 'Fix the failing check.'], { home, cwd, baseUrl: server.url })
+    return { run, server, cwd }
+  } finally {
+    await server.close()
+  }
+}
+
 /** Write the profile's user patch layer. */
 export function writeUserPatch(home: string, yaml: string, profile = 'headless'): void {
   const dir = join(home, 'profiles', profile)
@@ -161,6 +180,22 @@ export function storedNotices(events: readonly StoredEvent[]): { summary: string
     .map(event => event.data as { source: { plugin?: string; summary?: string }; content: { text?: string }[] })
     .filter(message => message.source.plugin === 'dsh-brake')
     .map(message => ({ summary: message.source.summary ?? '', text: message.content.map(part => part.text ?? '').join('') }))
+}
+
+/** The brake's notices in the model's requests, by the request they first appear in (1-based), deduplicated. */
+export function noticesSent(server: ModelServer): { request: number; text: string }[] {
+  const seen = new Set<string>()
+  const out: { request: number; text: string }[] = []
+  server.requests.forEach((request, index) => {
+    for (const message of request.messages) {
+      const text = textOf(message)
+      if (message.role === 'user' && text.startsWith('[dsh-brake]') && !seen.has(text)) {
+        seen.add(text)
+        out.push({ request: index + 1, text })
+      }
+    }
+  })
+  return out
 }
 
 /** What `dsh-brake analyze` says of one scenario's session: its loops, and the brake's actions as `kind@call`. */
