@@ -11,7 +11,7 @@ import type {
   CycleFinding, EditRevertFinding, SameFailureFinding, NearDuplicateFinding, RereadingFinding,
 } from './core/types.js'
 import type { Told } from './core/voice.js'
-import { cut, fit } from './text.js'
+import { cut, fit } from './words/text.js'
 
 /** Characters of canonical arguments quoted in a notice. */
 export const ARGS_PREVIEW_CHARS = 200

@@ -11,8 +11,8 @@ import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
 import { CUT_FINISH } from '../../src/dsh/stream.ts'
 import type { Scenario } from './scenarios.ts'
-import { plural } from '../../src/plural.ts'
-import { fit } from '../../src/text.ts'
+import { plural } from '../../src/words/plural.ts'
+import { fit } from '../../src/words/text.ts'
 
 const COLOUR = process.stdout.isTTY && process.env['NO_COLOR'] === undefined
 // One column short of the terminal: a line that exactly fills it wraps early in some terminals.

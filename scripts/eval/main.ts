@@ -29,7 +29,7 @@ import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, SAME_GROUND_LAP_MAX, SAME_GROUND
 import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
 import { readStuckLabels, type StuckRun } from '../../src/replay/stuck.ts'
-import { UsageError } from '../../src/usage-error.ts'
+import { UsageError } from '../../src/errors/usage-error.ts'
 import {
   episodeTable, falseAlarmText, figuresTable, stuckEpisodeTable, stuckFor, stuckTable, summarize, unlabelledText, unwantedText, worstCases,
   type Baseline, type NamedStuckSummary, type RunResult,

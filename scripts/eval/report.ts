@@ -15,7 +15,7 @@ import type { CallFacts } from '../../src/replay/label/facts.ts'
 import type { AgentLabels, Episode } from '../../src/replay/label/rules.ts'
 import { actsOn, CATCH_SLACK, firstOn, keptFromPlay, spread, type Spread } from '../../src/replay/score.ts'
 import { scoreStuckRun, STUCK_KINDS, summarizeStuck, type StuckRun, type StuckSummary, type UnwantedTally } from '../../src/replay/stuck.ts'
-import { fit } from '../../src/text.ts'
+import { fit } from '../../src/words/text.ts'
 import { addHearings, hearRun, SOON, SPAN, type Hearing } from './hearing.ts'
 
 /** One run, labelled and replayed under every configuration. */

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs'
 import { configProblems, isMapping, listProblems } from '../config/check.js'
 import { Config } from '../config/schema.js'
 import { effectiveRow, readPatchFile, type PatchFile } from '../dsh-files/patch-file.js'
-import { cannotBeRead } from '../file-errors.js'
-import { UsageError } from '../usage-error.js'
+import { cannotBeRead } from '../errors/file-errors.js'
+import { UsageError } from '../errors/usage-error.js'
 
 /** A config file's config, and what about the file the user should know although the replay goes on. */
 export interface ConfigFile {

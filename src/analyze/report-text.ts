@@ -6,8 +6,8 @@
  * @module dsh-brake/analyze/report-text
  */
 import { LOOP_KINDS } from '../core/types.js'
-import { plural } from '../plural.js'
-import { fit } from '../text.js'
+import { plural } from '../words/plural.js'
+import { fit } from '../words/text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
 import { figure as tokens, tokenCount } from './tokens.js'
 import { callsOf, cutRows, kindOf, place, share } from './wording.js'

@@ -2,7 +2,7 @@
  * The phrases the text report and the HTML page share, so the two say the same thing the same way.
  * @module dsh-brake/analyze/wording
  */
-import { fit } from '../text.js'
+import { fit } from '../words/text.js'
 import type { AgentAnalysis, BrakeAction, Loop, ResponseCut, Tokens } from './analysis.js'
 import { figureOf } from './tokens.js'
 

@@ -6,7 +6,7 @@
  * then exit code 2; `--help` prints the usage, `--version` (`-v`) the package's version.
  * @module dsh-brake/cli/main
  */
-import { UsageError } from '../usage-error.js'
+import { UsageError } from '../errors/usage-error.js'
 import { ANALYZE_USAGE, runAnalyze } from './analyze.js'
 import { DOCTOR_USAGE, runDoctor } from './doctor.js'
 import { ownVersion } from './own-version.js'

@@ -4,7 +4,7 @@
  * @module dsh-brake/cli/parse-options
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { UsageError } from '../usage-error.js'
+import { UsageError } from '../errors/usage-error.js'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 

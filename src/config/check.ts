@@ -5,7 +5,7 @@
  * Design: docs/design.md#config
  * @module dsh-brake/config/check
  */
-import { closestSpelling } from '../spelling.js'
+import { closestSpelling } from '../words/spelling.js'
 import { DEFAULTS, KEY_ENTRIES, TOOL_CLASSES, type ConfigKey } from './keys.js'
 
 /** One thing wrong with a config. */

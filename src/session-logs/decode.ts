@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 // A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
 import * as zlib from 'node:zlib'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { cannotBeRead } from '../file-errors.js'
+import { cannotBeRead } from '../errors/file-errors.js'
 
 /** One line of a session log after the header: the envelope of a session event, its data not yet checked. */
 export interface StoredEvent {

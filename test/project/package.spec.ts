@@ -189,7 +189,7 @@ describe('layering', () => {
     ['replay/'],
     ['dsh/'],
     ['config/', 'messages.ts', 'dsh-files/', 'session-logs/'],
-    ['core/', 'text.ts', 'plural.ts', 'file-errors.ts', 'usage-error.ts', 'spelling.ts'],
+    ['core/', 'words/', 'errors/'],
   ]
   const layerOf = (file: string): number => LAYERS.findIndex(layer => layer.some(place => place.endsWith('/') ? file.startsWith(place) : file === place))
 

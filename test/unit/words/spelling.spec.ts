@@ -2,7 +2,7 @@
  * The suggestion beside an unknown word: close slips find their word, other words find none.
  */
 import { describe, expect, it } from 'vitest'
-import { closestSpelling, editDistance } from '../../src/spelling.ts'
+import { closestSpelling, editDistance } from '../../../src/words/spelling.ts'
 
 const KEYS = ['mode', 'callWarnCount', 'pollWarnCount', 'callDenyCount', 'callReWarnEvery', 'sequenceLength', 'exclude', 'include']
 
