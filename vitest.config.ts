@@ -9,6 +9,9 @@ export default defineConfig({
     // The Cordis Loader resolves a profile's bare plugin names through Node's internal ESM loader, as DSH's own
     // launcher arranges; --expose-internals gives the Loader that loader without a native addon.
     execArgv: ['--expose-internals'],
+    // Several specs run the built command or npm as child processes, a few seconds each on two cores; the limit is a
+    // guard against a hang, not a speed check (speed is the benchmarks' business), so it leaves room for a busy machine.
+    testTimeout: 30_000,
     // The summary reporter closes the run with `N passed, N failed` and records the counts .ci/run adds up.
     reporters: ['default', ['./test/support/summary-reporter.ts', { outputFile: '.test-results/vitest.json' }]],
   },
