@@ -34,6 +34,8 @@ beforeAll(async () => {
 })
 
 const BROKEN_TEST = '#!/bin/sh\nif grep -q "retries = 3" config.txt; then echo "PASS server test"; else echo "FAIL server test: connection refused"; exit 1; fi\n'
+/** The same test, saying what it ran with, as a real test's failure follows the change it is testing. */
+const REPORTING_TEST = '#!/bin/sh\nif grep -q "retries = 3" config.txt; then echo "PASS server test"; else echo "FAIL server test: connection refused after $(cat config.txt)"; exit 1; fi\n'
 const DENY = '- id: dsh-brake\n  config:\n    mode: deny\n'
 /** The README's way to hear only dsh-brake: the stock repeat-tool-reminder turned off. */
 const BRAKE_ALONE = '- id: repeat-tool-reminder\n  disabled: true\n'
@@ -213,14 +215,14 @@ describe('scenarios on the stock headless tools', () => {
     expect(analyze(linkHome, cwd, '[]\n')).toEqual({ loops: [], costs: [], replayed: [], said: [] })
   })
 
-  it('edit, then re-run the same failing test, seven times: no notice; the eighth run passes', async () => {
+  it('edit, then re-run the same failing test, its failure following each edit, seven times: no notice; the eighth run passes', async () => {
     const steps: Answer[] = []
     for (let i = 1; i <= 7; i++) {
       steps.push(call('read', { file_path: 'config.txt' }))
       steps.push(call('edit', { file_path: 'config.txt', old_string: `retries = ${i < 3 ? i : i - 1}`, new_string: `retries = ${i < 3 ? i + 1 : i}` }))
       steps.push(call('bash', { command: 'sh test.sh', description: 'Run the test' }))
     }
-    const { run, server: model, cwd } = await play(linkHome, steps, DENY, { 'config.txt': 'retries = 1\n', 'test.sh': BROKEN_TEST })
+    const { run, server: model, cwd } = await play(linkHome, steps, DENY, { 'config.txt': 'retries = 1\n', 'test.sh': REPORTING_TEST })
     expect(run.code, run.stderr).toBe(0)
     const results = toolResults(model)
     expect(results.filter(r => r.includes('dsh-brake refused'))).toEqual([])
