@@ -110,8 +110,12 @@ beforeAll(async () => {
 
 afterAll(cleanUp)
 
-/** Stop mode, refusing the 6th identical attempt (the first notice comes at the 4th): every action in one turn. */
-const PATCH = '- id: dsh-brake\n  config:\n    mode: stop\n    callDenyCount: 5\n'
+/**
+ * Stop mode, refusing the 10th identical attempt, beside a reminder that speaks at the 3rd only: the brake keeps clear
+ * of the reminder's notice for five calls, so its own notice comes at the 9th, then the refusal and the stop at the
+ * 10th: every action in one turn.
+ */
+const PATCH = '- id: dsh-brake\n  config:\n    mode: stop\n    callDenyCount: 9\n- id: repeat-tool-reminder\n  config:\n    thresholds: [3]\n'
 
 const BRAKE_KEYS = ['dsh_brake.action', 'dsh_brake.kind', 'dsh_brake.calls', 'dsh_brake.tool', 'dsh_brake.reminder']
 
@@ -123,7 +127,7 @@ describe('the brake\'s actions in DSH\'s OpenTelemetry records, on the real CLI'
     const read = { name: 'read', args: { file_path: 'notes.txt' } }
     const script: Answer[] = [
       { text: [...tokens(runaway.text)] },
-      ...Array.from({ length: 8 }, () => ({ calls: [read] })),
+      ...Array.from({ length: 11 }, () => ({ calls: [read] })),
       { text: 'never sent' },
     ]
     const model = await startModelServer(script)
@@ -137,7 +141,7 @@ describe('the brake\'s actions in DSH\'s OpenTelemetry records, on the real CLI'
     await receiver.shutdown
     await receiver.close()
     expect(run.code, run.stderr).toBe(1)
-    expect(run.stderr).toMatch(/dsh-brake stopped the turn: .*`read` was called 6 times with the same arguments, the last of them refused/)
+    expect(run.stderr).toMatch(/dsh-brake stopped the turn: .*`read` was called 10 times with the same arguments, the last of them refused/)
 
     const ledger = receiver.records.filter(record => typeof record.attributes['event.seq'] === 'number')
     const marked = ledger.filter(record => record.attributes['dsh_brake.action'] !== undefined)
@@ -148,16 +152,16 @@ describe('the brake\'s actions in DSH\'s OpenTelemetry records, on the real CLI'
     expect(marked.map(record => [record.attributes['event.type'], record.severityText, brakeAttributes(record)])).toEqual([
       ['user/message', 'WARN', { 'dsh_brake.action': 'cut', 'dsh_brake.kind': 'runaway' }],
       ['user/message', 'INFO', {
-        'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 4, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
+        'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 9, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
       }],
       ['tool/result', 'WARN', {
-        'dsh_brake.action': 'refusal', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 6, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
+        'dsh_brake.action': 'refusal', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 10, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
       }],
       ['user/message', 'INFO', {
-        'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 6, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
+        'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 10, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
       }],
       ['turn/end', 'WARN', {
-        'dsh_brake.action': 'stop', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 6, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
+        'dsh_brake.action': 'stop', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 10, 'dsh_brake.tool': 'read', 'dsh_brake.reminder': true,
       }],
     ])
     expect(marked.filter(record => record.severityText === 'WARN').map(record => record.severityNumber)).toEqual([13, 13, 13])
