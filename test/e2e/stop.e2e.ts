@@ -70,10 +70,10 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     expect(run.stderr).toContain(reason)
     expect(run.code).toBe(1)
     // The turn's last step closed with the stop notice, which the transcript shows.
-    expect(storedNotices(events).map(n => n.summary).at(-1)).toMatch(/^turn stopped: `read` was called 11 times/)
+    expect(storedNotices(events).map(n => n.summary).at(-1)).toBe('turn stopped in a loop (read × 11, same result); send a message to go on')
     // `dsh-brake analyze` replays the log under the same config and stops where the live run stopped.
     const analyzed = analyze(home, cwd, STOP)
-    expect(analyzed.replayed).toEqual(['refusal@11', 'stop@11'])
+    expect(analyzed.replayed).toEqual(['notice@11', 'refusal@11', 'stop@11'])
     expect(analyzed.said).toEqual(analyzed.replayed)
   })
 
