@@ -9,6 +9,7 @@ import * as Brake from '../dsh/plugin.js'
 import { byCall, type Action } from '../replay/actions.js'
 import { labelRun } from '../replay/label/rules.js'
 import { createReplayer, type Replayer } from '../replay/replay.js'
+import { FileError } from '../errors/file-errors.js'
 import { readSessionLog } from '../session-logs/decode.js'
 import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
 import type { AgentAnalysis, BrakeAction, CallSummary, ReadError, ResponseCut, Tokens } from './analysis.js'
@@ -55,7 +56,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   try {
     recording = recordingOf(readSessionLog(file), Brake.name)
   } catch (error) {
-    return { file, message: error instanceof Error ? error.message.replace(`${file}: `, '') : String(error) }
+    return { file, message: error instanceof FileError ? error.problem : error instanceof Error ? error.message : String(error) }
   }
   const replayed: Record<string, Action[]> = {}
   const spared: Record<string, number> = {}
