@@ -4,6 +4,7 @@
  * exceeds what it is saved of. Checked over sessions made of real-shaped pieces, drawn at random from a fixed seed:
  * call loops, responses cut in the session or repeating themselves inside a loop of calls, the same answer again and
  * again, a hook's text claimed step after step, failures, subagents; each step with its usage or without (estimated).
+ * The totals hold because every figure is added up from the same pieces (src/analyze/pieces.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,7 +18,7 @@ import { textReport } from '../../../src/analyze/report-text.ts'
 import { RESPONSES, tokens } from '../../loop/corpus/responses.ts'
 import { header, message, read, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
 
-const home = mkdtempSync(join(tmpdir(), 'dsh-brake-figures-'))
+const home = mkdtempSync(join(tmpdir(), 'dsh-brake-pieces-'))
 afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 type Usage = { inputTokens: number; outputTokens: number } | null
