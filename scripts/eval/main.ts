@@ -29,7 +29,7 @@ import { CYCLE_LAPS, IDENTICAL_CALLS, labelRun, SAME_GROUND_LAP_MAX, SAME_GROUND
 import { replay, type Mount } from '../../src/replay/replay.ts'
 import { CATCH_SLACK } from '../../src/replay/score.ts'
 import { readStuckLabels, type StuckRun } from '../../src/replay/stuck.ts'
-import { UsageError } from '../../src/errors/usage-error.ts'
+import { FileError } from '../../src/errors/file-errors.ts'
 import {
   episodeTable, falseAlarmText, figuresTable, stuckEpisodeTable, stuckFor, stuckTable, summarize, unlabelledText, unwantedText, worstCases,
   type Baseline, type NamedStuckSummary, type RunResult,
@@ -188,7 +188,7 @@ async function loadSetups(files: readonly string[]): Promise<Setup[]> {
       if (read.remark !== undefined) process.stderr.write(`eval: ${read.remark}\n`)
       config = read.config
     } catch (error) {
-      throw error instanceof UsageError ? new InputError(error.message) : error
+      throw error instanceof FileError ? new InputError(error.message) : error
     }
     const mounts = [{ plugin: Brake, config }]
     try {

@@ -19,7 +19,10 @@ export interface Tokens {
 export interface Saved {
   /** The loop's tokens after the first notice, refusal or stop that acts on it; null when none does. */
   readonly afterNotice: Tokens | null
-  /** The loop's tokens after a stop within it (stop mode), which the agent never spends; null when none. */
+  /**
+   * The loop's tokens after a stop within it (stop mode), which the agent never spends; for a response repeating
+   * itself, what streamed past its cut (as `afterNotice`: a cut needs no heeding); null when none.
+   */
   readonly afterStop: Tokens | null
 }
 
@@ -40,7 +43,15 @@ export interface Loop {
   readonly period: number | null
   /** What repeats: a cycle's or lap's tools in order, an identical call or failing tool, a text's or response's opening. */
   readonly what: string
-  /** Calls: its first, its first repeat (where work turned into a loop), its last, and how many it spans. */
+  /**
+   * A loop of responses (`runaway`, `same-response`): its (first) response, counted from 1 within the agent; null for
+   * a loop of calls or of context text.
+   */
+  readonly response: number | null
+  /**
+   * Calls: its first, its first repeat (where work turned into a loop), its last, and how many it spans. A loop of
+   * responses spans none (`calls`: 0): it sits after call `firstCall` (0: before the agent's first call).
+   */
   readonly firstCall: number
   readonly begins: number
   readonly lastCall: number
@@ -48,18 +59,28 @@ export interface Loop {
   /** What it cost, all of it; what it wasted, from its first repeat on. */
   readonly tokens: Tokens
   readonly wasted: Tokens
-  /** Per config, the first notice, refusal or stop that acts on the loop (src/replay/score.ts); null when none does. */
+  /**
+   * Per config, the first notice, refusal or stop that acts on the loop (src/replay/score.ts), or for a response
+   * repeating itself the cut; null when none does.
+   */
   readonly firstAction: Readonly<Record<string, BrakeAction | null>>
   /** Per config, what the brake would save of it. */
   readonly saved: Readonly<Record<string, Saved>>
-  /** The first thing the brake did live that acts on the loop, in the session itself; null when nothing. */
+  /** The first thing the brake did live that acts on the loop (for a response, its cut), in the session itself; null when nothing. */
   readonly firstSaid: BrakeAction | null
   /** Calls the loop went on after the brake's first live notice on it (0: it ended there); null without one. */
   readonly callsAfterSaid: number | null
 }
 
-/** A notice, a refusal or a stop (a replay's or the session's own), after call `call`, counted from 1. */
-export type BrakeAction = Pick<Action, 'kind' | 'call' | 'text'>
+/**
+ * A notice, a refusal or a stop (a replay's or the session's own), after call `call`, counted from 1; or the cut of a
+ * response streamed after that call, its `text` saying where it fell.
+ */
+export interface BrakeAction {
+  readonly kind: Action['kind'] | 'cut'
+  readonly call: number
+  readonly text: string
+}
 
 /** One call, for the timeline. */
 export interface CallSummary {
@@ -91,6 +112,14 @@ export interface ResponseCut {
   readonly cutInSession: boolean
 }
 
+/** A response the brake cut in the session itself: where, in characters streamed (reasoning and answer), and in which part. */
+export interface LiveCut {
+  readonly response: number
+  readonly callsBefore: number
+  readonly at: number
+  readonly part: 'text' | 'reasoning'
+}
+
 /** One agent of one session: the main agent, or a subagent (its own session log). */
 export interface AgentAnalysis {
   /** The top-level session's id; a subagent's log is grouped under the session that delegated to it. */
@@ -109,8 +138,11 @@ export interface AgentAnalysis {
   /** Per config name, the responses the brake would cut under it. */
   readonly cuts: Readonly<Record<string, readonly ResponseCut[]>>
   /** The responses the brake cut in the session itself. */
-  readonly cutInSession: readonly { readonly response: number; readonly callsBefore: number }[]
+  readonly cutInSession: readonly LiveCut[]
   readonly tokens: Tokens
+  /** Its tokens spent in loops and wasted in them, each counted once where loops overlap (pieces.ts). */
+  readonly inLoops: Tokens
+  readonly wasted: Tokens
 }
 
 /** A session: its main agent and the subagents delegated from it, with what their loops cost. */

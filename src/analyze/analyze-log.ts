@@ -9,10 +9,12 @@ import * as Brake from '../dsh/plugin.js'
 import { byCall, type Action } from '../replay/actions.js'
 import { labelRun } from '../replay/label/rules.js'
 import { createReplayer, type Replayer } from '../replay/replay.js'
+import { FileError } from '../errors/file-errors.js'
 import { readSessionLog } from '../session-logs/decode.js'
 import { recordingOf, type RecordedCall, type SessionRecording } from '../replay/session-recording.js'
 import type { AgentAnalysis, BrakeAction, CallSummary, ReadError, ResponseCut, Tokens } from './analysis.js'
-import { counted, loopsOf } from './loops.js'
+import { agentLoops, counted, type AgentLoops } from './loops.js'
+import { piecesOf } from './pieces.js'
 import { cutInSession, wouldCut } from './response-cuts.js'
 import { estimateTokens, reportedTokens, sum } from './tokens.js'
 
@@ -31,6 +33,8 @@ export interface LogResult {
   readonly subagent: boolean
   readonly calls: number
   readonly tokens: Tokens
+  /** What its loops spent, wasted and would spare under each config, each piece counted once. */
+  readonly loops: Omit<AgentLoops, 'loops'>
   readonly detail: AgentAnalysis | undefined
 }
 
@@ -52,7 +56,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   try {
     recording = recordingOf(readSessionLog(file), Brake.name)
   } catch (error) {
-    return { file, message: error instanceof Error ? error.message.replace(`${file}: `, '') : String(error) }
+    return { file, message: error instanceof FileError ? error.problem : error instanceof Error ? error.message : String(error) }
   }
   const replayed: Record<string, Action[]> = {}
   const spared: Record<string, number> = {}
@@ -67,11 +71,16 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   const first = setups[0]
   const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {})
   const calls = recording.calls.map(call => summarizeCall(call, recording))
-  const tokens = sum([...calls.map(call => call.tokens), ...textOnlyResponses(recording)])
+  // The agent's tokens and its loops' costs are added up from the same pieces: no loop can cost more than the agent.
+  const pieces = piecesOf({
+    calls: recording.calls.map((call, index) => ({ step: call.step, tokens: calls[index]!.tokens })),
+    usage: recording.usage, responses: recording.responses, events: recording.events,
+  })
+  const tokens = sum([...pieces.tokens.values()])
   const labels = labelRun(recording.events).find(agent => agent.agent === recording.session)
-  const loops = loopsOf({
+  const { loops, ...spent } = agentLoops({
     session: recording.session, agent: recording.session, events: recording.events, recorded: recording.calls,
-    facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], calls, responses: recording.responses,
+    facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], pieces, responses: recording.responses,
     replayed, cuts, defaultCuts, said: recording.said,
   })
   const actionsByConfig: Record<string, BrakeAction[]> = {}
@@ -81,8 +90,12 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   const quiet = loops.length === 0 && said.length === 0 && live.length === 0
     && Object.values(actionsByConfig).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
   return {
-    file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent, calls: calls.length, tokens,
-    detail: quiet ? undefined : { session: recording.session, agent: 'main', file, calls, loops, actionsByConfig, spared, said, cuts, cutInSession: live, tokens },
+    file, session: recording.session, parent: recording.parentSession, subagent: recording.subagent,
+    calls: calls.length, tokens, loops: spent,
+    detail: quiet ? undefined : {
+      session: recording.session, agent: 'main', file, calls, loops, actionsByConfig, spared, said, cuts, cutInSession: live, tokens,
+      inLoops: spent.inLoops, wasted: spent.wasted,
+    },
   }
 }
 
@@ -94,13 +107,4 @@ function summarizeCall(call: RecordedCall, recording: SessionRecording): CallSum
     ? estimateTokens(call.text.length, call.argumentChars)
     : reportedTokens(used, recording.callsPerStep.get(call.step) ?? 1)
   return { call: call.index + 1, tool: call.tool, failed: call.isError, refused: call.refused, tokens }
-}
-
-/** The usage of the steps that asked for no call (answers): the session's tokens are all of its steps'. */
-function textOnlyResponses(recording: SessionRecording): Tokens[] {
-  const out: Tokens[] = []
-  for (const [step, used] of recording.usage) {
-    if (!recording.callsPerStep.has(step)) out.push(reportedTokens(used))
-  }
-  return out
 }

@@ -46,11 +46,11 @@ export async function analyzeSessions(
     options.progress?.(done)
   })
 
-  function keep({ file, session, parent, subagent, calls, tokens, detail }: LogResult): void {
-    totals.add(calls, tokens, detail?.loops ?? [])
+  function keep({ file, session, parent, subagent, calls, tokens, loops, detail }: LogResult): void {
+    totals.add(calls, tokens, loops, detail?.loops ?? [])
     kept.add(session, { calls, tokens }, {
       parent: subagent ? parent : undefined,
-      shown: detail === undefined ? undefined : { place: spill.put(detail), wasted: sum(detail.loops.map(loop => loop.wasted)) },
+      shown: detail === undefined ? undefined : { place: spill.put(detail), wasted: loops.wasted },
       file: options.all === true ? file : undefined,
     })
   }
@@ -137,21 +137,22 @@ function createTotals(configs: readonly string[]) {
   const sessionsWithLoops = new Set<string>()
   let costliest: Loop[] = []
   return {
-    add(agentCalls: number, agentTokens: Tokens, loops: readonly Loop[]): void {
+    /** An agent's figures: its loops' together (each piece of its tokens once), and the loops one by one. */
+    add(agentCalls: number, agentTokens: Tokens, spent: LogResult['loops'], loops: readonly Loop[]): void {
       agents++
       calls += agentCalls
       tokens = sum([tokens, agentTokens])
+      inLoops = sum([inLoops, spent.inLoops])
+      wasted = sum([wasted, spent.wasted])
+      for (const config of configs) {
+        const { afterNotice, afterStop } = saved[config]!
+        const more = spent.saved[config]
+        saved[config] = {
+          afterNotice: sum([afterNotice, more?.afterNotice ?? NO_TOKENS]), afterStop: sum([afterStop, more?.afterStop ?? NO_TOKENS]),
+        }
+      }
       for (const loop of loops) {
         kinds[loop.kind]++
-        inLoops = sum([inLoops, loop.tokens])
-        wasted = sum([wasted, loop.wasted])
-        for (const config of configs) {
-          const { afterNotice, afterStop } = saved[config]!
-          const more = loop.saved[config]
-          saved[config] = {
-            afterNotice: sum([afterNotice, more?.afterNotice ?? NO_TOKENS]), afterStop: sum([afterStop, more?.afterStop ?? NO_TOKENS]),
-          }
-        }
         if (loop.callsAfterSaid !== null) {
           heard.loops++
           if (loop.callsAfterSaid <= HEARD_WITHIN) heard.endedSoon++

@@ -2,15 +2,14 @@
  * A config file for `--config` or `--compare`: YAML holding the keys of the plugin's `config` map (`callWarnCount: 6`),
  * or a profile patch (`cordis.patch.yml`) whose `dsh-brake` row carries them (a patch without one: the defaults). It
  * is checked by the plugin's own rules and schema (src/config/), so a mistake reads as it would when the plugin
- * loads, with the file named first.
+ * loads, with the file named first: a {@link FileError}, which the command that was given the file words as it must.
  * @module dsh-brake/analyze/config-file
  */
 import { readFileSync } from 'node:fs'
 import { configProblems, isMapping, listProblems } from '../config/check.js'
 import { Config } from '../config/schema.js'
 import { effectiveRow, readPatchFile, type PatchFile } from '../dsh-files/patch-file.js'
-import { cannotBeRead } from '../errors/file-errors.js'
-import { UsageError } from '../errors/usage-error.js'
+import { cannotBeRead, FileError } from '../errors/file-errors.js'
 
 /** A config file's config, and what about the file the user should know although the replay goes on. */
 export interface ConfigFile {
@@ -19,23 +18,26 @@ export interface ConfigFile {
   readonly remark: string | undefined
 }
 
-/** Read, parse and check a config file named by `flag`; the config as the plugin would be given it. */
+/**
+ * Read, parse and check a config file named by `flag`; the config as the plugin would be given it.
+ * @throws FileError naming the file as `` `--config` file strict.yml ``, and what is wrong with it.
+ */
 export function readConfigFile(file: string, flag: string, brake: string): ConfigFile {
   const where = `\`${flag}\` file ${file}`
+  const fail = (problem: string): FileError => new FileError(file, problem, where)
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw new UsageError(`${where}: ${cannotBeRead(error)}`)
+    throw fail(cannotBeRead(error))
   }
   const patch = readPatchFile(text)
   const [syntax] = patch.errors
-  if (syntax !== undefined) throw new UsageError(`${where}: not valid YAML (line ${syntax.line}: ${syntax.message})`)
+  if (syntax !== undefined) throw fail(`not valid YAML (line ${syntax.line}: ${syntax.message})`)
   const found = configOf(patch, brake)
-  if (found === undefined) {
-    throw new UsageError(`${where}: expected a map of ${brake} config keys, or a profile patch with a \`${brake}\` row`)
-  }
-  checkConfig(found.config, where)
+  if (found === undefined) throw fail(`expected a map of ${brake} config keys, or a profile patch with a \`${brake}\` row`)
+  const problem = configProblem(found.config)
+  if (problem !== undefined) throw fail(problem)
   return { config: found.config, remark: found.remark === undefined ? undefined : `${where}: ${found.remark}` }
 }
 
@@ -64,15 +66,16 @@ function configOf(patch: PatchFile, brake: string): { config: Record<string, unk
 }
 
 /**
- * Check a config as the plugin does at load: every rule on the config as written (so each problem is worded as the
- * plugin words it, and all are listed), then the schema, which fills the defaults.
+ * A config's problems as the plugin finds them at load: every rule on the config as written (so each problem is
+ * worded as the plugin words it, and all are listed), then the schema, which fills the defaults; none: undefined.
  */
-function checkConfig(config: Record<string, unknown>, where: string): void {
+function configProblem(config: Record<string, unknown>): string | undefined {
   const problems = configProblems(config)
-  if (problems.length > 0) throw new UsageError(`${where}: ${listProblems(problems)}`)
+  if (problems.length > 0) return listProblems(problems)
   try {
     Config(config)
   } catch (error) {
-    throw new UsageError(`${where}: ${(error as Error).message}`)
+    return (error as Error).message
   }
+  return undefined
 }

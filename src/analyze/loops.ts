@@ -13,9 +13,11 @@ import { firstOn } from '../replay/score.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LoopKind } from '../core/types.js'
-import type { BrakeAction, CallSummary, Loop, ResponseCut, Saved, Tokens } from './analysis.js'
-import { responseChars } from './response-cuts.js'
-import { charsAsTokens, estimateTokens, outputTokens, scale, sum } from './tokens.js'
+import type { BrakeAction, LiveCut, Loop, ResponseCut, Saved, Tokens } from './analysis.js'
+import { callsSpent, scaleSpent, stepsSpent, totalOf, union, type Pieces, type Spent } from './pieces.js'
+import { liveCut, responseChars } from './response-cuts.js'
+import { charsAsTokens, estimateTokens, outputTokens } from './tokens.js'
+import { cutAction } from './wording.js'
 
 /** `same-error`: failures with the same error, across at least two sets of arguments. */
 export const SAME_ERRORS = 3
@@ -33,7 +35,8 @@ export interface LoopInput {
   readonly recorded: readonly RecordedCall[]
   readonly facts: readonly CallFacts[]
   readonly episodes: readonly Episode[]
-  readonly calls: readonly CallSummary[]
+  /** What the agent's tokens are made of, which its loops spend (pieces.ts). */
+  readonly pieces: Pieces
   readonly responses: readonly RecordedResponse[]
   /** Per config, the brake's actions under it (0-based calls, in call order). */
   readonly replayed: Readonly<Record<string, readonly Action[]>>
@@ -52,12 +55,40 @@ interface Found {
   readonly what: string
   /** 0-based calls, as the labelling rule counts them. */
   readonly episode: Episode
-  /** What it cost, and wasted; what the brake would save under a config (undefined: priced from its calls). */
-  readonly priced?: { readonly tokens: Tokens; readonly wasted: Tokens; readonly saved: (config: string) => Saved }
+  /** What it spent, and wasted; what the brake would save under a config (undefined: priced from its calls). */
+  readonly priced?: { readonly tokens: Spent; readonly wasted: Spent; readonly saved: (config: string) => SavedSpent }
+  /** A response repeating itself: the response, and the cut that acts on it under a config and in the session. */
+  readonly cut?: {
+    readonly response: number
+    readonly under: (config: string) => BrakeAction | null
+    readonly inSession: BrakeAction | null
+  }
+  /** The first response of a loop of responses. */
+  readonly response?: number
+}
+
+/** What the brake would save of a loop under one config, as the pieces it spares. */
+interface SavedSpent {
+  readonly afterNotice: Spent | null
+  readonly afterStop: Spent | null
+}
+
+/** An agent's loops, and what they spent together: each piece once where loops overlap. */
+export interface AgentLoops {
+  readonly loops: Loop[]
+  readonly inLoops: Tokens
+  readonly wasted: Tokens
+  /** Per config, what the brake would save of them together. */
+  readonly saved: Record<string, { readonly afterNotice: Tokens; readonly afterStop: Tokens }>
 }
 
 /** Every loop of the agent, in the order they begin. */
 export function loopsOf(input: LoopInput): Loop[] {
+  return agentLoops(input).loops
+}
+
+/** Every loop of the agent, in the order they begin, and what they spent together. */
+export function agentLoops(input: LoopInput): AgentLoops {
   const callLoops = input.episodes.map(episode => callLoop(episode, input.facts))
   const found = [
     ...callLoops,
@@ -66,7 +97,21 @@ export function loopsOf(input: LoopInput): Loop[] {
     ...repeatedResponseLoops(input),
     ...cutLoops(input),
   ].sort((a, b) => a.episode.start - b.episode.start || a.episode.end - b.episode.end)
-  return found.map(loop => priced(loop, input))
+  const all = found.map(loop => priced(loop, input))
+  const together = (spent: readonly (Spent | null)[]): Tokens => totalOf(union(spent.filter(one => one !== null)))
+  const saved: AgentLoops['saved'] = {}
+  for (const config of Object.keys(input.replayed)) {
+    saved[config] = {
+      afterNotice: together(all.map(one => one.saved[config]?.afterNotice ?? null)),
+      afterStop: together(all.map(one => one.saved[config]?.afterStop ?? null)),
+    }
+  }
+  return {
+    loops: all.map(one => one.loop),
+    inLoops: together(all.map(one => one.tokens)),
+    wasted: together(all.map(one => one.wasted)),
+    saved,
+  }
 }
 
 // ── kinds ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -157,8 +202,8 @@ function sameErrorLoops({ agent, recorded }: LoopInput, callEpisodes: readonly E
 }
 
 /** `duplicate-text`: the same context text claimed in several steps (a hook's reminder, another plugin's note). */
-function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
-  const texts = new Map<string, { copies: number[]; ids: Set<string>; chars: number }>()
+function duplicateTextLoops({ agent, events, pieces }: LoopInput): Found[] {
+  const texts = new Map<string, { copies: number[]; steps: string[]; ids: Set<string>; chars: number }>()
   let calls = 0
   for (const event of events) {
     if (event.kind === 'call') calls++
@@ -166,38 +211,40 @@ function duplicateTextLoops({ agent, events }: LoopInput): Found[] {
     for (const context of event.contexts) {
       const text = context.texts.join('\n').replace(/\s+/g, ' ').trim()
       if (text.length < TEXT_MIN) continue
-      const entry = texts.get(text) ?? { copies: [], ids: new Set<string>(), chars: text.length }
+      const entry = texts.get(text) ?? { copies: [], steps: [], ids: new Set<string>(), chars: text.length }
       // A message claimed again under the same id is the same copy, seen again.
       if (entry.ids.has(context.id)) continue
       entry.ids.add(context.id)
       entry.copies.push(calls)
+      entry.steps.push(event.id ?? '')
       texts.set(text, entry)
     }
   }
   const found: Found[] = []
-  for (const [text, { copies, chars }] of texts) {
+  for (const [text, { copies, steps, chars }] of texts) {
     if (copies.length < TEXT_COPIES) continue
+    // Each copy went into the context of the step that claimed it.
     const copy = estimateTokens(chars, 0)
-    const tokens = (count: number): Tokens => scale(copy, count)
+    const spent = (from: number): Spent => stepsSpent(pieces, steps.slice(from).map(step => ({ step, tokens: copy })))
     found.push({
       kind: 'duplicate-text', foundBy: ['duplicate-text'], period: null, what: text,
       episode: episodeOf(agent, copies[0]! - 1, copies[1]! - 1, copies.at(-1)! - 1, copies[TEXT_COPIES - 1]! - 1),
-      priced: { tokens: tokens(copies.length), wasted: tokens(copies.length - 1), saved: () => NOTHING_SAVED },
+      priced: { tokens: spent(0), wasted: spent(1), saved: () => NOTHING_SAVED },
     })
   }
   return found
 }
 
 /** `same-response`: the same answer, response after response. */
-function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
+function repeatedResponseLoops({ agent, responses, pieces }: LoopInput): Found[] {
   const found: Found[] = []
   let run: RecordedResponse[] = []
   const close = (): void => {
     if (run.length >= SAME_RESPONSES) {
       const labelledAt = run[SAME_RESPONSES - 1]!.callsBefore - 1
-      const cost = (list: readonly RecordedResponse[]): Tokens => sum(list.map(responseTokens))
+      const cost = (list: readonly RecordedResponse[]): Spent => stepsSpent(pieces, list.map(responseSpent))
       found.push({
-        kind: 'same-response', foundBy: ['same-response'], period: null, what: visibleText(run[0]!),
+        kind: 'same-response', foundBy: ['same-response'], period: null, what: visibleText(run[0]!), response: run[0]!.index + 1,
         episode: episodeOf(agent, run[0]!.callsBefore - 1, run[1]!.callsBefore - 1, run.at(-1)!.callsBefore - 1, labelledAt),
         priced: { tokens: cost(run), wasted: cost(run.slice(1)), saved: () => NOTHING_SAVED },
       })
@@ -214,33 +261,48 @@ function repeatedResponseLoops({ agent, responses }: LoopInput): Found[] {
 }
 
 /** `runaway`: the responses that repeat themselves as they stream (the defaults' watch), and those the brake cut. */
-function cutLoops({ agent, responses, cuts, defaultCuts }: LoopInput): Found[] {
+function cutLoops({ agent, responses, cuts, defaultCuts, pieces }: LoopInput): Found[] {
   const found: Found[] = []
   for (const response of responses) {
-    const cut = defaultCuts.find(each => each.response === response.index + 1)
+    const number = response.index + 1
+    const cut = defaultCuts.find(each => each.response === number)
     const inSession = cut?.cutInSession ?? response.finish === CUT_FINISH
     if (cut === undefined && !inSession) continue
-    const tokens = responseTokens(response)
     const chars = responseChars(response)
+    const spent = stepsSpent(pieces, [responseSpent(response)])
     // From its first repeat on, by the share of characters; a cut made live left little after it.
     const share = cut === undefined || chars === 0 ? 0 : (chars - cut.repeatsFrom) / chars
-    const wasted = scale(tokens, share)
     const call = response.callsBefore - 1
+    const under = (config: string): ResponseCut | undefined => cuts[config]?.find(each => each.response === number)
     found.push({
-      kind: 'runaway', foundBy: ['runaway'], period: null, what: cut?.unit ?? '',
+      kind: 'runaway', foundBy: ['runaway'], period: null, what: cut?.unit ?? '', response: number,
       episode: episodeOf(agent, call, call, call, call),
       priced: {
-        tokens, wasted,
+        tokens: spent, wasted: scaleSpent(spent, share),
         saved: (config) => {
-          const under = cuts[config]?.find(each => each.response === response.index + 1)
-          if (under === undefined) return NOTHING_SAVED
-          const afterCut = outputTokens(under.tokensAfter, under.estimated)
+          const at = under(config)
+          if (at === undefined) return NOTHING_SAVED
+          // A cut saves for sure what the response streamed past it: no notice to be heeded, nothing to wait for.
+          const afterCut = stepsSpent(pieces, [{ step: response.step, tokens: outputTokens(at.tokensAfter, at.estimated) }])
           return { afterNotice: afterCut, afterStop: afterCut }
         },
+      },
+      cut: {
+        response: number,
+        under: (config) => {
+          const at = under(config)
+          return at === undefined ? null : cutAsAction(at)
+        },
+        inSession: inSession ? cutAsAction(liveCut(response)) : null,
       },
     })
   }
   return found
+}
+
+/** A cut (a config's, or the session's) as an action: after the call its response came after, saying where it fell. */
+function cutAsAction(cut: LiveCut): BrakeAction {
+  return { kind: 'cut', call: cut.callsBefore, text: cutAction(cut.at, cut.part) }
 }
 
 /** A loop's place in the agent's calls (0-based), for one of this module's own rules. */
@@ -250,19 +312,27 @@ function episodeOf(agent: string, start: number, begins: number, end: number, la
 
 // ── costs ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-const NOTHING_SAVED: Saved = { afterNotice: null, afterStop: null }
+const NOTHING_SAVED: SavedSpent = { afterNotice: null, afterStop: null }
+
+/** A loop with its figures, and the pieces it spent, wasted and would spare under each config. */
+interface PricedLoop {
+  readonly loop: Loop
+  readonly tokens: Spent
+  readonly wasted: Spent
+  readonly saved: Readonly<Record<string, SavedSpent>>
+}
 
 /** A found loop with its costs, where the brake acts on it under each config, and what it said live. */
-function priced(loop: Found, input: LoopInput): Loop {
+function priced(loop: Found, input: LoopInput): PricedLoop {
   const { episode } = loop
-  // Calls are numbered from 1; episodes count them from 0.
-  const between = (from: number, to: number): Tokens => sum(input.calls.slice(Math.max(0, from), to + 1).map(call => call.tokens))
+  const between = (from: number, to: number): Spent => callsSpent(input.pieces, from, to)
   const countedOrNull = (action: Action | undefined): BrakeAction | null => action === undefined ? null : counted(action)
   const firstAction: Record<string, BrakeAction | null> = {}
-  const saved: Record<string, Saved> = {}
+  const saved: Record<string, SavedSpent> = {}
   for (const [config, actions] of Object.entries(input.replayed)) {
     const first = firstOn(episode, actions)
-    firstAction[config] = countedOrNull(first)
+    // A response repeating itself is acted on by a cut, not by what the brake says after the call before it.
+    firstAction[config] = loop.cut === undefined ? countedOrNull(first) : loop.cut.under(config)
     if (loop.priced !== undefined) {
       saved[config] = loop.priced.saved(config)
       continue
@@ -273,26 +343,42 @@ function priced(loop: Found, input: LoopInput): Loop {
       afterStop: stop === undefined ? null : between(stop.call + 1, episode.end),
     }
   }
-  const heard = firstOn(episode, byCall(input.said), 'notice')
+  const heard = loop.cut === undefined ? firstOn(episode, byCall(input.said), 'notice') : undefined
+  const tokens = loop.priced?.tokens ?? between(episode.start, episode.end)
+  const wasted = loop.priced?.wasted ?? between(episode.begins, episode.end)
+  const figure = (spent: Spent | null): Tokens | null => spent === null ? null : totalOf(spent)
+  const response = loop.cut?.response ?? loop.response
   return {
-    session: input.session,
-    // Named `main` until the session's agents are grouped (a subagent is then named by its own session id).
-    agent: 'main',
-    kind: loop.kind,
-    foundBy: loop.foundBy,
-    period: loop.period,
-    what: loop.what,
-    firstCall: episode.start + 1,
-    begins: episode.begins + 1,
-    lastCall: episode.end + 1,
-    calls: Math.max(0, episode.end - episode.start + 1),
-    tokens: loop.priced?.tokens ?? between(episode.start, episode.end),
-    wasted: loop.priced?.wasted ?? between(episode.begins, episode.end),
-    firstAction,
-    saved,
-    firstSaid: countedOrNull(firstOn(episode, input.said)),
-    callsAfterSaid: heard === undefined ? null : Math.max(0, episode.end - heard.call),
+    loop: {
+      session: input.session,
+      // Named `main` until the session's agents are grouped (a subagent is then named by its own session id).
+      agent: 'main',
+      kind: loop.kind,
+      foundBy: loop.foundBy,
+      period: loop.period,
+      what: loop.what,
+      response: response ?? null,
+      firstCall: episode.start + 1,
+      begins: episode.begins + 1,
+      lastCall: episode.end + 1,
+      // A loop of responses spans no call: it sits after one.
+      calls: response === undefined ? Math.max(0, episode.end - episode.start + 1) : 0,
+      tokens: totalOf(tokens),
+      wasted: totalOf(wasted),
+      firstAction,
+      saved: Object.fromEntries(Object.entries(saved).map(([config, { afterNotice, afterStop }]): [string, Saved] => [config, {
+        afterNotice: figure(afterNotice), afterStop: figure(afterStop),
+      }])),
+      firstSaid: loop.cut === undefined ? countedOrNull(firstOn(episode, input.said)) : loop.cut.inSession,
+      callsAfterSaid: heard === undefined ? null : Math.max(0, episode.end - heard.call),
+    },
+    tokens, wasted, saved,
   }
+}
+
+/** A response's output tokens, in the step that streamed it. */
+function responseSpent(response: RecordedResponse): { step: string; tokens: Tokens } {
+  return { step: response.step, tokens: responseTokens(response) }
 }
 
 /** A response's output tokens: as reported, or its characters as tokens. */

@@ -8,9 +8,9 @@
 import { LOOP_KINDS } from '../core/types.js'
 import { plural } from '../words/plural.js'
 import { fit } from '../words/text.js'
-import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type SessionAnalysis, type Tokens } from './analysis.js'
+import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type LiveCut, type Loop, type SessionAnalysis, type Tokens } from './analysis.js'
 import { figure, tokenCount } from './tokens.js'
-import { callsOf, cutRows, kindOf, place, share } from './wording.js'
+import { callsOf, cutAction, cutLive, cutRows, cutUnder, kindOf, place, responseAt, share } from './wording.js'
 
 /** The timeline's grid and colours. */
 export const TIMELINE = Object.freeze({
@@ -28,6 +28,7 @@ export const TIMELINE = Object.freeze({
     notice: '#1f6fd1',
     refusal: '#d62728',
     stop: '#111111',
+    cut: '#8e44ad',
   }),
 })
 
@@ -51,7 +52,7 @@ export function* htmlReportParts(analysis: Analysis): Generator<string> {
   const { colors } = TIMELINE
   const legend = [
     ['call', colors.call], ['failed call', colors.failed], ['call in a loop', colors.loop],
-    ['notice', colors.notice], ['refusal', colors.refusal], ['stop', colors.stop],
+    ['notice', colors.notice], ['refusal', colors.refusal], ['stop', colors.stop], ['response cut', colors.cut],
   ].map(([label, color]) => `<span><i class="swatch" style="background:${color}"></i>${label}</span>`).join('')
   const errors = analysis.errors.length === 0 ? '' : `<h2>Session logs that could not be read</h2><ul class="errors">${
     analysis.errors.map(error => `<li>${escape(error.file)}: ${escape(error.message)}</li>`).join('')}</ul>`
@@ -107,6 +108,12 @@ function quietSection({ quiet }: Analysis): string {
     quiet.sessions.map(one => `<tr><td>${escape(one.session)}</td><td class="num">${one.calls}</td><td class="num">${figure(one.tokens)}</td></tr>`).join('')}</table></details>`
 }
 
+/** The first thing a config does about a loop and what it saves: `notice at call 4, 1200`; for a response, its cut. */
+function firstActionText(loop: Loop, config: string): string {
+  if (loop.kind === 'runaway') return cutUnder(loop, config)
+  return `${place(loop.firstAction[config] ?? null)}, ${savedText(loop.saved[config]?.afterNotice)}`
+}
+
 /** What the brake would save of a loop after its first notice, as a figure, or `nothing`. */
 function savedText(saved: Tokens | null | undefined): string {
   return saved === null || saved === undefined ? 'nothing' : figure(saved)
@@ -121,9 +128,9 @@ function agentSection(agent: AgentAnalysis, configs: readonly string[]): string 
   const who = agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`
   const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>kind</th><th>calls</th><th>cost</th><th>wasted</th>${
     configs.map(config => `<th>${escape(config)}: first action, saved</th>`).join('')}<th>said in the session</th></tr>${
-    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(kindOf(loop))}</td><td>${escape(callsOf(loop))} (${loop.calls})</td><td class="num">${
-      tokens(loop.tokens)}</td><td class="num">${tokens(loop.wasted)}</td>${configs.map(config => `<td>${place(loop.firstAction[config] ?? null)}, ${
-      savedText(loop.saved[config]?.afterNotice)}</td>`).join('')}<td>${place(loop.firstSaid)}</td></tr>`).join('')}</table>`
+    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(kindOf(loop))}</td><td>${escape(callsOf(loop))}${loop.response === null ? ` (${loop.calls})` : ''}</td><td class="num">${
+      tokens(loop.tokens)}</td><td class="num">${tokens(loop.wasted)}</td>${configs.map(config => `<td>${escape(firstActionText(loop, config))}</td>`).join('')}<td>${
+      escape(loop.kind === 'runaway' ? cutLive(loop) : place(loop.firstSaid))}</td></tr>`).join('')}</table>`
   return `<div class="agent" data-session="${escape(agent.session)}" data-agent="${escape(agent.agent)}">
 <h3>${escape(who)}: ${agent.calls.length} calls, ${tokens(agent.tokens)}</h3>
 <div class="file">${escape(agent.file)}</div>
@@ -136,23 +143,31 @@ ${cutTable(agent, configs)}
 /** The responses that repeat themselves, if any: where each config cuts them, and whether the brake did. */
 function cutTable(agent: AgentAnalysis, configs: readonly string[]): string {
   const rows = cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) =>
-    `<tr><td>${response}</td><td>${callsBefore}</td>${under.map(place => `<td>${escape(place)}</td>`).join('')}<td>${inSession ? 'cut' : 'not cut'}</td></tr>`)
+    `<tr><td>${escape(responseAt(response, callsBefore))}</td>${under.map(place => `<td>${escape(place)}</td>`).join('')}<td>${inSession ? 'cut' : 'not cut'}</td></tr>`)
   if (rows.length === 0) return ''
-  return `<table class="cuts"><tr><th>response repeating itself</th><th>after call</th>${
+  return `<table class="cuts"><tr><th>another response repeating itself</th>${
     configs.map(config => `<th>${escape(config)}</th>`).join('')}<th>in the session</th></tr>${rows.join('')}</table>`
 }
 
 /** The SVG timeline: the calls row, then one row of marks per config and one for the session itself. */
 function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
   const { cell, pitch, left, rowHeight, cellHeight, colors } = TIMELINE
-  const inLoop = (call: number): boolean => agent.loops.some(loop => call >= loop.firstCall && call <= loop.lastCall)
+  // A loop of responses sits after a call, and shades none.
+  const inLoop = (call: number): boolean => agent.loops.some(loop => loop.calls > 0 && call >= loop.firstCall && call <= loop.lastCall)
   const x = (call: number): number => left + (call - 1) * pitch
   const rows: string[] = [`<text x="0" y="${cellHeight - 2}">calls</text>`]
   for (const call of agent.calls) {
     const color = inLoop(call.call) ? colors.loop : call.failed ? colors.failed : colors.call
     rows.push(`<rect x="${x(call.call)}" y="0" width="${cell}" height="${cellHeight}" fill="${color}"><title>call ${call.call}: ${escape(call.tool)}</title></rect>`)
   }
-  const markRows: [string, readonly BrakeAction[]][] = [...configs.map(config => [config, agent.actionsByConfig[config] ?? []] as [string, readonly BrakeAction[]]), ['said in the session', agent.said]]
+  // A cut is marked after the call its response came after, on the config's row and the session's.
+  const cutMark = (cut: LiveCut): BrakeAction => ({ kind: 'cut', call: cut.callsBefore, text: `${responseAt(cut.response, cut.callsBefore)}: ${cutAction(cut.at, cut.part)}` })
+  const markRows: [string, readonly BrakeAction[]][] = [
+    ...configs.map((config): [string, readonly BrakeAction[]] => [config, [
+      ...agent.actionsByConfig[config] ?? [], ...(agent.cuts[config] ?? []).map(cutMark),
+    ]]),
+    ['said in the session', [...agent.said, ...agent.cutInSession.map(cutMark)]],
+  ]
   markRows.forEach(([label, actions], index) => {
     const top = (index + 1) * rowHeight
     rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(fit(label, 22))}</text>`)
@@ -163,10 +178,11 @@ function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${rows.join('')}</svg>`
 }
 
-/** A notice's dot, a refusal's square or a stop's bar, over the call it follows. */
+/** A notice's dot, a refusal's square, a stop's bar or a cut's triangle, over the call it follows. */
 function mark(action: BrakeAction, x: number, top: number): string {
   const { cell, cellHeight, colors } = TIMELINE
-  const title = `<title>${action.kind} after call ${action.call}: ${escape(action.text)}</title>`
+  const title = `<title>${action.kind === 'cut' ? escape(action.text) : `${action.kind} after call ${action.call}: ${escape(action.text)}`}</title>`
+  if (action.kind === 'cut') return `<polygon points="${x},${top + cellHeight} ${x + cell / 2},${top} ${x + cell},${top + cellHeight}" fill="${colors.cut}">${title}</polygon>`
   if (action.kind === 'notice') return `<circle cx="${x + cell / 2}" cy="${top + cellHeight / 2}" r="${cell / 2}" fill="${colors.notice}">${title}</circle>`
   if (action.kind === 'refusal') return `<rect x="${x}" y="${top}" width="${cell}" height="${cellHeight}" fill="${colors.refusal}">${title}</rect>`
   return `<rect x="${x + cell - 3}" y="${top - 2}" width="4" height="${cellHeight + 4}" fill="${colors.stop}">${title}</rect>`

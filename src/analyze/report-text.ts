@@ -10,7 +10,7 @@ import { plural } from '../words/plural.js'
 import { fit } from '../words/text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'
 import { figure as tokens, tokenCount } from './tokens.js'
-import { callsOf, cutRows, kindOf, place, share } from './wording.js'
+import { callsOf, cutLive, cutRows, cutUnder, kindOf, place, responseAt, share } from './wording.js'
 
 /** The whole report, as one string (for a handful of sessions, and the tests). */
 export function textReport(analysis: Analysis): string {
@@ -86,22 +86,33 @@ function agentText(agent: AgentAnalysis, configs: readonly string[]): string[] {
 }
 
 function loopText(loop: Loop, number: number, configs: readonly string[]): string[] {
+  if (loop.kind === 'runaway') return runawayText(loop, number, configs)
   const first = configs.map(config => `${config}: ${place(loop.firstAction[config] ?? null)}`)
   const saved = configs.map((config) => {
     const { afterNotice, afterStop } = loop.saved[config] ?? { afterNotice: null, afterStop: null }
     return `${config}: ${afterNotice === null ? 'nothing' : tokens(afterNotice)}${afterStop === null ? '' : ` (${tokens(afterStop)} after its stop)`}`
   })
   const heard = loop.callsAfterSaid === null ? '' : `; it went on ${plural(loop.callsAfterSaid, 'call')} after the brake's first notice in the session`
+  const span = loop.response === null ? ` (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop)` : ''
   return [
-    `    loop ${number}: ${kindOf(loop)}, ${callsOf(loop)} (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop), found by ${loop.foundBy.join('+')}`,
+    `    loop ${number}: ${kindOf(loop)}, ${callsOf(loop)}${span}, found by ${loop.foundBy.join('+')}`,
     `      cost ${tokens(loop.tokens)} tokens, ${tokens(loop.wasted)} wasted; saved ${saved.join(' · ')}`,
     `      first brake action within it: ${[...first, `said in the session: ${place(loop.firstSaid)}`].join(' · ')}${heard}`,
   ]
 }
 
-/** Each response that repeats itself: where each config cuts it, and whether the brake cut it in the session. */
+/** A response that repeated itself, said once: what it cost, and what each config and the session did to it. */
+function runawayText(loop: Loop, number: number, configs: readonly string[]): string[] {
+  return [
+    `    loop ${number}: a response repeated itself ("${fit(loop.what.replace(/\s+/g, ' ').trim(), 40)}"), ${callsOf(loop)}; cost ${tokens(loop.tokens)} tokens, ${tokens(loop.wasted)} wasted`,
+    `      ${[...loop.firstSaid === null ? [] : [cutLive(loop)], ...configs.map(config => `${config}: ${cutUnder(loop, config)}`),
+      ...loop.firstSaid === null ? [cutLive(loop)] : []].join(' · ')}`,
+  ]
+}
+
+/** Each other response that repeats itself (a stricter config's): where each config cuts it, and whether the brake did. */
 function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
-  return cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) => `    response ${response} (after call ${callsBefore}) repeats itself: ${
+  return cutRows(agent, configs).map(({ response, callsBefore, under, inSession }) => `    ${responseAt(response, callsBefore)}, repeats itself: ${
     [...under.map((where, column) => `${configs[column]!}: ${where}`), inSession ? 'cut in the session' : 'not cut in the session'].join(' · ')}`)
 }
 
@@ -109,7 +120,9 @@ function cutLines(agent: AgentAnalysis, configs: readonly string[]): string[] {
 function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[] {
   const columns = [...configs.map(config => agent.actionsByConfig[config] ?? []), agent.said]
   const calls = [...new Set(columns.flat().map(action => action.call))].sort((a, b) => a - b)
-  if (calls.length === 0) return ['    the brake does nothing here, under any config, and said nothing in the session']
+  // Cuts are told with their responses, above.
+  const cuts = Object.values(agent.cuts).some(list => list.length > 0) || agent.cutInSession.length > 0
+  if (calls.length === 0) return cuts ? [] : ['    the brake does nothing here, under any config, and said nothing in the session']
   const rows = [['call', ...configs, 'said in the session'], ...calls.map(call => [
     String(call), ...columns.map(actions => actions.filter(a => a.call === call).sort(byWeight).map(describe).join('; ') || '–'),
   ])]
@@ -119,7 +132,7 @@ function actionTable(agent: AgentAnalysis, configs: readonly string[]): string[]
 
 /** A stop or a refusal first in its cell: a long notice must not push it out of sight. */
 function byWeight(a: BrakeAction, b: BrakeAction): number {
-  const weight = { stop: 0, refusal: 1, notice: 2 }
+  const weight = { stop: 0, refusal: 1, cut: 2, notice: 3 }
   return weight[a.kind] - weight[b.kind]
 }
 

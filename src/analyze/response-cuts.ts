@@ -9,7 +9,7 @@ import { Config } from '../config/schema.js'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
 import type { RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
-import type { ResponseCut } from './analysis.js'
+import type { LiveCut, ResponseCut } from './analysis.js'
 import { charsAsTokens, proportion } from './tokens.js'
 
 /** Where the brake would cut each response under `config` (the plugin's config map), in response order. */
@@ -46,10 +46,17 @@ export function wouldCut(responses: readonly RecordedResponse[], config: Readonl
   return cuts
 }
 
-/** The responses the brake cut in the session itself: numbered from 1, with the calls made before each. */
-export function cutInSession(responses: readonly RecordedResponse[]): { response: number; callsBefore: number }[] {
-  return responses.filter(response => response.finish === CUT_FINISH)
-    .map(response => ({ response: response.index + 1, callsBefore: response.callsBefore }))
+/**
+ * The responses the brake cut in the session itself: numbered from 1, with the calls made before each, and where the
+ * cut fell: the characters it had streamed, and the part it was streaming.
+ */
+export function cutInSession(responses: readonly RecordedResponse[]): LiveCut[] {
+  return responses.filter(response => response.finish === CUT_FINISH).map(liveCut)
+}
+
+/** Where the brake cut `response` in the session: after all it streamed, in the part it streamed last. */
+export function liveCut(response: RecordedResponse): LiveCut {
+  return { response: response.index + 1, callsBefore: response.callsBefore, at: responseChars(response), part: response.blocks.at(-1)?.part ?? 'text' }
 }
 
 /** The first repetition the plugin's watch finds in `deltas`, streamed as they were. */

@@ -16,10 +16,9 @@ import { htmlReportParts } from '../analyze/report-html.js'
 import { jsonReportParts } from '../analyze/report-json.js'
 import { textReportParts } from '../analyze/report-text.js'
 import { canDecodeSessionLogs } from '../session-logs/decode.js'
-import { NoSuchPathError } from '../session-logs/find.js'
 import { selectLogs } from '../session-logs/select.js'
 import { UsageError } from '../errors/usage-error.js'
-import { errorCode } from '../errors/file-errors.js'
+import { errorCode, FileError } from '../errors/file-errors.js'
 import { name } from '../dsh/plugin.js'
 import { parseOptions } from './parse-options.js'
 
@@ -43,8 +42,9 @@ export async function runAnalyze(argv: readonly string[]): Promise<number> {
   try {
     return await analyze(argv)
   } catch (error) {
-    // The logs are found by a reader that knows nothing of exit codes: a path that names nothing is bad input here.
-    throw error instanceof NoSuchPathError ? new UsageError(error.message) : error
+    // The logs and config files are read by code that knows nothing of exit codes: a path that names nothing, or a
+    // config file the plugin refuses, is bad input here. (A log that cannot be read is named with the report.)
+    throw error instanceof FileError ? new UsageError(error.message) : error
   }
 }
 

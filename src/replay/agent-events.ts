@@ -35,15 +35,15 @@ export interface CallEvent {
  * - `user`: a person's message (or a delegating parent's task): it opens a turn, and the step that claims it resets
  *   the agent's loop state.
  * - `step`: a model step begins and claims these messages, with the person's message of a `user` event just before
- *   it (session logs; a trace has one step per call, implied). `opensTurn`: the turn's first step, which opens a
- *   new turn even without a person's message (a goal round, say).
+ *   it (session logs, which also give its `id`, `turn/step`; a trace has one step per call, implied). `opensTurn`: the
+ *   turn's first step, which opens a new turn even without a person's message (a goal round, say).
  * - `call`: a tool call and its result (or a call DSH logged but never ran: `skipped`).
  * - `compaction`: the agent's context was compacted (the session event, as the log has it).
  * - `resume`: DSH restarted and resumed the session with a fresh agent, whose plugins' per-agent state starts empty.
  */
 export type AgentEvent =
   | { readonly kind: 'user'; readonly agent: string; readonly text: string }
-  | { readonly kind: 'step'; readonly agent: string; readonly contexts: readonly ContextMessage[]; readonly opensTurn?: boolean }
+  | { readonly kind: 'step'; readonly agent: string; readonly id?: string; readonly contexts: readonly ContextMessage[]; readonly opensTurn?: boolean }
   | CallEvent
   | { readonly kind: 'compaction'; readonly agent: string; readonly type: string; readonly data: unknown }
   | { readonly kind: 'resume'; readonly agent: string }

@@ -27,6 +27,8 @@ export interface RecordedResponse {
   readonly index: number
   /** Calls the agent had made before it. */
   readonly callsBefore: number
+  /** The model step that streamed it (`turn/step`), as `usage` and `callsPerStep` are keyed. */
+  readonly step: string
   /** Its text and reasoning blocks, in the order they began, each as the deltas it streamed in. */
   readonly blocks: readonly { readonly part: 'text' | 'reasoning'; readonly deltas: readonly string[] }[]
   /** How it ended: the finish's kind (`stop`, `tool-calls`, `max-tokens`, `dsh-brake/cut`, …), if it was logged. */
@@ -231,7 +233,7 @@ class Reading {
       }
     }
     this.claimed = []
-    this.events.push({ kind: 'step', agent: session, contexts, ...this.stepNumber === 1 ? { opensTurn: true } : {} })
+    this.events.push({ kind: 'step', agent: session, id: this.step, contexts, ...this.stepNumber === 1 ? { opensTurn: true } : {} })
   }
 
   /** One delta (or a packed run of them) of the current response, given its block's stream index. */
@@ -250,8 +252,8 @@ class Reading {
     const streamedAny = this.blocks.size > 0 || this.finish !== undefined
     if (message || streamedAny) this.responseCount++
     if (streamedAny) {
-      const { blocks, finish, responseCount, calls } = this
-      this.responses.push({ index: responseCount - 1, callsBefore: calls.length, blocks: [...blocks.values()], finish, outputTokens })
+      const { blocks, finish, responseCount, calls, step } = this
+      this.responses.push({ index: responseCount - 1, callsBefore: calls.length, step, blocks: [...blocks.values()], finish, outputTokens })
     }
     this.blocks = new Map()
     this.finish = undefined

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 // A namespace import: under a Node without zstd (before 22.15) the command still starts, and says what it needs.
 import * as zlib from 'node:zlib'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { cannotBeRead } from '../errors/file-errors.js'
+import { cannotBeRead, FileError } from '../errors/file-errors.js'
 
 /** One line of a session log after the header: the envelope of a session event, its data not yet checked. */
 export interface StoredEvent {
@@ -27,14 +27,7 @@ export interface SessionLog {
 }
 
 /** A log that cannot be read: the message names the file and what is wrong with it. */
-export class SessionLogError extends Error {
-  readonly file: string
-
-  constructor(file: string, problem: string) {
-    super(`${file}: ${problem}`)
-    this.file = file
-  }
-}
+export class SessionLogError extends FileError {}
 
 /** Whether this Node can decode session logs (zstd came with Node 22.15; DSH itself needs 22.19). */
 export function canDecodeSessionLogs(): boolean {

@@ -7,17 +7,15 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { FileError } from '../errors/file-errors.js'
 
 /** The name DSH gives every session log. */
 export const SESSION_LOG_NAME = 'session.jsonl.zstd'
 
 /** A path that names no file or folder; the message names the path. */
-export class NoSuchPathError extends Error {
-  readonly path: string
-
+export class NoSuchPathError extends FileError {
   constructor(path: string) {
-    super(`\`${path}\`: no such file or folder`)
-    this.path = path
+    super(path, 'no such file or folder', `\`${path}\``)
   }
 }
 

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CallSummary, ResponseCut } from '../../../src/analyze/analysis.ts'
 import { counted, loopsOf, SAME_ERRORS, SAME_RESPONSES, TEXT_COPIES, TEXT_MIN, type LoopInput } from '../../../src/analyze/loops.ts'
+import { piecesOf } from '../../../src/analyze/pieces.ts'
 import { tokensOf } from '../../../src/analyze/tokens.ts'
 import { CUT_FINISH } from '../../../src/dsh/stream.ts'
 import type { Action } from '../../../src/replay/actions.ts'
@@ -22,7 +23,8 @@ const user: AgentEvent = { kind: 'user', agent: AGENT, text: 'go' }
 const call = (tool: string, args: unknown, text: string, isError = false): CallEvent => ({ kind: 'call', agent: AGENT, tool, args, isError, text })
 const read = (file: string, text = `contents of ${file}`): CallEvent => call('read', { file_path: file }, text)
 const failedEdit = (file: string, error = 'Error: old_string not found in file\nat line 3'): CallEvent => call('edit', { file_path: file }, error, true)
-const step = (...contexts: ContextMessage[]): AgentEvent => ({ kind: 'step', agent: AGENT, contexts })
+let steps = 0
+const step = (...contexts: ContextMessage[]): AgentEvent => ({ kind: 'step', agent: AGENT, id: `2/${++steps}`, contexts })
 const context = (id: string, text: string): ContextMessage => ({ id, source: { kind: 'plugin', plugin: 'hook' }, texts: [text] })
 const action = (kind: Action['kind'], at: number, text = `${kind} text`): Action => ({ kind, agent: AGENT, call: at, text })
 
@@ -42,9 +44,16 @@ function inputOf(events: readonly AgentEvent[], extra: Partial<LoopInput> = {}):
   const calls: CallSummary[] = recorded.map(one => ({
     call: one.index + 1, tool: one.tool, failed: one.isError, refused: false, tokens: tokensOf(100 * (one.index + 1), 1, false),
   }))
+  const responses = extra.responses ?? []
+  // A response that reported its output tokens came with its step's usage, as in a session log.
+  const usage = new Map(responses.filter(one => one.outputTokens !== undefined)
+    .map(one => [one.step, { inputTokens: 0, outputTokens: one.outputTokens! }]))
+  const pieces = piecesOf({
+    calls: recorded.map((one, index) => ({ step: one.step, tokens: calls[index]!.tokens })), usage, responses, events,
+  })
   return {
-    session: AGENT, agent: AGENT, events, recorded, facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], calls,
-    responses: [], replayed: {}, cuts: {}, defaultCuts: [], said: [], ...extra,
+    session: AGENT, agent: AGENT, events, recorded, facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], pieces,
+    responses, replayed: {}, cuts: {}, defaultCuts: [], said: [], ...extra,
   }
 }
 
@@ -154,7 +163,7 @@ describe('duplicate text', () => {
 
 /** A response with these blocks, made after `callsBefore` calls. */
 function response(index: number, callsBefore: number, blocks: RecordedResponse['blocks'], outputTokens?: number, finish = 'tool-calls'): RecordedResponse {
-  return { index, callsBefore, blocks, finish, outputTokens }
+  return { index, callsBefore, step: `3/${index}`, blocks, finish, outputTokens }
 }
 const answer = (text: string): RecordedResponse['blocks'] => [{ part: 'reasoning', deltas: ['thinking it over'] }, { part: 'text', deltas: [text] }]
 
@@ -190,7 +199,14 @@ describe('a response repeating itself', () => {
       responses: [runaway], defaultCuts: [cut(600)],
       cuts: { defaults: [cut(600)], later: [cut(400)], off: [] }, replayed: { defaults: [], later: [], off: [] },
     }))
-    expect(loop).toMatchObject({ kind: 'runaway', foundBy: ['runaway'], what: 'not called, ', firstCall: 2, lastCall: 2, calls: 1 })
+    expect(loop).toMatchObject({ kind: 'runaway', foundBy: ['runaway'], what: 'not called, ', response: 2, firstCall: 2, lastCall: 2, calls: 0 })
+    // Each config's cut is the action on it, where it falls in the response, and the brake said nothing live.
+    expect(loop!.firstAction).toEqual({
+      defaults: { kind: 'cut', call: 2, text: 'cut at 8,400 characters, in its reasoning' },
+      later: { kind: 'cut', call: 2, text: 'cut at 8,400 characters, in its reasoning' },
+      off: null,
+    })
+    expect(loop).toMatchObject({ firstSaid: null, callsAfterSaid: null })
     expect(loop!.tokens).toEqual(tokensOf(0, 2000, false))
     // 12,000 characters, repeating from 3,000 on: three quarters of them.
     expect(loop!.wasted).toEqual(tokensOf(0, 1500, false))
@@ -203,7 +219,8 @@ describe('a response repeating itself', () => {
 
   it('counts a response the brake cut live, with nothing left to waste', () => {
     const [loop] = loopsOf(inputOf(events, { responses: [{ ...runaway, finish: CUT_FINISH }] }))
-    expect(loop).toMatchObject({ kind: 'runaway', what: '', firstCall: 2 })
+    expect(loop).toMatchObject({ kind: 'runaway', what: '', response: 2, firstCall: 2, calls: 0 })
+    expect(loop!.firstSaid).toEqual({ kind: 'cut', call: 2, text: 'cut at 12,000 characters, in its reasoning' })
     expect(loop!.wasted).toEqual(tokensOf(0, 0, false))
   })
 

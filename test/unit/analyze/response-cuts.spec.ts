@@ -22,10 +22,11 @@ let sessions = 0
 /** A session whose second step streams `blocks` before its call, with `usage`, ending with `finish`. */
 async function analyzed(
   blocks: Parameters<SessionScript['stream']>[0], usage: { inputTokens: number; outputTokens: number } | null, finish = 'tool-calls', config = {},
+  others: readonly { name: string; config: Record<string, unknown> }[] = [],
 ) {
   const id = `session-cuts-${++sessions}`
   const script = new SessionScript(header(id)).prompt('go').respond([read('one')]).openStep().stream(blocks, finish).respond([read('two')], usage).end()
-  const analysis = await analyzeSessions([writeLog(home, id, script.bytes())], [{ name: 'defaults', config }])
+  const analysis = await analyzeSessions([writeLog(home, id, script.bytes())], [{ name: 'defaults', config }, ...others])
   // A session with nothing to show (no loop, no cut) is only counted: its agent has no cut to list.
   const agent = analysis.sessions[0]?.agents[0] ?? { cuts: { defaults: [] }, cutInSession: [] }
   return { analysis, agent: agent as NonNullable<typeof analysis.sessions[0]>['agents'][0] }
@@ -56,11 +57,36 @@ describe('responses that repeat themselves, in a session log', () => {
   it('the responses the brake cut in the session, by their finish', async () => {
     const kept = LOOP.text.slice(0, LOOP.loop!.from + 8200)
     const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(kept)] }], null, 'dsh-brake/cut')
-    expect(agent.cutInSession).toEqual([{ response: 2, callsBefore: 1 }])
+    const at = kept.length.toLocaleString('en-US')
+    expect(agent.cutInSession).toEqual([{ response: 2, callsBefore: 1, at: kept.length, part: 'reasoning' }])
     expect(agent.cuts['defaults']).toEqual([expect.objectContaining({ response: 2, cutInSession: true })])
-    expect(textReport(analysis)).toContain('  response 2 (after call 1) repeats itself: defaults: cut in the reasoning at ')
-    expect(textReport(analysis)).toContain('· cut in the session')
-    expect(htmlReport(analysis)).toContain('<th>response repeating itself</th>')
+    // Said once, in words that fit a response: where it sits, what it cost, and where the brake cut it.
+    const [loop] = agent.loops
+    expect(loop).toMatchObject({
+      kind: 'runaway', response: 2, firstCall: 1, calls: 0, callsAfterSaid: null,
+      firstSaid: { kind: 'cut', call: 1, text: `cut at ${at} characters, in its reasoning` },
+    })
+    const text = textReport(analysis)
+    expect(text).toMatch(/ {4}loop 1: a response repeated itself \("not called,"\), response 2, after call 1; cost ~\d+ tokens, ~\d+ wasted\n/)
+    expect(text).toContain(`\n      cut in the session at ${at} characters, in its reasoning · defaults: cuts it too\n`)
+    for (const gone of ['first brake action', 'from call', 'after its stop)', 'repeats itself', 'after call 0', 'the brake does nothing here']) expect(text).not.toContain(gone)
+    const page = htmlReport(analysis)
+    expect(page).toContain('<td>response 2, after call 1</td>')
+    expect(page).toContain(`<td>cut in the session at ${at} characters, in its reasoning</td>`)
+    expect(page).not.toContain('another response repeating itself')
+    // The timeline marks the cut on the config's row and on the session's, after call 1: neither row is empty.
+    const rows = page.split(/<text x="0" y="\d+">/).slice(2)
+    expect(rows).toHaveLength(2)
+    for (const row of rows) expect(row).toMatch(/<polygon points="170,\d+ [^"]*" fill="#8e44ad"><title>response 2, after call 1: cut at [\d,]+ characters, in its reasoning<\/title>/)
+  })
+
+  it('a response a config would cut, said once, with what its cut saves and no stop where there is none', async () => {
+    const { agent, analysis } = await analyzed([{ part: 'text', deltas: [...tokens(LOOP.text)] }], null, 'tool-calls', {}, [{ name: 'off.yml', config: { streamCut: false } }])
+    const [cut] = agent.cuts['defaults']!
+    const text = textReport(analysis)
+    expect(text).toContain(`\n      defaults: cut at ${cut!.at.toLocaleString('en-US')} characters, in its answer, ~${cut!.tokensAfter} output tokens saved · off.yml: not cut · not cut in the session\n`)
+    for (const gone of ['first brake action', 'after its stop)', 'repeats itself']) expect(text).not.toContain(gone)
+    expect(agent.loops[0]!.firstAction).toEqual({ defaults: { kind: 'cut', call: 1, text: `cut at ${cut!.at.toLocaleString('en-US')} characters, in its answer` }, 'off.yml': null })
   })
 
   it('finds nothing in real work that only looks repetitive, nor when the cut is off', async () => {

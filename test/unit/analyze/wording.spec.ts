@@ -11,7 +11,7 @@ const NONE = { input: 0, output: 0, total: 0, estimated: false }
 
 function loop(kind: LoopKind, period: number | null, what: string, firstCall = 3, lastCall = 9): Loop {
   return {
-    session: 's', agent: 'main', kind, foundBy: [kind], period, what, firstCall, begins: firstCall + 1, lastCall,
+    session: 's', agent: 'main', kind, foundBy: [kind], period, what, response: kind === 'runaway' || kind === 'same-response' ? 5 : null, firstCall, begins: firstCall + 1, lastCall,
     calls: lastCall - firstCall + 1, tokens: NONE, wasted: NONE, firstAction: {}, saved: {}, firstSaid: null, callsAfterSaid: null,
   }
 }
@@ -43,9 +43,12 @@ describe('kindOf', () => {
 })
 
 describe('callsOf', () => {
-  it('places a loop of calls by its calls, and a runaway response after the call before it', () => {
+  it('places a loop of calls by its calls, and a loop of responses by its response and the call before it', () => {
     expect(callsOf(loop('cycle', 2, 'x', 3, 9))).toBe('calls 3–9')
     expect(callsOf(loop('same-error', null, 'x', 5, 5))).toBe('call 5')
-    expect(callsOf(loop('runaway', null, 'x', 7, 7))).toBe('after call 7')
+    expect(callsOf(loop('runaway', null, 'x', 7, 7))).toBe('response 5, after call 7')
+    expect(callsOf(loop('runaway', null, 'x', 0, 0))).toBe('response 5, before the first call')
+    expect(callsOf(loop('same-response', null, 'x', 4, 6))).toBe('from response 5, after calls 4–6')
+    expect(callsOf(loop('same-response', null, 'x', 0, 2))).toBe('from response 5, from before the first call to after call 2')
   })
 })

@@ -260,4 +260,10 @@ describe('the page', () => {
     const { code, stdout, stderr } = await run('analyze', '--json', '--html', page, home)
     expect([code, stdout, stderr]).toEqual([2, '', `dsh-brake: \`--html\` file ${page}: ${why}\n`])
   })
+
+  it('a page into a folder that does not exist fails before the text report prints anything', async () => {
+    const page = join(home, 'reports', 'today.html')
+    const { code, stdout, stderr } = await run('analyze', '--html', page, home)
+    expect([code, stdout, stderr]).toEqual([2, '', `dsh-brake: \`--html\` file ${page}: cannot be written: the folder ${join(home, 'reports')} does not exist\n`])
+  })
 })

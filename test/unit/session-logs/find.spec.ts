@@ -65,6 +65,6 @@ describe('finding session logs', () => {
       thrown = error
     }
     expect(thrown).toBeInstanceOf(NoSuchPathError)
-    expect(thrown).toMatchObject({ path: missing, message: `\`${missing}\`: no such file or folder` })
+    expect(thrown).toMatchObject({ file: missing, message: `\`${missing}\`: no such file or folder` })
   })
 })
