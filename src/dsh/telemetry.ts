@@ -118,31 +118,32 @@ export function marked(record: TelemetryRecord, marks: ActionMarks, severity: Te
 
 /** The marks of a record of one of the action event types, or undefined when it is not the brake's. */
 export function marksOf(plugin: string, memory: Pick<TelemetryMarking, 'reminded'>, type: string, record: TelemetryRecord): ActionMarks | undefined {
-  const session = String(record.attributes['session.id'])
   const body = record.body as Record<string, unknown> | null
   if (typeof body !== 'object' || body === null) return undefined
   let marks: ActionMarks | undefined
   switch (type) {
-    case 'user/message': marks = noticeMarks(plugin, memory, session, body); break
+    case 'user/message': marks = noticeMarks(plugin, memory, record, body); break
     case 'tool/result': marks = refusalMarks(body); break
     case 'turn/end': marks = stopMarks(body); break
   }
   if (marks?.tool === undefined) return marks
-  return { ...marks, reminder: memory.reminded.get(session)?.has(marks.tool) === true }
+  return { ...marks, reminder: memory.reminded.get(sessionOf(record))?.has(marks.tool) === true }
 }
 
+const sessionOf = (record: TelemetryRecord): string => String(record.attributes['session.id'])
+
 /** A `user/message`: the brake's notice (or a cut's), or a message that resets or feeds the reminder memory. */
-function noticeMarks(plugin: string, memory: Pick<TelemetryMarking, 'reminded'>, session: string, body: Record<string, unknown>): ActionMarks | undefined {
+function noticeMarks(plugin: string, memory: Pick<TelemetryMarking, 'reminded'>, record: TelemetryRecord, body: Record<string, unknown>): ActionMarks | undefined {
   const source = body['source'] as { kind?: unknown; plugin?: unknown; summary?: unknown } | null | undefined
   if (typeof source !== 'object' || source === null) return undefined
   if (source.kind === 'user') {
-    memory.reminded.delete(session)
+    if (memory.reminded.size > 0) memory.reminded.delete(sessionOf(record))
     return undefined
   }
   if (source.kind !== 'plugin') return undefined
   if (source.plugin !== plugin) {
-    const tool = reminderCall({ kind: 'plugin', plugin: source.plugin, summary: source.summary })
-    if (tool !== undefined) remember(memory, session, tool)
+    const tool = reminderCall(source as { kind: 'plugin'; plugin?: unknown; summary?: unknown })
+    if (tool !== undefined) remember(memory, sessionOf(record), tool)
     return undefined
   }
   return typeof source.summary === 'string' ? summaryMarks(source.summary) : { action: 'notice' }
