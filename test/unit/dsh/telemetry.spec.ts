@@ -104,6 +104,15 @@ describe('the brake\'s records', () => {
       [{ kind: 'same-response', count: 3, whole: true, head: 'I will now read the file.' }, { 'dsh_brake.kind': 'same-response', 'dsh_brake.calls': 3 }],
       [{ kind: 'identical-calls', tool: 'job_output', toolClass: 'poller', args: '{"job_id":"1"}', count: 6, evidence: 'changed' },
         { 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 6, 'dsh_brake.tool': 'job_output' }],
+      [{ kind: 'near-duplicate', count: 5, variants: 4, mostly: 'nothing', calls: [{ tool: 'grep', args: '{"pattern":"def x"}', returned: 'nothing' }] },
+        { 'dsh_brake.kind': 'near-duplicate', 'dsh_brake.calls': 5 }],
+      [{ kind: 'rereading', file: 'src/a.py', count: 4, ranges: [{ first: 1, last: 40 }] }, { 'dsh_brake.kind': 'rereading', 'dsh_brake.calls': 4 }],
+      [{ kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{"command":"python t.py"}', file: 'a.py', count: 3, failure: 'IndentationError' },
+        { 'dsh_brake.kind': 'edit-revert', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
+      [{ kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: '{"command":"python t.py"}', file: 'a.py', count: 2, failure: 'SyntaxError' },
+        { 'dsh_brake.kind': 'edit-revert' }],
+      [{ kind: 'same-failure', tool: 'bash', args: '{"command":"pytest"}', count: 3, failure: 'NameError: x', origin: 'b.py', edited: ['a.py'] },
+        { 'dsh_brake.kind': 'same-failure', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
     ]
     for (const [found, expected] of cases) {
       const out = through(brakeNotice(found))
