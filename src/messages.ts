@@ -571,16 +571,21 @@ export function subagentStoppedLine(reason: string): string {
  * how a session log shows the calls deny mode refused.
  */
 export function isRefusalResult(text: string): boolean {
-  return text.startsWith(`Error: ${DENIAL_REASON.slice(0, DENIAL_REASON.indexOf('{'))}`)
+  return text.startsWith(REFUSAL_RESULT_START)
 }
+
+// Made once: the telemetry listener and `analyze` ask this of every failed result they read.
+const REFUSAL_RESULT_START = `Error: ${DENIAL_REASON.slice(0, DENIAL_REASON.indexOf('{'))}`
 
 /**
  * Whether a reason a turn was cancelled with is this brake's stop (the text {@link stopReason} makes): how a session
  * log shows the turns stop mode ended, and how a replay tells the stop lines it holds back from stderr.
  */
 export function isStopReason(text: string): boolean {
-  return text.startsWith(STOP_REASON.slice(0, STOP_REASON.indexOf('{')))
+  return text.startsWith(STOP_REASON_START)
 }
+
+const STOP_REASON_START = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))
 
 /** How a message source is named in a notice: its kind, and the plugin where there is one. */
 export function sourceLabel(source: { readonly kind: unknown; readonly plugin?: unknown }): string {

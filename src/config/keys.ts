@@ -173,6 +173,13 @@ export const KEYS = {
     en: 'Copies of the repeated unit those characters must hold at least.',
     zh: '这些字符中被重复的单元至少要出现的份数。',
   },
+  telemetryNoticeSeverity: {
+    default: 'info',
+    // The severities DSH's telemetry seam lets a listener set; refusals, stops and cuts are `warn` whatever this says.
+    rule: { kind: 'choice', values: ['info', 'warn', 'error'] },
+    en: 'The severity of a notice\'s record in DSH\'s OpenTelemetry logs (refusals, stops and cuts are `warn`).',
+    zh: 'notice 的记录在 DSH 的 OpenTelemetry 日志中的级别（拒绝、终止和截断为 `warn`）。',
+  },
 } as const satisfies Record<string, KeyEntry>
 
 /** A config key's name. */

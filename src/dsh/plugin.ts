@@ -16,7 +16,7 @@ import { onPreStep } from './pre-step.js'
 import { onReloadRejected } from './reload.js'
 import { onRequest } from './request.js'
 import { onStream } from './stream.js'
-import { createTelemetryMemory, onTelemetryRecord } from './telemetry.js'
+import { createTelemetryMarking, onTelemetryRecord } from './telemetry.js'
 
 export { Config }
 
@@ -45,8 +45,8 @@ export function apply(ctx: Context, config: Config): void {
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
   // Only where DSH's telemetry seam is mounted (its backend registers `sessionTelemetry`): the brake's records marked.
   ctx.inject(['sessionTelemetry'], (ctx) => {
-    const memory = createTelemetryMemory()
-    ctx.on('session-telemetry/record', (_record, next) => onTelemetryRecord(brake, memory, next))
+    const marking = createTelemetryMarking(config.telemetryNoticeSeverity)
+    ctx.on('session-telemetry/record', (_record, next) => onTelemetryRecord(brake, marking, next))
   })
 }
 

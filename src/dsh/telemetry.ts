@@ -47,9 +47,15 @@ export const ATTRIBUTES = {
   reminder: 'dsh_brake.reminder',
 } as const
 
-/** The severity of each action's record: the ones that took something from the agent warn. */
-export const ACTION_SEVERITY: Readonly<Record<BrakeAction, TelemetryRecord['severity']>> = {
-  notice: 'info', refusal: 'warn', stop: 'warn', cut: 'warn',
+/** A record's severity, one of the three the seam takes. */
+export type Severity = TelemetryRecord['severity']
+
+/**
+ * The severity of each action's record: the ones that took something from the agent warn; a notice is `info` unless
+ * `telemetryNoticeSeverity` says otherwise.
+ */
+export function actionSeverities(noticeSeverity: Severity): Readonly<Record<BrakeAction, Severity>> {
+  return Object.freeze({ notice: noticeSeverity, refusal: 'warn', stop: 'warn', cut: 'warn' })
 }
 
 /** What a record of the brake's says, before it becomes attributes. */
@@ -61,36 +67,39 @@ export interface ActionMarks {
   readonly reminder?: boolean
 }
 
-/** The event types the brake's actions are logged as; a record of any other type is passed on at once. */
-const ACTION_EVENTS = new Set(['user/message', 'tool/result', 'turn/end'])
-
 /**
- * What the telemetry listener remembers: per session, the tools repeat-tool-reminder named since the person's last
- * message. Bounded: the oldest sessions are dropped past {@link SESSIONS}, and a session's tools past {@link TOOLS}.
+ * What the telemetry listener works with: the severity of each action's record, and what it remembers per session,
+ * the tools repeat-tool-reminder named since the person's last message. Bounded: the oldest sessions are dropped past
+ * {@link SESSIONS}, and a session's tools past {@link TOOLS}.
  */
-export interface TelemetryMemory {
+export interface TelemetryMarking {
+  readonly severity: Readonly<Record<BrakeAction, Severity>>
   readonly reminded: Map<string, Set<string>>
 }
 
 const SESSIONS = 256
 const TOOLS = 64
 
-export function createTelemetryMemory(): TelemetryMemory {
-  return { reminded: new Map() }
+export function createTelemetryMarking(noticeSeverity: Severity = 'info'): TelemetryMarking {
+  return { severity: actionSeverities(noticeSeverity), reminded: new Map() }
 }
 
 /**
  * The listener: marks the brake's own records, passes every other on as it came. It never throws. It reads only what
  * `next` returns (the record as the rules beneath it hand it back), never the record it was given.
  */
-export function onTelemetryRecord(brake: Brake, memory: TelemetryMemory, next: () => TelemetryRecord): TelemetryRecord {
+export function onTelemetryRecord(brake: Brake, marking: TelemetryMarking, next: () => TelemetryRecord): TelemetryRecord {
   // The rules beneath (redaction) run first: the marks are read from the body they hand back.
   const outbound = next()
   try {
+    // Every record pays for this listener, and nearly all are not the brake's: one attribute, compared with three
+    // strings, sends them on before anything else is read. The brake's actions are logged as these three event types
+    // only (a notice or a cut's notice, a refused call's result, a stopped turn's end).
     const type = outbound.attributes['event.type']
-    if (outbound.channel !== 'ledger' || typeof type !== 'string' || !ACTION_EVENTS.has(type)) return outbound
-    const marks = marksOf(brake.name, memory, type, outbound)
-    return marks === undefined ? outbound : marked(outbound, marks)
+    if (type !== 'user/message' && type !== 'tool/result' && type !== 'turn/end') return outbound
+    if (outbound.channel !== 'ledger') return outbound
+    const marks = marksOf(brake.name, marking, type, outbound)
+    return marks === undefined ? outbound : marked(outbound, marks, marking.severity)
   } catch (error) {
     brake.contain('session-telemetry/record', error)
     return outbound
@@ -98,48 +107,49 @@ export function onTelemetryRecord(brake: Brake, memory: TelemetryMemory, next: (
 }
 
 /** The record with the action's severity and attributes (a new object: a record is never changed in place). */
-export function marked(record: TelemetryRecord, marks: ActionMarks): TelemetryRecord {
+export function marked(record: TelemetryRecord, marks: ActionMarks, severity: TelemetryMarking['severity']): TelemetryRecord {
   const attributes: Record<string, string | number | boolean> = { ...record.attributes, [ATTRIBUTES.action]: marks.action }
   if (marks.kind !== undefined) attributes[ATTRIBUTES.kind] = marks.kind
   if (marks.calls !== undefined) attributes[ATTRIBUTES.calls] = marks.calls
   if (marks.tool !== undefined) attributes[ATTRIBUTES.tool] = marks.tool
   if (marks.reminder !== undefined) attributes[ATTRIBUTES.reminder] = marks.reminder
-  return { ...record, severity: ACTION_SEVERITY[marks.action], attributes }
+  return { ...record, severity: severity[marks.action], attributes }
 }
 
 /** The marks of a record of one of the action event types, or undefined when it is not the brake's. */
-export function marksOf(plugin: string, memory: TelemetryMemory, type: string, record: TelemetryRecord): ActionMarks | undefined {
-  const session = String(record.attributes['session.id'])
+export function marksOf(plugin: string, memory: Pick<TelemetryMarking, 'reminded'>, type: string, record: TelemetryRecord): ActionMarks | undefined {
   const body = record.body as Record<string, unknown> | null
   if (typeof body !== 'object' || body === null) return undefined
   let marks: ActionMarks | undefined
   switch (type) {
-    case 'user/message': marks = noticeMarks(plugin, memory, session, body); break
+    case 'user/message': marks = noticeMarks(plugin, memory, record, body); break
     case 'tool/result': marks = refusalMarks(body); break
     case 'turn/end': marks = stopMarks(body); break
   }
   if (marks?.tool === undefined) return marks
-  return { ...marks, reminder: memory.reminded.get(session)?.has(marks.tool) === true }
+  return { ...marks, reminder: memory.reminded.get(sessionOf(record))?.has(marks.tool) === true }
 }
 
+const sessionOf = (record: TelemetryRecord): string => String(record.attributes['session.id'])
+
 /** A `user/message`: the brake's notice (or a cut's), or a message that resets or feeds the reminder memory. */
-function noticeMarks(plugin: string, memory: TelemetryMemory, session: string, body: Record<string, unknown>): ActionMarks | undefined {
+function noticeMarks(plugin: string, memory: Pick<TelemetryMarking, 'reminded'>, record: TelemetryRecord, body: Record<string, unknown>): ActionMarks | undefined {
   const source = body['source'] as { kind?: unknown; plugin?: unknown; summary?: unknown } | null | undefined
   if (typeof source !== 'object' || source === null) return undefined
   if (source.kind === 'user') {
-    memory.reminded.delete(session)
+    if (memory.reminded.size > 0) memory.reminded.delete(sessionOf(record))
     return undefined
   }
   if (source.kind !== 'plugin') return undefined
   if (source.plugin !== plugin) {
-    const tool = reminderCall({ kind: 'plugin', plugin: source.plugin, summary: source.summary })
-    if (tool !== undefined) remember(memory, session, tool)
+    const tool = reminderCall(source as { kind: 'plugin'; plugin?: unknown; summary?: unknown })
+    if (tool !== undefined) remember(memory, sessionOf(record), tool)
     return undefined
   }
   return typeof source.summary === 'string' ? summaryMarks(source.summary) : { action: 'notice' }
 }
 
-function remember(memory: TelemetryMemory, session: string, tool: string): void {
+function remember(memory: Pick<TelemetryMarking, 'reminded'>, session: string, tool: string): void {
   let tools = memory.reminded.get(session)
   if (tools === undefined) {
     if (memory.reminded.size >= SESSIONS) memory.reminded.delete(memory.reminded.keys().next().value!)

@@ -48,6 +48,26 @@ describe('loaded from a profile', () => {
       .rejects.toThrow('dsh-brake: unknown config key `callWarnCnt`: did you mean `callWarnCount`?')
   })
 
+  it('marks its notices in DSH\'s telemetry records with the severity the profile patch names', async () => {
+    type Seam = { waterfall(name: string, input: unknown, inner: () => unknown): { severity: string; attributes: Record<string, unknown> } }
+    const ctx = await bootDsh()
+    // What DSH's telemetry backend registers where it is mounted; the brake marks records only there.
+    ctx.provide('sessionTelemetry')
+    ctx.set('sessionTelemetry', {})
+    await mountProfile(ctx, [{ id: 'dsh-brake', config: { telemetryNoticeSeverity: 'warn' } }])
+    const source = { kind: 'plugin', plugin: 'dsh-brake', form: 'notice', summary: 'read × 4, same result' }
+    const input = {
+      channel: 'ledger', time: 1, severity: 'info', attributes: { 'session.id': 's', 'event.type': 'user/message', 'event.seq': 3 },
+      body: { role: 'user', id: 'm', content: [{ type: 'text', text: '[dsh-brake] …' }], source },
+    }
+    const out = (ctx as unknown as Seam).waterfall('session-telemetry/record', input, () => input)
+    expect(out.severity).toBe('warn')
+    expect(out.attributes).toMatchObject({ 'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.tool': 'read' })
+    const other = await bootDsh()
+    await expect(mountProfile(other, [{ id: 'dsh-brake', config: { telemetryNoticeSeverity: 'WARN' } }]))
+      .rejects.toThrow('dsh-brake: `telemetryNoticeSeverity` must be one of `info`, `warn`, `error`, got "WARN"')
+  })
+
   it('can be disabled from the profile patch without uninstalling', async () => {
     const ctx = await profile([{ id: 'dsh-brake', disabled: true }])
     const { agent: target } = agent(ctx, [...reads(7), say('done')])
@@ -127,7 +147,7 @@ describe('a config edit saved while dsh runs', () => {
       + '  - unknown config key `callWarnCnt`: did you mean `callWarnCount`? (valid keys: mode, callWarnCount, pollWarnCount, callDenyCount, '
       + 'callReWarnEvery, sequenceLength, sequenceCount, revisitCount, duplicateTextThreshold, duplicateTextWindowMs, duplicateTextCooldownMs, '
       + 'minimumDuplicateChars, include, exclude, progressAware, errorRepeatCount, inputErrorRepeatCount, sameFailureCount, toolPolicies, fileChangingCommands, '
-      + 'streamCut, streamCutChars, streamCutCopies)\n'
+      + 'streamCut, streamCutChars, streamCutCopies, telemetryNoticeSeverity)\n'
       + '  - `callWarnCount` must be an integer >= 2, got 1\n'
       + 'Fix it and save again (`dsh-brake doctor` names the line).\n',
     ])

@@ -50,6 +50,7 @@ describe('config validation fails loud', () => {
 
   it.each<[string, Record<string, unknown>, string, string]>([
     ['mode not a mode', { mode: 'block' }, '$.mode expected "remind" | "deny" | "stop" but got "block"', 'dsh-brake: `mode` must be one of `remind`, `deny`, `stop`, got "block"'],
+    ['a notice severity the telemetry seam does not take', { telemetryNoticeSeverity: 'debug' }, '$.telemetryNoticeSeverity expected "info" | "warn" | "error" but got "debug"', 'dsh-brake: `telemetryNoticeSeverity` must be one of `info`, `warn`, `error`, got "debug"'],
     ['a count that is not a number', { callWarnCount: 'six' }, '$.callWarnCount expected number but got six', 'dsh-brake: `callWarnCount` must be an integer >= 2, got "six"'],
     ['a quoted number', { callWarnCount: '3' }, '$.callWarnCount expected number but got 3', 'dsh-brake: `callWarnCount` must be a number, got the string "3": write it without quotes'],
     ['include not a list', { include: 'read' }, '$.include expected array but got read', 'dsh-brake: `include` must be a list of tool-name patterns, got "read"'],

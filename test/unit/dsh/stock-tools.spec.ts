@@ -3,7 +3,7 @@ import { fingerprint } from '../../../src/core/fingerprint.ts'
 import { createIdentify } from '../../../src/core/identify.ts'
 import { createShellChangeTest } from '../../../src/core/shell-command.ts'
 import { classOf, shellChangeOf } from '../../../src/core/policies.ts'
-import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
+import { FILE_CHANGING_SHELL_COMMANDS, reminderCall, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
 
 describe('shell commands that change files', () => {
   const bash = STOCK_TOOL_POLICIES['bash']!
@@ -63,5 +63,32 @@ describe('what the stock tools\' edits show', () => {
     expect(editsOf('bash', { command: 'pytest -x' })).toEqual([])
     expect(editsOf('str_replace_editor', { command: 'view', path: '/r/a.py' })).toEqual([])
     expect(editsOf('read', { file_path: 'a.py' })).toEqual([])
+  })
+})
+
+describe('repeat-tool-reminder\'s notices', () => {
+  const reminder = (summary: unknown): { kind: string; plugin: string; summary: unknown } => ({ kind: 'plugin', plugin: 'repeat-tool-reminder', summary })
+
+  it('names the tool of a `{tool} × {count}` summary, the last ` × ` before the count', () => {
+    expect(reminderCall(reminder('read × 3'))).toBe('read')
+    expect(reminderCall(reminder('my × tool × 12'))).toBe('my × tool')
+    expect(reminderCall(reminder('mcp__server__read_file × 40'))).toBe('mcp__server__read_file')
+  })
+
+  it('names none for another summary, another plugin or another source', () => {
+    for (const summary of ['read × ', 'read × 3x', ' × 3', '× 3', 'read ×3', 'read x 3', 'read × -3', 'read × 3 ', 7, undefined]) {
+      expect(reminderCall(reminder(summary)), String(summary)).toBeUndefined()
+    }
+    expect(reminderCall({ kind: 'plugin', plugin: 'dsh-brake', summary: 'read × 3' })).toBeUndefined()
+    expect(reminderCall({ kind: 'user', plugin: 'repeat-tool-reminder', summary: 'read × 3' })).toBeUndefined()
+  })
+
+  it('reads what the pattern `^(.+) × \\d+$` reads, on summaries made of its pieces', () => {
+    const pieces = ['a', ' ', '×', ' × ', '1', '23', 'x']
+    const summaries = ['']
+    for (let from = 0, to = 1; to <= 400; from = to, to = summaries.length) {
+      for (const summary of summaries.slice(from, to)) summaries.push(...pieces.map(piece => summary + piece))
+    }
+    for (const summary of summaries) expect(reminderCall(reminder(summary)), summary).toBe(/^(.+) × \d+$/.exec(summary)?.[1])
   })
 })

@@ -4,14 +4,16 @@
  * are made by the brake's own functions (notices, refusal and stop reasons), so a change of wording is caught here.
  * The real CLI, its OTLP exporter and a receiver are in test/e2e/telemetry.e2e.ts.
  */
+import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import type { StopCause } from '../../../src/core/stops.ts'
 import type { Finding, LoopFinding } from '../../../src/core/types.ts'
 import type { Brake } from '../../../src/dsh/brake.ts'
 import { notice } from '../../../src/dsh/notices.ts'
 import {
-  createTelemetryMemory, onTelemetryRecord, templatePattern, type TelemetryMemory, type TelemetryRecord,
+  createTelemetryMarking, onTelemetryRecord, templatePattern, type Severity, type TelemetryMarking, type TelemetryRecord,
 } from '../../../src/dsh/telemetry.ts'
+import * as BrakePlugin from '../../../src/index.ts'
 import { denialReason, duplicateTextNotice, findingNotice, stopNotice, stopReason } from '../../../src/messages.ts'
 
 let seq = 0
@@ -63,14 +65,14 @@ function stopEnd(cause: StopCause): TelemetryRecord {
 interface Setup {
   readonly through: (input: TelemetryRecord) => TelemetryRecord
   readonly contain: ReturnType<typeof vi.fn>
-  readonly memory: TelemetryMemory
+  readonly memory: TelemetryMarking
 }
 
 /** The listener with the seam's innermost `next` (the record as it came), or a rule beneath it. */
-function setup(beneath: (input: TelemetryRecord) => TelemetryRecord = input => input): Setup {
+function setup(beneath: (input: TelemetryRecord) => TelemetryRecord = input => input, noticeSeverity?: Severity): Setup {
   const contain = vi.fn()
   const brake = { name: 'dsh-brake', contain } as unknown as Brake
-  const memory = createTelemetryMemory()
+  const memory = createTelemetryMarking(noticeSeverity)
   return { through: input => onTelemetryRecord(brake, memory, () => beneath(input)), contain, memory }
 }
 
@@ -102,6 +104,15 @@ describe('the brake\'s records', () => {
       [{ kind: 'same-response', count: 3, whole: true, head: 'I will now read the file.' }, { 'dsh_brake.kind': 'same-response', 'dsh_brake.calls': 3 }],
       [{ kind: 'identical-calls', tool: 'job_output', toolClass: 'poller', args: '{"job_id":"1"}', count: 6, evidence: 'changed' },
         { 'dsh_brake.kind': 'identical-calls', 'dsh_brake.calls': 6, 'dsh_brake.tool': 'job_output' }],
+      [{ kind: 'near-duplicate', count: 5, variants: 4, mostly: 'nothing', calls: [{ tool: 'grep', args: '{"pattern":"def x"}', returned: 'nothing' }] },
+        { 'dsh_brake.kind': 'near-duplicate', 'dsh_brake.calls': 5 }],
+      [{ kind: 'rereading', file: 'src/a.py', count: 4, ranges: [{ first: 1, last: 40 }] }, { 'dsh_brake.kind': 'rereading', 'dsh_brake.calls': 4 }],
+      [{ kind: 'edit-revert', evidence: 'back', tool: 'bash', args: '{"command":"python t.py"}', file: 'a.py', count: 3, failure: 'IndentationError' },
+        { 'dsh_brake.kind': 'edit-revert', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
+      [{ kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: '{"command":"python t.py"}', file: 'a.py', count: 2, failure: 'SyntaxError' },
+        { 'dsh_brake.kind': 'edit-revert' }],
+      [{ kind: 'same-failure', tool: 'bash', args: '{"command":"pytest"}', count: 3, failure: 'NameError: x', origin: 'b.py', edited: ['a.py'] },
+        { 'dsh_brake.kind': 'same-failure', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
     ]
     for (const [found, expected] of cases) {
       const out = through(brakeNotice(found))
@@ -162,6 +173,18 @@ describe('the brake\'s records', () => {
     expect(out.attributes).toMatchObject({ 'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.tool': 'read' })
   })
 
+  it('gives a notice the severity the config names; a refusal, a stop and a cut warn whatever it says', () => {
+    for (const severity of ['warn', 'error'] as const) {
+      const { through } = setup(undefined, severity)
+      expect(through(brakeNotice(read)).severity, severity).toBe(severity)
+      const closing = JSON.parse(JSON.stringify(notice('dsh-brake', stopNotice({ refused: false, loop: { ...read, count: 9 } })))) as unknown
+      expect(through(record('user/message', closing)).severity, severity).toBe(severity)
+      expect(through(brakeNotice({ kind: 'runaway', part: 'text', unit: 'again ', copies: 300, cuts: 1 })).severity, severity).toBe('warn')
+      expect(through(toolResult(`Error: ${denialReason('read', 10)}`, true)).severity, severity).toBe('warn')
+      expect(through(stopEnd({ refused: false, loop: { ...read, count: 9 } })).severity, severity).toBe('warn')
+    }
+  })
+
   it('says whether repeat-tool-reminder spoke about the tool since the person\'s last message, per session', () => {
     const { through } = setup()
     through(otherNotice('repeat-tool-reminder', 'read × 3'))
@@ -219,6 +242,42 @@ describe('every other record', () => {
     for (let i = 0; i < 1000; i++) through(otherNotice('repeat-tool-reminder', `tool_${i} × 3`, `session-${i % 300}`))
     expect(memory.reminded.size).toBeLessThanOrEqual(256)
     for (const tools of memory.reminded.values()) expect(tools.size).toBeLessThanOrEqual(64)
+  })
+})
+
+describe('mounted as DSH mounts the plugin', () => {
+  type Seam = (input: TelemetryRecord) => TelemetryRecord
+  /** The plugin on a Cordis context, with DSH's telemetry backend's service there or not; the seam's waterfall. */
+  async function mounted(config: Record<string, unknown>, telemetry = true): Promise<Seam> {
+    const ctx = new Context() as unknown as {
+      provide(name: string): void
+      set(name: string, value: unknown): void
+      waterfall(name: string, input: TelemetryRecord, inner: () => TelemetryRecord): TelemetryRecord
+    }
+    if (telemetry) {
+      ctx.provide('sessionTelemetry')
+      ctx.set('sessionTelemetry', {})
+    }
+    await (ctx as unknown as Context).plugin(BrakePlugin, config)
+    return input => ctx.waterfall('session-telemetry/record', input, () => input)
+  }
+
+  it('marks a notice info by default, and with the severity `telemetryNoticeSeverity` names', async () => {
+    expect((await mounted({}))(brakeNotice(read))).toMatchObject({ severity: 'info', attributes: { 'dsh_brake.action': 'notice' } })
+    const seam = await mounted({ telemetryNoticeSeverity: 'error' })
+    expect(seam(brakeNotice(read))).toMatchObject({ severity: 'error', attributes: { 'dsh_brake.action': 'notice' } })
+    expect(seam(toolResult(`Error: ${denialReason('read', 10)}`, true)).severity).toBe('warn')
+  })
+
+  it('marks nothing where the telemetry service is not mounted', async () => {
+    const input = brakeNotice(read)
+    expect((await mounted({ telemetryNoticeSeverity: 'error' }, false))(input)).toBe(input)
+  })
+
+  it('refuses to load with a severity the seam does not take, naming the key, the choices and the value', async () => {
+    await expect(mounted({ telemetryNoticeSeverity: 'debug' })).rejects.toThrow(
+      'dsh-brake: `telemetryNoticeSeverity` must be one of `info`, `warn`, `error`, got "debug"',
+    )
   })
 })
 
