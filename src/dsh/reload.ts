@@ -41,6 +41,15 @@ export function refusal(name: string, file: string, error: object): string | und
   return why.length === 1 ? `${head}: ${why[0]!}. ${fix}\n` : `${head}:\n${why.map(issue => `  - ${issue}`).join('\n')}\n${fix}\n`
 }
 
+/**
+ * What to tell of a settings section the brake refused when it registered (`why` is the brake's message): the section
+ * was stored outside the web UI, which refuses such a value at the save.
+ */
+export function settingsRefusal(name: string, why: string): string {
+  const reason = why.startsWith(`${name}: `) ? why.slice(name.length + 2) : why
+  return `${name}: your \`${name}:\` section of DSH's settings document was not applied; ${name} runs with its cordis.patch.yml config: ${reason}. Fix it and save again (\`dsh-brake doctor\` shows the settings in force).\n`
+}
+
 /** The messages of an error, its causes and, for an AggregateError, the errors it gathers. */
 function messages(error: unknown, seen = new Set<unknown>()): string[] {
   if (typeof error !== 'object' || error === null || seen.has(error)) return []
