@@ -42,14 +42,16 @@ export function readSettingsSection(file: string, namespace: string): SettingsSe
   const [first] = doc.errors
   if (first !== undefined) return { error: `${file}:${counter.linePos(first.pos[0]).line}: not valid YAML: ${first.message.split('\n')[0] ?? ''}` }
   const root = doc.contents
-  const pair = isMap(root) ? root.items.find(item => isScalar(item.key) && item.key.value === namespace) : undefined
+  const keyed = (node: unknown, key: string) =>
+    isMap(node) ? node.items.find(item => isScalar(item.key) && item.key.value === key) : undefined
+  const pair = keyed(root, namespace)
   const lineAt = (node: unknown): number => counter.linePos((node as Node | undefined)?.range?.[0] ?? 0).line
   return {
     file,
     section: pair === undefined ? undefined : (pair.value as Node | null)?.toJSON() as unknown ?? null,
     lineOf(key) {
       if (pair === undefined) return 1
-      const inner = key === undefined || !isMap(pair.value) ? undefined : pair.value.items.find(item => isScalar(item.key) && item.key.value === key)
+      const inner = key === undefined ? undefined : keyed(pair.value, key)
       return lineAt(inner?.key ?? pair.key)
     },
   }
