@@ -68,7 +68,8 @@ export class CardController {
     try {
       const fence = revision === undefined ? {} : { expectedRevision: revision }
       const { result } = await connection.api.settings.mutate({ ns: this.namespace, ops, ...fence })
-      if (!result.ok) return result.error.message
+      // The card already names the brake: its message follows without the name it opens with.
+      if (!result.ok) return result.error.message.replace(/^dsh-brake: /, '')
       this.accept(result.value)
       return undefined
     } catch (error) {

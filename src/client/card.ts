@@ -32,6 +32,8 @@ const css = {
   body: { borderTop: '1px solid var(--dsw-alias-border-l2)', margin: '0 16px', padding: '4px 0 8px' },
   row: { display: 'flex', flexDirection: 'column', gap: '4px', padding: '12px 0' },
   label: { display: 'flex', alignItems: 'center', gap: '8px', fontSize: '13px', fontWeight: 500, color: 'var(--dsw-alias-label-primary)' },
+  chevron: { flex: 'none', fontSize: '14px', color: 'var(--dsw-alias-label-tertiary)' },
+  switch: { alignSelf: 'flex-start', margin: '4px 0' },
   hint: { margin: 0, fontSize: '12px', lineHeight: 1.5, color: 'var(--dsw-alias-label-tertiary)' },
   input: {
     font: 'inherit', fontSize: '13px', padding: '6px 8px', borderRadius: '8px', border: '1px solid var(--dsw-alias-border-l2)',
@@ -44,7 +46,7 @@ const css = {
   link: { appearance: 'none', border: 0, background: 'none', padding: 0, font: 'inherit', fontSize: '12px', cursor: 'pointer', color: 'var(--dsw-alias-brand-primary)' },
   choice: { display: 'flex', alignItems: 'baseline', gap: '8px', fontSize: '13px', color: 'var(--dsw-alias-label-primary)', cursor: 'pointer' },
   footer: { display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: '8px', padding: '12px 0 4px', borderTop: '1px solid var(--dsw-alias-border-l2)' },
-  refusal: { flex: 1, margin: 0, fontSize: '12px', lineHeight: 1.5, color: 'var(--dsw-alias-label-error)' },
+  refusal: { flex: 1, margin: 0, fontSize: '12px', lineHeight: 1.5, color: 'var(--dsw-alias-label-error, #d92d20)' },
   saved: { flex: 1, margin: 0, fontSize: '12px', lineHeight: 1.5, color: 'var(--dsw-alias-label-secondary)' },
   button: {
     font: 'inherit', fontSize: '13px', padding: '6px 14px', borderRadius: '8px', cursor: 'pointer',
@@ -76,7 +78,8 @@ export function BrakeCard(props: BrakeCardProps): ReactNode {
     h('span', { style: css.headText },
       h('span', { style: css.name }, title),
       h('span', { style: css.description }, t('description'))),
-    state.dirty ? h('span', { style: css.badge }, t('unsaved')) : null),
+    state.dirty ? h('span', { style: css.badge }, t('unsaved')) : null,
+    h('span', { style: css.chevron, 'aria-hidden': true }, open ? '▴' : '▾')),
     open
       ? h('div', { style: css.body },
         state.writable ? null : h('p', { style: css.hint, role: 'status' }, t('readOnly')),
@@ -84,7 +87,7 @@ export function BrakeCard(props: BrakeCardProps): ReactNode {
         control('callWarnCount', textInput('callWarnCount', true)),
         control('callDenyCount', textInput('callDenyCount', true)),
         control('streamCut', h('input', {
-          id: 'dsh-brake-streamCut', type: 'checkbox', role: 'switch', checked: state.fields.streamCut.text === 'true', disabled,
+          id: 'dsh-brake-streamCut', type: 'checkbox', role: 'switch', checked: state.fields.streamCut.text === 'true', disabled, style: css.switch,
           'aria-describedby': 'dsh-brake-streamCut-hint',
           onChange: (event: { target: { checked: boolean } }) => card.edit('streamCut', String(event.target.checked)),
         })),

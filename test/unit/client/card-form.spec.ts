@@ -69,7 +69,7 @@ describe('the card on the settings wire', () => {
     controller.edit('callDenyCount', '3')
     await controller.save()
     expect(accepted).toEqual([])
-    expect(controller.getSnapshot()).toMatchObject({ refusal: message, saved: false, dirty: true })
+    expect(controller.getSnapshot()).toMatchObject({ refusal: message.slice('dsh-brake: '.length), saved: false, dirty: true })
     expect(controller.getSnapshot().fields.callDenyCount.text).toBe('3')
     controller.discard()
     expect(controller.getSnapshot()).toMatchObject({ refusal: undefined, dirty: false })
