@@ -27,6 +27,8 @@ export function followSettings(
   ctx: Context, config: Readonly<Config>, run: (config: Config) => void, refused: (message: string) => void,
 ): void {
   ctx.inject(['settings'], (scoped) => {
+    // A second dsh-brake row (a profile may mount the brake twice) runs with its own row: the section is the first's.
+    if (scoped.settings.get(SETTINGS_NAMESPACE as SettingsNamespace) !== undefined) return
     let scope: ReturnType<typeof scoped.settings.register<ReturnType<typeof settingsOf>>>
     try {
       scope = scoped.settings.register(SETTINGS_NAMESPACE as SettingsNamespace, settingsSchema(config), { base: settingsOf(config) })

@@ -147,6 +147,15 @@ describe('the settings section', () => {
     expect(refusedAt(await session(ctx, repeat(4, call('read', { file_path: 'a' })))).some(Boolean)).toBe(false)
   })
 
+  it('leaves the section to the first of two brake rows, and the second runs with its own row', async () => {
+    const ctx = await bootDsh()
+    MemorySettings.document = { 'dsh-brake': { mode: 'deny', callWarnCount: 2, callDenyCount: 3 } }
+    await ctx.plugin(MemorySettings)
+    await mountProfile(ctx, [{ id: 'dsh-brake-2', name: 'dsh-brake', config: { callWarnCount: 5 } }])
+    expect(ctx.settings.describe().filter(d => d.ns === NS)).toHaveLength(1)
+    expect(brakeLogs(ctx).join('\n')).not.toContain('was not applied')
+  })
+
   it('changes nothing without a settings service', async () => {
     const ctx = await brake({ mode: 'deny', callWarnCount: 2, callDenyCount: 3 })
     expect(ctx.get('settings')).toBeUndefined()
