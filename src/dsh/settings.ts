@@ -8,7 +8,6 @@
  * @module dsh-brake/dsh/settings
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type {} from '@deepseek-ai/dsh-settings'
 import type { SettingsNamespace } from '@deepseek-ai/dsh-settings'
 import type { Config } from '../config/keys.js'
 import { settingsSchema } from '../config/settings-schema.js'
