@@ -13,12 +13,21 @@ import type { Config } from './keys.js'
 import { keysSchema } from './schema.js'
 import { SETTINGS_KEYS, settingsProblems, type Settings } from './settings.js'
 
-/** The section's schema, judging each write as part of `config` (the row's config, which the section sits over). */
-export function settingsSchema(config: Readonly<Config>): Schema<Partial<Settings>, Settings> {
+/**
+ * The section's schema, judging each write as part of `config` (the row's config, which the section sits over);
+ * `refused` hears each refusal's message before it is thrown.
+ */
+export function settingsSchema(
+  config: Readonly<Config>, refused: (message: string) => void = () => undefined,
+): Schema<Partial<Settings>, Settings> {
   const plain = keysSchema(SETTINGS_KEYS)
   const worded = function (value: unknown, options?: unknown): unknown {
     const problems = settingsProblems(value, config)
-    if (problems.length > 0) throw new TypeError(describeProblems(problems))
+    if (problems.length > 0) {
+      const message = describeProblems(problems)
+      refused(message)
+      throw new TypeError(message)
+    }
     return (plain as (value: unknown, options?: unknown) => unknown)(value, options)
   }
   // A schema is a function carrying its description as own properties on Schema's prototype (that is how schemastery

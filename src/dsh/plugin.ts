@@ -13,7 +13,7 @@ import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'
 import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
-import { onReloadRejected, settingsRefusal } from './reload.js'
+import { onReloadRejected, settingsChangeRefusal, settingsRefusal } from './reload.js'
 import { onRequest } from './request.js'
 import { followSettings } from './settings.js'
 import { onStream } from './stream.js'
@@ -45,7 +45,10 @@ export function apply(ctx: Context, config: Config): void {
   followSettings(ctx, config, (next) => {
     void running.dispose()
     running = ctx.plugin({ name, apply: mountBrake }, next)
-  }, why => tell(settingsRefusal(name, why)))
+  }, {
+    atStart: why => tell(settingsRefusal(name, why)),
+    whileRunning: why => tell(settingsChangeRefusal(name, why)),
+  })
 }
 
 /** Register every listener of the brake (and, in deny and stop modes, its guard) on `ctx`, for `config`. */

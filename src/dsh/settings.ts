@@ -17,26 +17,40 @@ import { SETTINGS_NAMESPACE, settingsOf, withSettings } from '../config/settings
 const FIBER_UNLOADING = 5
 const FIBER_DISPOSED = 4
 
+/** What the brake says of a settings section it refused. */
+export interface SettingsRefusals {
+  /** A section already stored when the brake started: the row's config runs instead. */
+  readonly atStart: (message: string) => void
+  /**
+   * A change refused while the brake runs (a save in the web UI, which shows it too, or a hand edit of the document,
+   * which DSH would skip without a word): the settings in force stay.
+   */
+  readonly whileRunning: (message: string) => void
+}
+
 /**
  * Keep the brake's config in step with the settings section: `run` is called with the config to run with whenever it
  * changes (at registration when the section changes anything, on each committed change, and with the row's config when
- * the service leaves). `refused` tells of a stored section the brake could not take at registration.
+ * the service leaves).
  */
-export function followSettings(
-  ctx: Context, config: Readonly<Config>, run: (config: Config) => void, refused: (message: string) => void,
-): void {
+export function followSettings(ctx: Context, config: Readonly<Config>, run: (config: Config) => void, refused: SettingsRefusals): void {
   ctx.inject(['settings'], (scoped) => {
     // A second dsh-brake row (a profile may mount the brake twice) runs with its own row: the section is the first's.
     if (scoped.settings.get(SETTINGS_NAMESPACE as SettingsNamespace) !== undefined) return
+    let registered = false
+    const schema = settingsSchema(config, (message) => {
+      if (registered) refused.whileRunning(message)
+    })
     let scope: ReturnType<typeof scoped.settings.register<ReturnType<typeof settingsOf>>>
     try {
-      scope = scoped.settings.register(SETTINGS_NAMESPACE as SettingsNamespace, settingsSchema(config), { base: settingsOf(config) })
+      scope = scoped.settings.register(SETTINGS_NAMESPACE as SettingsNamespace, schema, { base: settingsOf(config) })
     } catch (error) {
       // A section already stored that the brake refuses (a hand edit of the document): the row's config runs, and the
       // person is told why, rather than the brake failing to load.
-      refused(error instanceof Error ? error.message : String(error))
+      refused.atStart(error instanceof Error ? error.message : String(error))
       return
     }
+    registered = true
     const current = scope.get()
     if (changes(config, current)) run(withSettings(config, current))
     scope.watch((next) => {

@@ -112,6 +112,15 @@ describe('the settings section', () => {
     expect(refusedAt(await session(ctx, repeat(11, call('read', { file_path: 'a' })))).some(Boolean)).toBe(false)
   })
 
+  it('says on dsh\'s terminal when a hand edit of the document is refused, and runs on as it was', async () => {
+    const ctx = await brake({ callWarnCount: 2, callDenyCount: 3 }, { 'dsh-brake': { mode: 'deny' } })
+    const provider = ctx.get('settings') as MemorySettings
+    provider.edit({ 'dsh-brake': { mode: 'deny', callDenyCount: 2 } })
+    await settle()
+    expect(brakeLogs(ctx).join('\n')).toContain('dsh-brake: a change of your `dsh-brake:` settings was refused; dsh-brake runs on with its settings as they were: `callDenyCount` must be greater than `callWarnCount` (2), got 2.')
+    expect(refusedAt(await session(ctx, repeat(4, call('read', { file_path: 'a' }))))).toEqual([false, false, false, true])
+  })
+
   it('takes a reset back to the row\'s value', async () => {
     const ctx = await brake({ mode: 'deny', callWarnCount: 2, callDenyCount: 3 }, { 'dsh-brake': { mode: 'remind' } })
     expect(refusedAt(await session(ctx, repeat(4, call('read', { file_path: 'a' })))).some(Boolean)).toBe(false)
