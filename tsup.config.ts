@@ -1,6 +1,9 @@
 import { defineConfig } from 'tsup'
 
-export default defineConfig({
+/** The package name: DSH's client module system knows a browser half by it (src/client/index.ts). */
+const PACKAGE = 'dsh-brake'
+
+export default defineConfig([{
   entry: {
     // The plugin, the package's one export.
     'index': 'src/index.ts',
@@ -16,6 +19,23 @@ export default defineConfig({
   // that would also carry the command's Cordis and file reading).
   splitting: false,
   dts: { entry: { index: 'src/index.ts' } },
-  clean: true,
+  // Everything but the browser half, which the build below writes at the same time.
+  clean: ['!client.cjs'],
   sourcemap: false,
-})
+}, {
+  // The browser half (package.json `exports["./client"]`, `dsh.client`), in the format DSH's client module system
+  // loads: not an ES module but a CommonJS body wrapped in a factory handed to the page's module loader, whose
+  // `require` answers only the modules the web UI shares (React among them); everything else is bundled in.
+  entry: { client: 'src/client/index.ts' },
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  target: 'es2022',
+  platform: 'browser',
+  external: ['react'],
+  splitting: false,
+  dts: false,
+  clean: false,
+  sourcemap: false,
+  banner: { js: `window.__ModuleLoader__.load({ id: ${JSON.stringify(PACKAGE)}, factory: (require) => { var module = { exports: {} }; var exports = module.exports;` },
+  footer: { js: 'return module.exports; } });' },
+}])

@@ -16,6 +16,7 @@ import { plural } from '../words/plural.js'
 import { closestSpelling } from '../words/spelling.js'
 import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
+import { reportSettings, type SettingsFindings } from './doctor-settings.js'
 import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
 import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
@@ -39,7 +40,9 @@ const REMINDER_COUNTS = [3, 5, 8]
 export const DOCTOR_USAGE = `usage: dsh-brake doctor [--profile NAME]
 
 Checks that dsh-brake will load and run in a DSH profile: the profile lists it, the package resolves and loads from
-there, and every dsh-brake row of its cordis.patch.yml passes every config rule (each problem with its file and line).
+there, and every dsh-brake row of its cordis.patch.yml passes every config rule (each problem with its file and line);
+shows the settings in force, each with where it comes from: the settings document the web UI writes, the row, or the
+default.
 Without --profile, checks every profile under the DSH home that has dsh-brake. The DSH home is $DSH_HOME, or ~/.dsh.
 Exits 1 when it finds a problem.`
 
@@ -85,8 +88,8 @@ function isProfileName(name: string): boolean {
   return name !== '' && !/[/\\]/.test(name) && name !== '.' && name !== '..' && name !== 'node_modules'
 }
 
-/** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1). */
-interface Findings {
+/** How a check reports: a step that passed, a remark, or a problem (which makes the exit code 1), and a detail of one. */
+interface Findings extends SettingsFindings {
   readonly ok: (text: string) => void
   readonly note: (text: string) => void
   readonly problem: (text: string) => void
@@ -103,6 +106,7 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
       problems++
       say(`  problem  ${text}`)
     },
+    detail: text => say(`             ${text}`),
   }
   say(`dsh-brake doctor: profile "${name}" in ${dir} (the DSH home: ${home.from})`)
   const manifest = readManifest(dir)
@@ -117,6 +121,7 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   await checkPackage(dir, name, findings)
   const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
   checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
+  reportSettings(home.dir, bundles, rows, findings)
   misspelledRows(rows, findings)
   rowsInRootConfig(dir, findings)
   reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)

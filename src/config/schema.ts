@@ -8,7 +8,7 @@
 import Schema from '@deepseek-ai/schemastery'
 import type { ToolPolicy } from '../core/policies.js'
 import { configProblems } from './check.js'
-import { KEY_ENTRIES, TOOL_CLASSES, type Config as Values, type KeyEntry, type Rule } from './keys.js'
+import { KEY_ENTRIES, TOOL_CLASSES, type Config as Values, type ConfigKey, type KeyEntry, type Rule } from './keys.js'
 
 /** dsh-brake's configuration, as `apply` receives it (every key present: the schema fills the defaults). */
 export type Config = Values
@@ -45,19 +45,28 @@ function schemaOf(rule: Rule): Schema {
 const chinese = (entry: KeyEntry): string => entry.rule.kind === 'integer' ? `${entry.zh}默认 ${String(entry.default)}。` : entry.zh
 
 /**
+ * A schema of some of the table's keys (all of them for the config; the settings section's for DSH's settings
+ * service), each with its default, its rule and its descriptions in both languages.
+ */
+export function keysSchema(keys: readonly ConfigKey[]): Schema {
+  const entries = KEY_ENTRIES.filter(([key]) => keys.includes(key))
+  return Schema.object(Object.fromEntries(entries.map(([key, entry]) =>
+    [key, schemaOf(entry.rule).default(entry.default).description(entry.en)])))
+    .description('A DeepSeek Harness (DSH) plugin that notices an agent going round in a loop and tells the model what it saw and what to do instead; it can also refuse exact repeats or end the loop\'s turn.')
+    .i18n({
+      'zh-CN': {
+        $desc: 'DeepSeek Harness（DSH）的插件：察觉 agent 原地打转，并告诉模型看到了什么、该改做什么；还可以拒绝完全相同的重复，或结束循环所在的一轮。',
+        ...Object.fromEntries(entries.map(([key, entry]) => [key, chinese(entry)])),
+      },
+    })
+}
+
+/**
  * The config schema. Input keys are optional (Cordis fills the defaults); the output type is the complete
  * {@link Config}, so `apply` needs no casts.
  */
 // Built from the table, the schema's static type knows no keys; the cast gives it the one the table makes.
-export const Config = Schema.object(Object.fromEntries(KEY_ENTRIES.map(([key, entry]) =>
-  [key, schemaOf(entry.rule).default(entry.default).description(entry.en)])))
-  .description('A DeepSeek Harness (DSH) plugin that notices an agent going round in a loop and tells the model what it saw and what to do instead; it can also refuse exact repeats or end the loop\'s turn.')
-  .i18n({
-    'zh-CN': {
-      $desc: 'DeepSeek Harness（DSH）的插件：察觉 agent 原地打转，并告诉模型看到了什么、该改做什么；还可以拒绝完全相同的重复，或结束循环所在的一轮。',
-      ...Object.fromEntries(KEY_ENTRIES.map(([key, entry]) => [key, chinese(entry)])),
-    },
-  }) as unknown as Schema<Partial<Config>, Config>
+export const Config = keysSchema(KEY_ENTRIES.map(([key]) => key)) as unknown as Schema<Partial<Config>, Config>
 
 // Cordis validates a plugin's config through its Standard Schema face before `apply`. The schema alone stops at the
 // first problem and words a quoted number as "expected number but got 3"; this face checks the raw config against

@@ -13,8 +13,9 @@ import { onSessionEvent } from './compaction.js'
 import { guardCall } from './guard.js'
 import { onPostExecute } from './post-execute.js'
 import { onPreStep } from './pre-step.js'
-import { onReloadRejected } from './reload.js'
+import { onReloadRejected, settingsChangeRefusal, settingsRefusal } from './reload.js'
 import { onRequest } from './request.js'
+import { followSettings } from './settings.js'
 import { onStream } from './stream.js'
 import { createTelemetryMarking, onTelemetryRecord } from './telemetry.js'
 
@@ -24,23 +25,40 @@ export { Config }
 export const name = 'dsh-brake'
 
 /**
- * Mount the brake: what its listeners share, then each listener, and the guard.
- * @param ctx - the plugin context; listeners and the guard are registered on it and go away with it.
+ * Mount the brake: the row's config checked (loudly: a config the brake refuses stops the load), the brake itself,
+ * and the settings section that may change its config while it runs.
+ * @param ctx - the plugin context; everything is registered under it and goes away with it.
  * @param config - the validated config (Cordis fills the defaults); rules beyond types are checked here, loudly.
  */
 export function apply(ctx: Context, config: Config): void {
+  resolveOptions(config)
+  const logger = ctx.logger(name)
+  const tell = (line: string): void => {
+    toTerminal(line)
+    logger.error('%s', line.trimEnd())
+  }
+  // A refused edit of its config is said where a person looks: dsh's terminal, and its log for whoever exports it.
+  onReloadRejected(ctx, name, tell)
+  // The brake runs as a plugin of its own under this one, so that a change of settings restarts it alone, as a
+  // config edit restarts the whole plugin: its listeners and guard afresh, and every agent's counts with them.
+  let running = ctx.plugin({ name, apply: mountBrake }, config)
+  followSettings(ctx, config, (next) => {
+    void running.dispose()
+    running = ctx.plugin({ name, apply: mountBrake }, next)
+  }, {
+    atStart: why => tell(settingsRefusal(name, why)),
+    whileRunning: why => tell(settingsChangeRefusal(name, why)),
+  })
+}
+
+/** Register every listener of the brake (and, in deny and stop modes, its guard) on `ctx`, for `config`. */
+function mountBrake(ctx: Context, config: Config): void {
   const brake = createBrake(ctx, name, resolveOptions(config), toTerminal)
   ctx.on('tools/post-execute', (exec, result, next) => onPostExecute(brake, exec, result, next))
   ctx.on('agent/pre-step', (payload, next) => onPreStep(brake, payload, next))
   ctx.on('session/event', (session, event) => onSessionEvent(brake, session, event))
   ctx.on('agent/request', (payload, next) => onRequest(brake, payload, next))
   ctx.on('llm/stream', (options, next) => onStream(brake, options, next))
-  // A refused edit of its config is said where a person looks: dsh's terminal, and its log for whoever exports it.
-  const logger = ctx.logger(name)
-  onReloadRejected(ctx, name, (line) => {
-    toTerminal(line)
-    logger.error('%s', line.trimEnd())
-  })
   // Only deny and stop modes need the tools service; the listeners above run without it.
   if (brake.deny) ctx.inject(['tools'], ctx => void ctx.tools.guard(exec => guardCall(brake, exec)))
   // Only where DSH's telemetry seam is mounted (its backend registers `sessionTelemetry`): the brake's records marked.

@@ -41,6 +41,24 @@ export function refusal(name: string, file: string, error: object): string | und
   return why.length === 1 ? `${head}: ${why[0]!}. ${fix}\n` : `${head}:\n${why.map(issue => `  - ${issue}`).join('\n')}\n${fix}\n`
 }
 
+/**
+ * What to tell of a settings section the brake refused when it registered (`why` is the brake's message): the section
+ * was stored outside the web UI, which refuses such a value at the save.
+ */
+export function settingsRefusal(name: string, why: string): string {
+  return `${name}: your \`${name}:\` section of DSH's settings document was not applied; ${name} runs with its cordis.patch.yml config: ${withoutName(name, why)}. Fix it and save again (\`dsh-brake doctor\` shows the settings in force).\n`
+}
+
+/** What to tell of a change of the settings section the brake refused while it runs: it runs on as it was. */
+export function settingsChangeRefusal(name: string, why: string): string {
+  return `${name}: a change of your \`${name}:\` settings was refused; ${name} runs on with its settings as they were: ${withoutName(name, why)}.\n`
+}
+
+/** A message of the brake's without the name it opens with, for a line that names the brake already. */
+function withoutName(name: string, why: string): string {
+  return why.startsWith(`${name}: `) ? why.slice(name.length + 2) : why
+}
+
 /** The messages of an error, its causes and, for an AggregateError, the errors it gathers. */
 function messages(error: unknown, seen = new Set<unknown>()): string[] {
   if (typeof error !== 'object' || error === null || seen.has(error)) return []

@@ -12,60 +12,15 @@
  *
  * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { chromium, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { repeat } from '../../scripts/dsh-loop.ts'
-import { PACKAGE_ROOT } from '../../scripts/paths.ts'
-import { CLI, cleanUp, dsh, freshHome, workspace, writeUserPatch } from './dsh-cli.ts'
-import { startModelServer, type Answer } from './model-server.ts'
+import { workspace, writeUserPatch } from './dsh-cli.ts'
+import type { Answer } from './model-server.ts'
+import { failedRows, openWeb, sendPrompt, SHOTS, webHomeWithBrake } from './web-page.ts'
 
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium'
-const SHOTS = join(PACKAGE_ROOT, '.test-results/web')
-
-let home: string
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's \`chromium\` (apt-get install -y chromium, as .ci/run does) or set CHROMIUM`)
-  mkdirSync(SHOTS, { recursive: true })
-  home = freshHome()
-  const added = await dsh(['plugin', '--profile', 'web', 'add', PACKAGE_ROOT], { home, cwd: home })
-  expect(added.code, added.stderr).toBe(0)
-}, 120_000)
-
-afterAll(() => {
-  cleanUp()
-})
-
-/** `dsh --profile web` on a free loopback port, against `baseUrl`; resolves once it prints its address. */
-async function serve(baseUrl: string, cwd: string): Promise<{ url: string; stop: () => void }> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
-    cwd,
-    env: {
-      ...process.env,
-      PATH: [dirname(process.execPath), join(PACKAGE_ROOT, '.e2e/bin'), process.env['PATH'] ?? ''].join(':'),
-      DSH_HOME: home, DSH_TELEMETRY_DISABLED: '1', DEEPSEEK_API_KEY: 'sk-scripted', DEEPSEEK_BASE_URL: baseUrl,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`dsh web did not start: ${out}`)), 60_000)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const found = /dsh web: (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (found !== null) {
-        clearTimeout(timer)
-        resolve(found[1]!)
-      }
-    })
-    child.stderr!.on('data', (chunk: Buffer) => void (out += chunk.toString()))
-    child.on('exit', code => reject(new Error(`dsh web exited (${String(code)}): ${out}`)))
-  })
-  return { url, stop: () => void child.kill() }
-}
+const home = webHomeWithBrake()
 
 /** What the person did and saw: the page after the turn, and how its rows read. */
 interface Seen {
@@ -81,44 +36,15 @@ interface Seen {
 async function visit(
   name: string, patch: string, script: Answer[], prompt: string, answer: string, files: Record<string, string>,
 ): Promise<Seen> {
-  writeUserPatch(home, patch, 'web')
+  writeUserPatch(home(), patch, 'web')
   const cwd = workspace(files)
-  const server = await startModelServer(script)
-  const web = await serve(server.url, cwd)
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'UTC' })
-  await page.goto(web.url, { waitUntil: 'load' })
-  const box = page.locator('textarea').first()
-  await box.waitFor({ state: 'visible', timeout: 60_000 })
-  // A first visit shows DSH's notice about internal testing: a person reads it and continues.
-  const proceed = page.getByRole('button', { name: 'Continue' })
-  await proceed.waitFor({ timeout: 5_000 }).then(() => proceed.click(), () => undefined)
-  if (await box.getAttribute('aria-label') === 'Choose workspace') {
-    await box.click()
-    const dialog = page.getByRole('dialog')
-    await dialog.getByRole('button', { name: 'Edit path' }).click()
-    await dialog.locator('input').first().fill(cwd)
-    await dialog.locator('input').first().press('Enter')
-    await dialog.getByRole('button', { name: 'Open', exact: true }).click()
-    await page.waitForFunction('document.querySelector("textarea")?.getAttribute("aria-label") !== "Choose workspace"')
-  }
-  await box.fill(prompt)
-  await page.getByRole('button', { name: 'Send message' }).click()
-  await page.getByText(answer).last().waitFor({ timeout: 90_000 })
+  const { page, close } = await openWeb(home(), script, cwd)
+  await sendPrompt(page, cwd, prompt, answer)
   const rows = page.locator('[data-context-source]', { hasText: 'dsh-brake' })
   const notices = await Promise.all((await rows.all()).map(row => row.locator('xpath=..').innerText()))
-  const failed = await Promise.all((await page.locator('[data-state=error]').all()).map(row => row.innerText()))
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
   return {
-    page, notices: notices.map(text => text.replace(/\s*\n\s*/g, ' · ')), failed,
-    close: async () => {
-      await browser.close()
-      web.stop()
-      await server.close()
-    },
+    page, notices: notices.map(text => text.replace(/\s*\n\s*/g, ' · ')), failed: await failedRows(page), close,
   }
 }
 

@@ -6,15 +6,16 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
 import { absoluteLinks, isRelative, linkTargets, publishedUrl, SHIPPED_READMES } from '../../scripts/pack-readmes.ts'
 
 const read = (path: string): string => readFileSync(join(PACKAGE_ROOT, path), 'utf8')
 const manifest = JSON.parse(read('package.json')) as {
-  exports: Record<string, Record<string, string>>
+  exports: Record<string, Record<string, string> | string>
   files: string[]
-  dsh: { bundle: { patch: string } }
+  dsh: { bundle: { patch: string }; client: unknown }
   bin: Record<string, string>
   dependencies: Record<string, string>
   peerDependencies: Record<string, string>
@@ -70,7 +71,7 @@ describe('the tarball', () => {
     expect(pack.filename).toBe(`dsh-brake-${version}.tgz`)
     expect(pack.paths).toEqual([
       'CHANGELOG.md', 'LICENSE', 'README.md', 'README.zh.md', 'bench/README.md', 'cordis.patch.yml',
-      'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/index.d.ts', 'dist/index.js',
+      'dist/cli/analyze-worker.js', 'dist/cli/main.js', 'dist/client.cjs', 'dist/index.d.ts', 'dist/index.js',
       'docs/analyze.md', 'docs/configuration.md', 'docs/configuration.zh.md', 'docs/design.md', 'docs/evaluation.md', 'docs/install.md', 'docs/notices.md', 'docs/telemetry.md', 'docs/testing.md', 'docs/web-ui.png',
       'package.json',
     ])
@@ -139,6 +140,54 @@ describe('the manifest', () => {
     expect(patch).toMatch(/- insert:\n\s+- id: dsh-brake\n\s+name: dsh-brake\s*$/)
   })
 
+  // DSH's client module system serves `exports["./client"]` of a package that declares `dsh.client` for the web, and
+  // the page runs it as a factory handed to its module loader, whose `require` answers only the shared modules.
+  it('ships the web UI card in the format DSH\'s client module system loads, requiring only what the web UI shares', () => {
+    expect(manifest.exports['./client']).toBe('./dist/client.cjs')
+    expect(manifest.files).toContain('dist/client.cjs')
+    expect(manifest.dsh.client).toEqual({ platform: 'web', inject: expect.arrayContaining(['@deepseek-ai/dsh-client-ui-settings-plugins']) as unknown })
+    const registered: { id: string; factory: (require: (id: string) => unknown) => Record<string, unknown> }[] = []
+    const window = { __ModuleLoader__: { load: (entry: (typeof registered)[number]) => void registered.push(entry) } }
+    // The bundle is a script for a page, run here as the page runs it: with a `window` holding the module loader.
+    runInNewContext(read('dist/client.cjs'), { window })
+    expect(registered.map(entry => entry.id)).toEqual(['dsh-brake'])
+    const required: string[] = []
+    const face = registered[0]!.factory((id) => {
+      required.push(id)
+      return { createElement: () => null, useState: () => [false, () => undefined], useSyncExternalStore: () => undefined }
+    })
+    expect(required).toEqual(['react'])
+    expect(face['inject']).toEqual(['slots', 'locale', 'connection', 'settingsScope'])
+    // Applied to a context as the web UI's, it registers its words in both languages and one card keyed on its section.
+    const words: Record<string, Record<string, string>>[] = []
+    const cards: { name: string; key: string }[] = []
+    const ctx = {
+      effect: (execute: () => unknown) => void execute(),
+      get: () => undefined,
+      locale: {
+        register: (_ns: string, dictionaries: Record<string, Record<string, string>>) => {
+          words.push(dictionaries)
+          return () => undefined
+        },
+      },
+      settingsScope: {
+        bind: () => ({ getSnapshot: () => ({ status: 'loading' }), subscribe: () => () => undefined }),
+        describe: () => ({ acceptView: () => undefined }),
+      },
+      slots: {
+        inject: (_name: string, register: () => unknown) => void register(),
+        register: (options: { name: string; key: string }) => {
+          cards.push({ name: options.name, key: options.key })
+          return () => undefined
+        },
+      },
+    }
+    ;(face['apply'] as (ctx: unknown) => void)(ctx)
+    expect(cards).toEqual([{ name: 'settings.plugin.item', key: 'dsh-brake' }])
+    expect(Object.keys(words[0]!).sort()).toEqual(['en', 'zh'])
+    expect(Object.keys(words[0]!['zh']!)).toEqual(Object.keys(words[0]!['en']!))
+  })
+
   it('lists types first in exports, Cordis (and, for types only, DSH\'s agent) as peers and the runtime dependencies the build keeps external', () => {
     expect(Object.keys(manifest.exports['.']!)).toEqual(['types', 'default'])
     expect(Object.keys(manifest.peerDependencies)).toEqual(['@deepseek-ai/cordis', '@deepseek-ai/dsh-agent'])
@@ -187,7 +236,7 @@ describe('layering', () => {
     ['index.ts', 'cli/'],
     ['analyze/'],
     ['replay/'],
-    ['dsh/'],
+    ['dsh/', 'client/'],
     ['config/', 'messages.ts', 'dsh-files/', 'session-logs/'],
     ['core/', 'words/', 'errors/'],
   ]

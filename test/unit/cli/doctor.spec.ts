@@ -350,3 +350,40 @@ describe('dsh-brake doctor on a bad command line: one line naming what was wrong
     expect(built.stdout).toMatch(/^usage: dsh-brake doctor \[--profile NAME\]/)
   })
 })
+
+describe('dsh-brake doctor on the settings in force', () => {
+  const lines = (out: string): string[] => out.split('\n').filter(line => /^ {13}\S/.test(line)).map(line => line.trim().replace(/\s+/g, ' '))
+
+  it('shows each setting with the layer it comes from: the settings document, the row, or the default', async () => {
+    const { home: dir, patchFile } = home({ patch: row('    callWarnCount: 6\n    exclude: [todo_write]\n') })
+    writeFileSync(join(dir, 'settings.yaml'), '# mine\nllm-deepseek:\n  model: x\ndsh-brake:\n  mode: deny\n  exclude: []\n')
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`ok       settings in force (the web UI's Settings → Plugins card writes the \`dsh-brake:\` section of ${join(dir, 'settings.yaml')}; a reset there returns to cordis.patch.yml):`)
+    expect(lines(out)).toEqual([
+      `mode deny settings ${join(dir, 'settings.yaml')}:5`,
+      `callWarnCount 6 cordis.patch.yml ${patchFile}:4`,
+      'callDenyCount 10 default',
+      'streamCut true default',
+      'include [] default',
+      `exclude [] settings ${join(dir, 'settings.yaml')}:6`,
+    ])
+    expect(code).toBe(0)
+  })
+
+  it('names a section the brake refuses with its file and line, and shows the row\'s config in force', async () => {
+    const { home: dir } = home({ patch: row('    callWarnCount: 6\n') })
+    writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: deny\n  callDenyCount: 5\n')
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${join(dir, 'settings.yaml')}:3: \`callDenyCount\` must be greater than \`callWarnCount\` (6), got 5; DSH refuses such a value from the web UI, so it was written by hand: until it is fixed, dsh-brake runs with its cordis.patch.yml config`)
+    expect(lines(out)[0]).toBe('mode remind default')
+    expect(code).toBe(1)
+  })
+
+  it('says when the profile has no settings service, and the row alone applies', async () => {
+    const { home: dir } = home({ bundles: ['@deepseek-ai/dsh-headless', 'dsh-brake'] })
+    writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: deny\n')
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('settings in force (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
+    expect(lines(out)[0]).toBe('mode remind default')
+  })
+})
