@@ -3,12 +3,15 @@
  * over repeated, interleaved rounds). Everything goes through a real Cordis waterfall, exactly as DSH dispatches
  * `tools/post-execute` and `agent/pre-step`; the plugin is the built `dist/`. Figures are printed as a table and
  * written to bench/results/latest.json. Set BENCH_ROUNDS to trade time for stability (default 11).
+ *
+ * `npm run bench -- [traces.jsonl.gz]`: real agent runs to replay beside the generated trace (by default
+ * `../shared/real-traces/dev.jsonl.gz` when it is there; without any, that figure is left out).
  */
 import { spawnSync } from 'node:child_process'
 import { hash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
@@ -16,13 +19,18 @@ import * as Brake from '../dist/index.js'
 import { readSessionLog } from '../src/session-logs/decode.ts'
 import { sessionFiles } from '../src/session-logs/find.ts'
 import { makeArchive, PER_PROJECT } from './archive.ts'
+import { loadRealRuns, type RealRuns } from './real-runs.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
-/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream, analyze, telemetry). */
+/**
+ * Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, real, scaling, sequence, text, memory, stream,
+ * analyze, telemetry).
+ */
 const ONLY = process.env['BENCH_ONLY']?.split(',')
 const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name)
 const TRACE_LENGTH = 100_000
+const REAL_TRACES = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
@@ -125,12 +133,64 @@ if (section('calls')) {
     brakeOverReminder: brakeCost / reminderCost, brakeOverStringify: brakeCost / stringifyCost,
     brakeOwnWorkOverStringify: (brakeCost - noopCost) / stringifyCost,
   }
-  report('post-execute overhead ÷ repeat-tool-reminder\'s', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
+  report('post-execute overhead ÷ the reminder\'s, generated trace', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
   report('post-execute overhead ÷ JSON.stringify(arguments)', ratio(brakeCost / stringifyCost), '≤ 2.00×', brakeCost / stringifyCost <= 2)
   report('  (overhead per call: brake / reminder / no-op listener / stringify)', `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} / ${noopCost.toFixed(0)} / ${stringifyCost.toFixed(0)} ns`, '', undefined)
   // What any listener costs before doing anything (Cordis wraps each listener and traces its arguments) is not the
   // brake's to cut: shown apart, so the brake's own work can be read against the serialization too.
   report('  (own work past a no-op listener ÷ JSON.stringify)', ratio((brakeCost - noopCost) / stringifyCost), '', undefined)
+}
+
+// ── 1b. per-call overhead on real runs ──────────────────────────────────────────────────────────────────────────
+if (section('real')) {
+  const real = await loadRealRuns(REAL_TRACES)
+  if (real === undefined) {
+    report('post-execute overhead on real runs', 'no trace file', '', undefined)
+    console.error(`no real runs at ${REAL_TRACES} (give a trace file's path: npm run bench -- file.jsonl.gz); left out`)
+  } else {
+    await realRuns(real)
+  }
+}
+
+/**
+ * Every run replayed as one fresh agent: the person's message through `agent/pre-step`, then each call, with its real
+ * arguments and result, through `tools/post-execute`, in order. Returns nanoseconds.
+ */
+async function replay(waterfall: Waterfall, real: RealRuns): Promise<number> {
+  const enter = (messages: unknown): Promise<unknown> => Promise.resolve({ kind: 'enter', messages })
+  const start = process.hrtime.bigint()
+  let i = 0
+  for (const run of real.runs) {
+    const agent = {}
+    let step = 0
+    for (const event of run) {
+      if (event.kind === 'prompt') {
+        const messages = [event.message]
+        await waterfall('agent/pre-step', { agent, messages, turn: 1, step: ++step, signal }, () => enter(messages))
+      } else {
+        await waterfall('tools/post-execute', execution(event as unknown as TraceCall, agent, i++), event.result, accept)
+      }
+    }
+  }
+  return Number(process.hrtime.bigint() - start)
+}
+
+async function realRuns(real: RealRuns): Promise<void> {
+  const hosts = { none: await host('none'), reminder: await host('reminder'), brake: await host('brake') }
+  for (const waterfall of Object.values(hosts)) await replay(waterfall, real)
+  const t = await rounds({
+    none: () => replay(hosts.none, real), reminder: () => replay(hosts.reminder, real), brake: () => replay(hosts.brake, real),
+  })
+  const perCall = (ns: number): number => ns / real.calls
+  const reminderCost = perCall(t.reminder - t.none)
+  const brakeCost = perCall(t.brake - t.none)
+  figures['realRuns'] = {
+    path: real.path, runs: real.runs.length, calls: real.calls, meanResultChars: real.resultChars / real.calls,
+    nsPerCall: { noListener: perCall(t.none), reminder: perCall(t.reminder), brake: perCall(t.brake) },
+    overheadNs: { reminder: reminderCost, brake: brakeCost }, brakeOverReminder: brakeCost / reminderCost,
+  }
+  report('post-execute overhead ÷ the reminder\'s, real runs', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
+  report(`  (${real.runs.length} runs, ${real.calls} calls, ${(real.resultChars / real.calls / 1024).toFixed(1)} KB a result; brake / reminder)`, `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} ns`, '', undefined)
 }
 
 // ── 2. scaling with session length ───────────────────────────────────────────────────────────────────────────────
