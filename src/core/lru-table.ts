@@ -9,6 +9,8 @@
 /** Slots a table starts with; it doubles up to its bound as keys arrive, so an agent that does little costs little. */
 const INITIAL_SLOTS = 16
 const NONE = -1
+const NO_KEYS = new Float64Array(0)
+const NO_LINKS = new Int32Array(0)
 
 /** A bounded fingerprint → slot table. */
 export interface LruTable {
@@ -30,11 +32,12 @@ export interface LruTable {
 /** Create a table of at most `limit` keys (`limit` ≥ 1). Keys are non-negative safe integers (fingerprints). */
 export function createLruTable(limit: number): LruTable {
   let slots = 0
-  let keys = new Float64Array(0)
-  let newer = new Int32Array(0)
-  let older = new Int32Array(0)
+  // Shared empty arrays until the first key: a table that is never used allocates nothing.
+  let keys = NO_KEYS
+  let newer = NO_LINKS
+  let older = NO_LINKS
   // index[bucket] = slot + 1, 0 for an empty bucket; at least twice as many buckets as slots.
-  let index = new Int32Array(0)
+  let index = NO_LINKS
   let mask = 0
   let used = 0
   let newest = NONE
