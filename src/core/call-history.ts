@@ -5,7 +5,7 @@
  * @module dsh-brake/core/call-history
  */
 import { createLruTable } from './lru-table.js'
-import { NO_RESULT, sameResult, type ResultRef } from './results.js'
+import { hold, NO_RESULT, release, sameResult, type ResultRef } from './results.js'
 import type { CallObservation, CallStep } from './types.js'
 
 /** The history of a bounded number of call identities. */
@@ -41,6 +41,7 @@ export function createCallHistory(maxTracked: number): CallHistory {
       if (entry === undefined) {
         entries[slot] = entry = { result: NO_RESULT, version: 0, epoch: -1 }
       } else if (table.added) {
+        release(entry.result)
         entry.result = NO_RESULT
         entry.version = 0
         entry.epoch = -1
@@ -49,7 +50,10 @@ export function createCallHistory(maxTracked: number): CallHistory {
       // A refused attempt has no result of its own and leaves the version as it was. A first result is a new version
       // without a comparison (which could cost a normalization).
       if (!call.refused && (entry.result === NO_RESULT || !sameResult(entry.result, call.result))) entry.version++
-      if (!call.refused) entry.result = call.result
+      if (!call.refused) {
+        release(entry.result)
+        entry.result = hold(call.result)
+      }
       const revisit = entry.epoch === epoch && entry.version === before
       entry.epoch = epoch
       return { call, epoch, version: entry.version, revisit, slot, fresh: table.added }
