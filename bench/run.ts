@@ -303,8 +303,35 @@ if (section('memory')) {
       await waterfall('agent/pre-step', { agent, messages: [message], turn: 1, step: 1, signal }, () => Promise.resolve({ kind: 'enter', messages: [message] }))
     }
   }
+  /**
+   * Every bounded table of one agent filled: more distinct calls than it remembers, of every kind a session makes, with
+   * results of real size. Windows of many files over lines of content (seen lines, rereading), searches that find
+   * nothing (questions answered), edits of many files and checks failing after them with tracebacks (file states,
+   * failing checks, the same failure), failures of many tools (error chains), a long-running job polled, outputs a
+   * few KB long (recent results), and claimed text blocks.
+   */
+  const saturate = async (agent: object, tag: string, rounds: number): Promise<void> => {
+    const lines = (from: number, count: number): string => Array.from({ length: count }, (_, k) => `${from + k}\t${tag} line ${from + k} of the module, with its code`).join('\n')
+    const call = (name: string, args: Readonly<Record<string, unknown>>, text: string, isError = false): TraceCall => ({ name, args, result: { isError, content: [{ type: 'text', text }] } })
+    for (let r = 0; r < rounds; r++) {
+      const file = `src/${tag}/m-${r % 97}.py`
+      const calls = [
+        call('read', { file_path: file, offset: 1 + (r % 7) * 40, limit: 60 }, lines(r * 60, 60)),
+        call('grep', { pattern: `missing_${tag}_${r}`, path: `src/${r % 13}` }, 'No matches found'),
+        call('edit', { file_path: file, old_string: `value = ${r}`, new_string: `value = ${r + 1}` }, 'Edited.'),
+        call('bash', { command: `python -m pytest tests/test_${r % 61}.py` },
+          `${lines(r, 30)}\nTraceback (most recent call last):\n  File "${file}", line ${r % 300}, in run_${r % 61}\n    check()\nAssertionError: expected ${r} got ${r + 1}\n[exit code: 1]`),
+        call(`tool_${r % 300}`, { input: `${tag}-${r}` }, `Error: tool_${r % 300} failed on ${tag}-${r}: ${'the input was not what it expected; '.repeat(4)}`, true),
+        call('job_output', { job_id: `job-${r % 5}` }, `${tag} running ${r}\n${lines(r, 40)}`),
+        call('bash', { command: `cat ${tag}-${r}.log` }, lines(r, 80)),
+      ]
+      await dispatch(waterfall, calls, agent)
+    }
+    await blocks(agent, 2_000, tag)
+  }
   await distinct({}, 2_000, 'warm')
   await blocks({}, 2_000, 'warm')
+  await saturate({}, 'warm', 500)
   // Several agents kept side by side, divided out: one agent's share is small next to the collector's noise.
   const KEPT = 4
   const before = await settle()
@@ -314,6 +341,15 @@ if (section('memory')) {
     await blocks(agent, 10_000, `kept-${k}`)
   }
   const perAgent = ((await settle()) - before) / KEPT
+  // At saturation, typed arrays (allocated outside the JavaScript heap) counted too.
+  const settleAll = async (): Promise<number> => {
+    const { heapUsed, arrayBuffers } = await afterCollection()
+    return heapUsed + arrayBuffers
+  }
+  const beforeFull = await settleAll()
+  const full = Array.from({ length: KEPT }, () => ({}))
+  for (const [k, agent] of full.entries()) await saturate(agent, `full-${k}`, 3_000)
+  const perFullAgent = ((await settleAll()) - beforeFull) / KEPT
   const collected = { count: 0 }
   const registry = new FinalizationRegistry(() => { collected.count++ })
   const baseline = await settle()
@@ -336,11 +372,15 @@ if (section('memory')) {
   const afterDropped = await settle()
   await new Promise(resolve => setTimeout(resolve, 50))
   await settle()
-  figures['memory'] = { heapPerAgentBytes: perAgent, droppedAgents: 1_000, collectedAgents: collected.count, heapAfterDroppedBytes: afterDropped - baseline }
+  figures['memory'] = {
+    heapPerAgentBytes: perAgent, heapPerSaturatedAgentBytes: perFullAgent, droppedAgents: 1_000, collectedAgents: collected.count,
+    heapAfterDroppedBytes: afterDropped - baseline,
+  }
   report('heap kept per agent (1e5 calls, 1e4 text blocks)', `${(perAgent / 1024 / 1024).toFixed(2)} MiB`, '≤ 1 MiB', perAgent <= 1024 * 1024)
+  report('heap and buffers per agent at saturation (every table full)', `${(perFullAgent / 1024 / 1024).toFixed(2)} MiB`, '≤ 0.90 MiB', perFullAgent <= 0.9 * 1024 * 1024)
   report('dropped agents collected', `${collected.count} of 1000`, 'all', collected.count === 1_000)
   report('  (heap after 1000 dropped agents, vs before)', `${((afterDropped - baseline) / 1024).toFixed(0)} KiB`, '', undefined)
-  if (kept.length === 0) console.log(kept)
+  if (kept.length + full.length === 0) console.log(kept, full)
 }
 
 // ── 6. watching responses as they stream ─────────────────────────────────────────────────────────────────────────
