@@ -3,12 +3,15 @@
  * over repeated, interleaved rounds). Everything goes through a real Cordis waterfall, exactly as DSH dispatches
  * `tools/post-execute` and `agent/pre-step`; the plugin is the built `dist/`. Figures are printed as a table and
  * written to bench/results/latest.json. Set BENCH_ROUNDS to trade time for stability (default 11).
+ *
+ * `npm run bench -- [traces.jsonl.gz]`: real agent runs to replay beside the generated trace (by default
+ * `../shared/real-traces/dev.jsonl.gz` when it is there; without any, that figure is left out).
  */
 import { spawnSync } from 'node:child_process'
 import { hash } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
@@ -19,13 +22,18 @@ import { findingNotice } from '../src/messages.ts'
 import { readSessionLog } from '../src/session-logs/decode.ts'
 import { sessionFiles } from '../src/session-logs/find.ts'
 import { makeArchive, PER_PROJECT } from './archive.ts'
+import { loadRealRuns, type RealRuns } from './real-runs.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
-/** Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, scaling, sequence, text, memory, stream, analyze, telemetry). */
+/**
+ * Run only some sections, e.g. BENCH_ONLY=memory,text (sections: calls, real, scaling, sequence, text, memory, stream,
+ * analyze, telemetry).
+ */
 const ONLY = process.env['BENCH_ONLY']?.split(',')
 const section = (name: string): boolean => ONLY === undefined || ONLY.includes(name)
 const TRACE_LENGTH = 100_000
+const REAL_TRACES = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
@@ -128,12 +136,64 @@ if (section('calls')) {
     brakeOverReminder: brakeCost / reminderCost, brakeOverStringify: brakeCost / stringifyCost,
     brakeOwnWorkOverStringify: (brakeCost - noopCost) / stringifyCost,
   }
-  report('post-execute overhead ÷ repeat-tool-reminder\'s', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
+  report('post-execute overhead ÷ the reminder\'s, generated trace', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
   report('post-execute overhead ÷ JSON.stringify(arguments)', ratio(brakeCost / stringifyCost), '≤ 2.00×', brakeCost / stringifyCost <= 2)
   report('  (overhead per call: brake / reminder / no-op listener / stringify)', `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} / ${noopCost.toFixed(0)} / ${stringifyCost.toFixed(0)} ns`, '', undefined)
   // What any listener costs before doing anything (Cordis wraps each listener and traces its arguments) is not the
   // brake's to cut: shown apart, so the brake's own work can be read against the serialization too.
   report('  (own work past a no-op listener ÷ JSON.stringify)', ratio((brakeCost - noopCost) / stringifyCost), '', undefined)
+}
+
+// ── 1b. per-call overhead on real runs ──────────────────────────────────────────────────────────────────────────
+if (section('real')) {
+  const real = await loadRealRuns(REAL_TRACES)
+  if (real === undefined) {
+    report('post-execute overhead on real runs', 'no trace file', '', undefined)
+    console.error(`no real runs at ${REAL_TRACES} (give a trace file's path: npm run bench -- file.jsonl.gz); left out`)
+  } else {
+    await realRuns(real)
+  }
+}
+
+/**
+ * Every run replayed as one fresh agent: the person's message through `agent/pre-step`, then each call, with its real
+ * arguments and result, through `tools/post-execute`, in order. Returns nanoseconds.
+ */
+async function replay(waterfall: Waterfall, real: RealRuns): Promise<number> {
+  const enter = (messages: unknown): Promise<unknown> => Promise.resolve({ kind: 'enter', messages })
+  const start = process.hrtime.bigint()
+  let i = 0
+  for (const run of real.runs) {
+    const agent = {}
+    let step = 0
+    for (const event of run) {
+      if (event.kind === 'prompt') {
+        const messages = [event.message]
+        await waterfall('agent/pre-step', { agent, messages, turn: 1, step: ++step, signal }, () => enter(messages))
+      } else {
+        await waterfall('tools/post-execute', execution(event as unknown as TraceCall, agent, i++), event.result, accept)
+      }
+    }
+  }
+  return Number(process.hrtime.bigint() - start)
+}
+
+async function realRuns(real: RealRuns): Promise<void> {
+  const hosts = { none: await host('none'), reminder: await host('reminder'), brake: await host('brake') }
+  for (const waterfall of Object.values(hosts)) await replay(waterfall, real)
+  const t = await rounds({
+    none: () => replay(hosts.none, real), reminder: () => replay(hosts.reminder, real), brake: () => replay(hosts.brake, real),
+  })
+  const perCall = (ns: number): number => ns / real.calls
+  const reminderCost = perCall(t.reminder - t.none)
+  const brakeCost = perCall(t.brake - t.none)
+  figures['realRuns'] = {
+    path: real.path, runs: real.runs.length, calls: real.calls, meanResultChars: real.resultChars / real.calls,
+    nsPerCall: { noListener: perCall(t.none), reminder: perCall(t.reminder), brake: perCall(t.brake) },
+    overheadNs: { reminder: reminderCost, brake: brakeCost }, brakeOverReminder: brakeCost / reminderCost,
+  }
+  report('post-execute overhead ÷ the reminder\'s, real runs', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
+  report(`  (${real.runs.length} runs, ${real.calls} calls, ${(real.resultChars / real.calls / 1024).toFixed(1)} KB a result; brake / reminder)`, `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} ns`, '', undefined)
 }
 
 // ── 2. scaling with session length ───────────────────────────────────────────────────────────────────────────────
@@ -246,8 +306,35 @@ if (section('memory')) {
       await waterfall('agent/pre-step', { agent, messages: [message], turn: 1, step: 1, signal }, () => Promise.resolve({ kind: 'enter', messages: [message] }))
     }
   }
+  /**
+   * Every bounded table of one agent filled: more distinct calls than it remembers, of every kind a session makes, with
+   * results of real size. Windows of many files over lines of content (seen lines, rereading), searches that find
+   * nothing (questions answered), edits of many files and checks failing after them with tracebacks (file states,
+   * failing checks, the same failure), failures of many tools (error chains), a long-running job polled, outputs a
+   * few KB long (recent results), and claimed text blocks.
+   */
+  const saturate = async (agent: object, tag: string, rounds: number): Promise<void> => {
+    const lines = (from: number, count: number): string => Array.from({ length: count }, (_, k) => `${from + k}\t${tag} line ${from + k} of the module, with its code`).join('\n')
+    const call = (name: string, args: Readonly<Record<string, unknown>>, text: string, isError = false): TraceCall => ({ name, args, result: { isError, content: [{ type: 'text', text }] } })
+    for (let r = 0; r < rounds; r++) {
+      const file = `src/${tag}/m-${r % 97}.py`
+      const calls = [
+        call('read', { file_path: file, offset: 1 + (r % 7) * 40, limit: 60 }, lines(r * 60, 60)),
+        call('grep', { pattern: `missing_${tag}_${r}`, path: `src/${r % 13}` }, 'No matches found'),
+        call('edit', { file_path: file, old_string: `value = ${r}`, new_string: `value = ${r + 1}` }, 'Edited.'),
+        call('bash', { command: `python -m pytest tests/test_${r % 61}.py` },
+          `${lines(r, 30)}\nTraceback (most recent call last):\n  File "${file}", line ${r % 300}, in run_${r % 61}\n    check()\nAssertionError: expected ${r} got ${r + 1}\n[exit code: 1]`),
+        call(`tool_${r % 300}`, { input: `${tag}-${r}` }, `Error: tool_${r % 300} failed on ${tag}-${r}: ${'the input was not what it expected; '.repeat(4)}`, true),
+        call('job_output', { job_id: `job-${r % 5}` }, `${tag} running ${r}\n${lines(r, 40)}`),
+        call('bash', { command: `cat ${tag}-${r}.log` }, lines(r, 80)),
+      ]
+      await dispatch(waterfall, calls, agent)
+    }
+    await blocks(agent, 2_000, tag)
+  }
   await distinct({}, 2_000, 'warm')
   await blocks({}, 2_000, 'warm')
+  await saturate({}, 'warm', 500)
   // Several agents kept side by side, divided out: one agent's share is small next to the collector's noise.
   const KEPT = 4
   const before = await settle()
@@ -257,6 +344,15 @@ if (section('memory')) {
     await blocks(agent, 10_000, `kept-${k}`)
   }
   const perAgent = ((await settle()) - before) / KEPT
+  // At saturation, typed arrays (allocated outside the JavaScript heap) counted too.
+  const settleAll = async (): Promise<number> => {
+    const { heapUsed, arrayBuffers } = await afterCollection()
+    return heapUsed + arrayBuffers
+  }
+  const beforeFull = await settleAll()
+  const full = Array.from({ length: KEPT }, () => ({}))
+  for (const [k, agent] of full.entries()) await saturate(agent, `full-${k}`, 3_000)
+  const perFullAgent = ((await settleAll()) - beforeFull) / KEPT
   const collected = { count: 0 }
   const registry = new FinalizationRegistry(() => { collected.count++ })
   const baseline = await settle()
@@ -279,11 +375,15 @@ if (section('memory')) {
   const afterDropped = await settle()
   await new Promise(resolve => setTimeout(resolve, 50))
   await settle()
-  figures['memory'] = { heapPerAgentBytes: perAgent, droppedAgents: 1_000, collectedAgents: collected.count, heapAfterDroppedBytes: afterDropped - baseline }
+  figures['memory'] = {
+    heapPerAgentBytes: perAgent, heapPerSaturatedAgentBytes: perFullAgent, droppedAgents: 1_000, collectedAgents: collected.count,
+    heapAfterDroppedBytes: afterDropped - baseline,
+  }
   report('heap kept per agent (1e5 calls, 1e4 text blocks)', `${(perAgent / 1024 / 1024).toFixed(2)} MiB`, '≤ 1 MiB', perAgent <= 1024 * 1024)
+  report('heap and buffers per agent at saturation (every table full)', `${(perFullAgent / 1024 / 1024).toFixed(2)} MiB`, '≤ 0.90 MiB', perFullAgent <= 0.9 * 1024 * 1024)
   report('dropped agents collected', `${collected.count} of 1000`, 'all', collected.count === 1_000)
   report('  (heap after 1000 dropped agents, vs before)', `${((afterDropped - baseline) / 1024).toFixed(0)} KiB`, '', undefined)
-  if (kept.length === 0) console.log(kept)
+  if (kept.length + full.length === 0) console.log(kept, full)
 }
 
 // ── 6. watching responses as they stream ─────────────────────────────────────────────────────────────────────────
@@ -437,7 +537,7 @@ if (section('analyze')) {
     decodeOnlyResidentMiB: { [PER_PROJECT]: decodeResident[0], [SESSIONS]: decodeResident[1] },
     wallOverDecode: time, oneThreadOverDecode: oneThread.perSession / decoded,
   }
-  report(`analyze: peak memory kept at ${SESSIONS} sessions ÷ at ${PER_PROJECT}`, ratio(memory), '≤ 1.20×', memory <= 1.2)
+  report(`analyze: peak memory kept at ${SESSIONS} sessions ÷ at ${PER_PROJECT}`, ratio(memory), '≤ 1.25×', memory <= 1.25)
   report(`  (kept: heap and buffers after a full collection, at ${PER_PROJECT} / ${SESSIONS})`, `${keptSmall.toFixed(1)} / ${keptLarge.toFixed(1)} MiB`, '', undefined)
   report(`  (resident, workers included: ${ratio(resident)}; decoding alone: ${ratio(decodeResident[1] / decodeResident[0])})`,
     `${small.rssMiB.toFixed(0)} / ${large.rssMiB.toFixed(0)} MiB; ${decodeResident[0].toFixed(0)} / ${decodeResident[1].toFixed(0)} MiB`, '', undefined)

@@ -18,9 +18,9 @@ import { createSequenceDetector, type SequenceOptions } from './detectors/sequen
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import type { CallObservation, DuplicateTextFinding, Evidence } from './types.js'
+import type { CallObservation, CallStep, DuplicateTextFinding, Evidence } from './types.js'
 import { createVoice, type Told, type VoiceOptions } from './voice.js'
-import type { Schedule } from './detectors/detector.js'
+import type { Detector, Schedule } from './detectors/detector.js'
 
 /** Options of all detectors, and the bound of the call history. */
 export interface BrakeOptions {
@@ -88,9 +88,10 @@ function createLatestCalls(size: number): {
   clear(): void
   readonly size: number
 } {
+  // Plain arrays, filled as calls come: typed ones would be allocated outside the heap for every agent made.
   const tools: string[] = []
-  const numbers = new Float64Array(size)
-  const keys = new Float64Array(size)
+  const numbers: number[] = []
+  const keys: number[] = []
   let next = 0
   return {
     note(tool, at, key) {
@@ -116,8 +117,20 @@ function createLatestCalls(size: number): {
   }
 }
 
-/** Create the state of one agent. */
-export function createBrakeState(options: BrakeOptions): BrakeState {
+/**
+ * What to do when a call detector throws: it is then switched off for this agent (until the state is reset), and the
+ * call goes on through the other detectors. Without a handler the error goes to the caller, as from any other part.
+ */
+export type DetectorFault = (detector: CallDetectorName, error: unknown) => void
+
+/** The call detectors, in the order their evidence is weighed; a fault is reported under these names. */
+export const CALL_DETECTORS = Object.freeze([
+  'identical-calls', 'error-repeats', 'sequences', 'revisits', 'near-duplicates', 'rereading', 'edit-revert', 'same-failure',
+] as const)
+export type CallDetectorName = (typeof CALL_DETECTORS)[number]
+
+/** Create the state of one agent; `onFault` contains a call detector that throws (see {@link DetectorFault}). */
+export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault): BrakeState {
   const calls = createIdenticalCallDetector(options.calls)
   const sequences = createSequenceDetector(options.sequences)
   const revisits = createRevisitDetector(options.revisits)
@@ -140,6 +153,25 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
   // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
   let runStart = 0
   let revisiting = false
+  // In the order of CALL_DETECTORS.
+  const callDetectors: readonly Detector<CallStep, Evidence>[] = [
+    calls, errors, sequences, revisits, nearDuplicates, rereading, editReverts, sameFailures,
+  ]
+  // Call detectors switched off after a fault, a bit each.
+  let faulted = 0
+
+  /** What call detector `index` finds in `step`; nothing once it has thrown, when a fault handler contains it. */
+  function detect(index: number, step: CallStep): Evidence | undefined {
+    if ((faulted & (1 << index)) !== 0) return undefined
+    if (onFault === undefined) return callDetectors[index]!.observe(step)
+    try {
+      return callDetectors[index]!.observe(step)
+    } catch (error) {
+      faulted |= 1 << index
+      onFault(CALL_DETECTORS[index]!, error)
+      return undefined
+    }
+  }
 
   function forgetCalls(): void {
     calls.reset()
@@ -167,15 +199,15 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       const step = history.step(call, progress.observe(call))
       if (!step.revisit || !revisiting) runStart = at
       revisiting = step.revisit
-      const repeated = calls.observe(step)
-      const failing = errors.observe(step)
-      const lap = sequences.observe(step)
-      const again = revisits.observe(step)
-      const noNews = nearDuplicates.observe(step)
-      const reread = rereading.observe(step)
+      const repeated = detect(0, step)
+      const failing = detect(1, step)
+      const lap = detect(2, step)
+      const again = detect(3, step)
+      const noNews = detect(4, step)
+      const reread = detect(5, step)
       // Progress that was not real: these two look across the epochs the others start over at.
-      const undone = editReverts.observe(step)
-      const unchanged = sameFailures.observe(step)
+      const undone = detect(6, step)
+      const unchanged = detect(7, step)
       // Almost every call finds nothing: no array for those.
       if (repeated === undefined && failing === undefined && lap === undefined && again === undefined
         && noNews === undefined && reread === undefined && undone === undefined && unchanged === undefined) return undefined
@@ -209,6 +241,7 @@ export function createBrakeState(options: BrakeOptions): BrakeState {
       forgetCalls()
       text.reset()
       observed = 0
+      faulted = 0
     },
     forgetCalls,
   }

@@ -5,7 +5,7 @@
  * @module dsh-brake/core/call-history
  */
 import { createLruTable } from './lru-table.js'
-import { NO_RESULT, sameResult, type ResultRef } from './results.js'
+import { hold, NO_RESULT, release, sameResult, type ResultRef } from './results.js'
 import type { CallObservation, CallStep } from './types.js'
 
 /** The history of a bounded number of call identities. */
@@ -22,42 +22,49 @@ export interface CallHistory {
   readonly size: number
 }
 
-interface Entry {
-  result: ResultRef
-  version: number
-  /** The epoch of the identity's latest call; -1 before its first. */
-  epoch: number
-}
-
 /** Create the history of at most `maxTracked` identities; the least recently seen is forgotten first. */
 export function createCallHistory(maxTracked: number): CallHistory {
   const table = createLruTable(maxTracked)
-  // Per slot of `table`; an entry is reused when its slot passes to another identity.
-  const entries: Entry[] = []
+  // Per slot of `table`, a column per field rather than an object per identity (a full history holds a thousand): the
+  // identity's latest result, that result's version, and the epoch of its latest call (-1 before its first). A slot's
+  // fields are started afresh when it passes to another identity. Slots are handed out in order, so each column only
+  // ever grows by one at its end.
+  const results: ResultRef[] = []
+  const versions: number[] = []
+  const epochs: number[] = []
   return {
     step(call, epoch) {
       const slot = table.use(call.key)
-      let entry = entries[slot]
-      if (entry === undefined) {
-        entries[slot] = entry = { result: NO_RESULT, version: 0, epoch: -1 }
+      if (slot === results.length) {
+        results.push(NO_RESULT)
+        versions.push(0)
+        epochs.push(-1)
       } else if (table.added) {
-        entry.result = NO_RESULT
-        entry.version = 0
-        entry.epoch = -1
+        release(results[slot]!)
+        results[slot] = NO_RESULT
+        versions[slot] = 0
+        epochs[slot] = -1
       }
-      const before = entry.version
+      const latest = results[slot]!
+      const before = versions[slot]!
       // A refused attempt has no result of its own and leaves the version as it was. A first result is a new version
       // without a comparison (which could cost a normalization).
-      if (!call.refused && (entry.result === NO_RESULT || !sameResult(entry.result, call.result))) entry.version++
-      if (!call.refused) entry.result = call.result
-      const revisit = entry.epoch === epoch && entry.version === before
-      entry.epoch = epoch
-      return { call, epoch, version: entry.version, revisit, slot, fresh: table.added }
+      const version = !call.refused && (latest === NO_RESULT || !sameResult(latest, call.result)) ? before + 1 : before
+      versions[slot] = version
+      if (!call.refused) {
+        release(latest)
+        results[slot] = hold(call.result)
+      }
+      const revisit = epochs[slot] === epoch && version === before
+      epochs[slot] = epoch
+      return { call, epoch, version, revisit, slot, fresh: table.added }
     },
     find: key => table.find(key),
     clear() {
       table.clear()
-      entries.length = 0
+      results.length = 0
+      versions.length = 0
+      epochs.length = 0
     },
     get size() {
       return table.size

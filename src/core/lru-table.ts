@@ -6,9 +6,15 @@
  * @module dsh-brake/core/lru-table
  */
 
-/** Slots a table starts with; it doubles up to its bound as keys arrive, so an agent that does little costs little. */
+/**
+ * Slots a table starts with; it grows fourfold up to its bound as keys arrive, so an agent that does little costs
+ * little, and a table that fills (a few thousand lines of file content) is moved and rehashed a few times, not many.
+ */
 const INITIAL_SLOTS = 16
+const GROWTH = 4
 const NONE = -1
+const NO_KEYS = new Float64Array(0)
+const NO_LINKS = new Int32Array(0)
 
 /** A bounded fingerprint → slot table. */
 export interface LruTable {
@@ -30,11 +36,12 @@ export interface LruTable {
 /** Create a table of at most `limit` keys (`limit` ≥ 1). Keys are non-negative safe integers (fingerprints). */
 export function createLruTable(limit: number): LruTable {
   let slots = 0
-  let keys = new Float64Array(0)
-  let newer = new Int32Array(0)
-  let older = new Int32Array(0)
+  // Shared empty arrays until the first key: a table that is never used allocates nothing.
+  let keys = NO_KEYS
+  let newer = NO_LINKS
+  let older = NO_LINKS
   // index[bucket] = slot + 1, 0 for an empty bucket; at least twice as many buckets as slots.
-  let index = new Int32Array(0)
+  let index = NO_LINKS
   let mask = 0
   let used = 0
   let newest = NONE
@@ -50,19 +57,21 @@ export function createLruTable(limit: number): LruTable {
   }
 
   function grow(): void {
-    slots = Math.min(limit, Math.max(INITIAL_SLOTS, slots * 2))
-    const grownKeys = new Float64Array(slots)
-    const grownNewer = new Int32Array(slots)
-    const grownOlder = new Int32Array(slots)
+    slots = Math.min(limit, Math.max(INITIAL_SLOTS, slots * GROWTH))
+    let buckets = 2
+    while (buckets < slots * 2) buckets *= 2
+    // One allocation for the four arrays (each one outside the heap costs the collector work of its own).
+    const memory = new ArrayBuffer(slots * 16 + buckets * 4)
+    const grownKeys = new Float64Array(memory, 0, slots)
+    const grownNewer = new Int32Array(memory, slots * 8, slots)
+    const grownOlder = new Int32Array(memory, slots * 12, slots)
     grownKeys.set(keys)
     grownNewer.set(newer)
     grownOlder.set(older)
     keys = grownKeys
     newer = grownNewer
     older = grownOlder
-    let buckets = 2
-    while (buckets < slots * 2) buckets *= 2
-    index = new Int32Array(buckets)
+    index = new Int32Array(memory, slots * 16, buckets)
     mask = buckets - 1
     for (let slot = 0; slot < used; slot++) place(slot)
   }

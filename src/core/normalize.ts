@@ -85,6 +85,25 @@ export function differsBeyondNormalizing(a: string, b: string): boolean {
   return plainLine(a, lineStart) || plainLine(b, lineStart)
 }
 
+/**
+ * Whether two texts normalize to the same text, reading only the lines where they differ: normalizing works line by
+ * line, so the lines both begin with and the lines both end with normalize alike in each, and the two are the same
+ * exactly when the lines between do.
+ */
+export function sameNormalized(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length)
+  let head = 0
+  while (head < shorter && a.charCodeAt(head) === b.charCodeAt(head)) head++
+  let tail = 0
+  while (tail < shorter - head && a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)) tail++
+  // From the start of the line where they part to the end of the line where they meet again (the same in both: the
+  // rest of that line is the shared end).
+  const from = head === 0 ? 0 : a.lastIndexOf('\n', head - 1) + 1
+  const lineEnd = a.indexOf('\n', a.length - tail)
+  const after = lineEnd === -1 ? 0 : a.length - lineEnd
+  return normalizeResult(a.slice(from, a.length - after)) === normalizeResult(b.slice(from, b.length - after))
+}
+
 /** Whether the line of `text` from `start` holds neither a character or name a volatile fragment needs, nor `∅`. */
 function plainLine(text: string, start: number): boolean {
   const newline = text.indexOf('\n', start)

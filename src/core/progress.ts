@@ -5,7 +5,7 @@
  * @module dsh-brake/core/progress
  */
 import { createLruTable } from './lru-table.js'
-import { sameResult, type ResultRef } from './results.js'
+import { hold, release, sameResult, type ResultRef } from './results.js'
 import type { CallObservation } from './types.js'
 
 /** One agent's progress. */
@@ -41,7 +41,9 @@ export function createProgress(maxPolls: number): Progress {
       } else if (call.kind === 'poller') {
         const slot = polled.use(call.key)
         if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
-        polls[slot] = call.result
+        // The slot's earlier result, whether this poll's or one forgotten, is no longer a latest here.
+        if (polls[slot] !== undefined) release(polls[slot])
+        polls[slot] = hold(call.result)
       }
       return epoch
     },

@@ -1,12 +1,16 @@
 /**
  * Results as the detectors compare them: the same when their raw text is, or their normalized text is. Normalizing
  * costs more than anything else per call, so it is done lazily, only when a repeat's raw text differs, over a bounded
- * window of recent raw texts.
+ * window of recent raw texts; and while both texts are at hand, only the lines where they differ are normalized.
+ *
+ * A result's normalized fingerprint is then owed: it is made when its text leaves the window, if the result is still
+ * some identity's latest (the only result compared again), so that a comparison after that reads what it would have
+ * read had the whole text been normalized at once.
  * Design: docs/design.md#progress
  * @module dsh-brake/core/results
  */
 import { fingerprint } from './fingerprint.js'
-import { differsBeyondNormalizing, normalizeResult } from './normalize.js'
+import { differsBeyondNormalizing, normalizeResult, sameNormalized } from './normalize.js'
 
 /** One call's result. */
 export interface ResultRef {
@@ -16,23 +20,39 @@ export interface ResultRef {
   norm: number | undefined
   /** The raw text, while the result is in its agent's recent window. */
   text: string | undefined
+  /** Whether a comparison needed the normalized text: its fingerprint is owed when the text goes. */
+  owed: boolean
+  /** How many tables hold the result as an identity's latest (the call history, the polls): only those compare it again. */
+  held: number
 }
 
 /** A result for `text`, not yet normalized. */
 export function resultOf(text: string): ResultRef {
   // Every field is present from the start and later set to `undefined` rather than deleted: a deleted property turns
   // a V8 object into a dictionary several times its size, and chains keep these objects for a long time.
-  return { raw: fingerprint(text), norm: undefined, text }
+  return { raw: fingerprint(text), norm: undefined, text, owed: false, held: 0 }
+}
+
+/** `result` is now an identity's latest in one more table. Returns it. */
+export function hold(result: ResultRef): ResultRef {
+  // The two shared results are frozen, and never compared by text.
+  if (result.raw >= 0) result.held++
+  return result
+}
+
+/** `result` is no longer an identity's latest in one table. */
+export function release(result: ResultRef): void {
+  if (result.raw >= 0) result.held--
 }
 
 /**
  * Stands for every refused attempt: refusals repeat each other, whatever their wording. Fingerprints are never
  * negative, so it meets no real result.
  */
-export const REFUSED: ResultRef = Object.freeze({ raw: -1, norm: -1, text: undefined })
+export const REFUSED: ResultRef = Object.freeze({ raw: -1, norm: -1, text: undefined, owed: false, held: 0 })
 
 /** What a chain holds before its first result; never compared (a chain of length 0 has nothing to compare). */
-export const NO_RESULT: ResultRef = Object.freeze({ raw: -2, norm: -2, text: undefined })
+export const NO_RESULT: ResultRef = Object.freeze({ raw: -2, norm: -2, text: undefined, owed: false, held: 0 })
 
 function normOf(result: ResultRef): number | undefined {
   if (result.norm === undefined && result.text !== undefined) result.norm = fingerprint(normalizeResult(result.text))
@@ -42,16 +62,23 @@ function normOf(result: ResultRef): number | undefined {
 /** Whether two results are the same, raw or normalized. */
 export function sameResult(a: ResultRef, b: ResultRef): boolean {
   if (a.raw === b.raw) return true
-  // Where both texts are at hand and show it, told apart without normalizing either.
-  if (a.text !== undefined && b.text !== undefined && differsBeyondNormalizing(a.text, b.text)) return false
+  if (a.text !== undefined && b.text !== undefined) {
+    // Where both texts are at hand and show it, told apart without normalizing either.
+    if (differsBeyondNormalizing(a.text, b.text)) return false
+    // Otherwise only the lines where they differ are normalized; both fingerprints are owed.
+    a.owed = true
+    b.owed = true
+    return sameNormalized(a.text, b.text)
+  }
   const left = normOf(a)
   return left !== undefined && left === normOf(b)
 }
 
 /** The window of recent results whose text is kept for a later normalization, bounded by count and characters. */
 export interface RecentResults {
-  /** Keep `result`'s text for a while; older texts beyond the bound are let go. */
+  /** Keep `result`'s text for a while; older texts beyond the bound are let go (an owed fingerprint made first). */
   remember(result: ResultRef): void
+  /** Let every text go, along with the tables that hold results (nothing owed is made). */
   clear(): void
   /** Results whose text is kept, and their characters. */
   size(): { readonly results: number; readonly chars: number }
@@ -63,9 +90,10 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
   const ring: (ResultRef | undefined)[] = new Array<ResultRef | undefined>(maxResults).fill(undefined)
   let oldest = 0
   let chars = 0
-  const forget = (slot: number): void => {
+  const forget = (slot: number, settle: boolean): void => {
     const old = ring[slot]
     if (old === undefined) return
+    if (settle && old.owed && old.held > 0) normOf(old)
     chars -= old.text?.length ?? 0
     old.text = undefined
     ring[slot] = undefined
@@ -80,15 +108,16 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
         result.text = undefined
         return
       }
-      forget(oldest)
+      forget(oldest, true)
       ring[oldest] = result
       chars += text.length
       oldest = (oldest + 1) % maxResults
       // Over the character bound: let the oldest texts go first.
-      for (let slot = oldest; chars > maxChars; slot = (slot + 1) % maxResults) forget(slot)
+      for (let slot = oldest; chars > maxChars; slot = (slot + 1) % maxResults) forget(slot, true)
     },
     clear() {
-      for (let slot = 0; slot < maxResults; slot++) forget(slot)
+      // Cleared with the tables that hold results: nothing compares these again, so nothing is owed.
+      for (let slot = 0; slot < maxResults; slot++) forget(slot, false)
       oldest = 0
     },
     size: () => ({ results: ring.filter(result => result !== undefined).length, chars }),

@@ -106,7 +106,8 @@ export function createBrake(
     stateOf(agent) {
       let state = states.get(agent)
       if (state === undefined) {
-        states.set(agent, state = createBrakeState(detectors))
+        // A call detector that throws is switched off for this agent, and said once for all agents.
+        states.set(agent, state = createBrakeState(detectors, (detector, error) => contain(`tools/post-execute: the ${detector} detector`, error)))
         // Every DSH agent has a session; a host that hands in a bare agent still gets the rest of the brake.
         const session: unknown = agent.session
         if (typeof session === 'object' && session !== null) sessions.set(session, agent)

@@ -10,7 +10,7 @@ import * as Brake from '../../src/index.ts'
 import { agent, bootDsh, brakeLogs, call, notices, prompt, results, say, tool, userMessages, type Turn } from '../../scripts/dsh-loop.ts'
 
 type Site = 'identical-calls' | 'sequences' | 'error-repeats' | 'duplicate-text' | 'call notice' | 'text notice'
-const fault = vi.hoisted(() => ({ site: undefined as string | undefined }))
+const fault = vi.hoisted(() => ({ site: undefined as string | undefined, thrown: 0 }))
 
 /** Wrap a detector factory so that its `observe` throws while `fault.site` names it. */
 function faulty<F extends (...args: never[]) => { observe: (...a: never[]) => unknown }>(site: string, factory: F): F {
@@ -19,7 +19,10 @@ function faulty<F extends (...args: never[]) => { observe: (...a: never[]) => un
     return {
       ...detector,
       observe: (...a: never[]) => {
-        if (fault.site === site) throw new Error(`injected fault in ${site}`)
+        if (fault.site === site) {
+          fault.thrown++
+          throw new Error(`injected fault in ${site}`)
+        }
         return detector.observe(...a)
       },
     }
@@ -37,6 +40,26 @@ vi.mock('../../src/core/detectors/sequences.ts', async (load) => {
 vi.mock('../../src/core/detectors/error-repeats.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/error-repeats.ts')>()
   return { ...real, createErrorRepeatDetector: faulty('error-repeats', real.createErrorRepeatDetector) }
+})
+vi.mock('../../src/core/detectors/revisits.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/revisits.ts')>()
+  return { ...real, createRevisitDetector: faulty('revisits', real.createRevisitDetector) }
+})
+vi.mock('../../src/core/detectors/near-duplicates.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/near-duplicates.ts')>()
+  return { ...real, createNearDuplicateDetector: faulty('near-duplicates', real.createNearDuplicateDetector) }
+})
+vi.mock('../../src/core/detectors/rereading.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/rereading.ts')>()
+  return { ...real, createRereadingDetector: faulty('rereading', real.createRereadingDetector) }
+})
+vi.mock('../../src/core/detectors/edit-revert.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/edit-revert.ts')>()
+  return { ...real, createEditRevertDetector: faulty('edit-revert', real.createEditRevertDetector) }
+})
+vi.mock('../../src/core/detectors/same-failure.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/same-failure.ts')>()
+  return { ...real, createSameFailureDetector: faulty('same-failure', real.createSameFailureDetector) }
 })
 vi.mock('../../src/core/detectors/duplicate-text.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/duplicate-text.ts')>()
@@ -114,9 +137,9 @@ function failedSites(ctx: Context): string[] {
 
 describe('a fault at any site is contained', () => {
   it.each<[Site, string]>([
-    ['identical-calls', 'tools/post-execute'],
-    ['sequences', 'tools/post-execute'],
-    ['error-repeats', 'tools/post-execute'],
+    ['identical-calls', 'tools/post-execute: the identical-calls detector'],
+    ['sequences', 'tools/post-execute: the sequences detector'],
+    ['error-repeats', 'tools/post-execute: the error-repeats detector'],
     ['duplicate-text', 'agent/pre-step'],
     ['call notice', 'tools/post-execute'],
     ['text notice', 'agent/pre-step'],
@@ -140,6 +163,57 @@ describe('a fault at any site is contained', () => {
     const fresh = notices(target).slice(before).map(n => n.summary.split(' ')[0])
     expect(new Set(fresh)).toEqual(new Set(['read', 'cycle', 'grep', 'repeated']))
     expect(failedSites(ctx)).toHaveLength(1)
+  })
+})
+
+describe('a call detector that throws is switched off for that agent; the others go on', () => {
+  /** The first word of each notice's summary a turn of `tripAll` draws from the detectors other than the faulty one. */
+  const others: Record<string, string[]> = {
+    'identical-calls': ['cycle', 'grep'],
+    'error-repeats': ['read', 'cycle'],
+    'sequences': ['read', 'grep'],
+    'revisits': ['read', 'cycle', 'grep'],
+    'near-duplicates': ['read', 'cycle', 'grep'],
+    'rereading': ['read', 'cycle', 'grep'],
+    'edit-revert': ['read', 'cycle', 'grep'],
+    'same-failure': ['read', 'cycle', 'grep'],
+  }
+
+  it.each(Object.keys(others))('%s', async (site) => {
+    const ctx = await host()
+    const { agent: target, model } = agent(ctx, [...tripAll, say('first'), ...tripAll, say('second')])
+    fault.site = site
+    fault.thrown = 0
+    await prompt(ctx, target)
+    // The host saw every result and every hook context, and the turn completed.
+    expect(results(target).map(r => r.text)).toEqual(['contents', 'contents', 'contents', 'built', 'built', 'built', 'built',
+      'Error: cannot search "missing-1": not found', 'Error: cannot search "missing-2": not found'])
+    expect(userMessages(target).filter(m => (m.source as { plugin?: string }).plugin === 'hooks-test')).toHaveLength(9)
+    expect(model.requests).toHaveLength(10)
+    // The other detectors told their loops in the very turn the faulty one threw in.
+    const told = new Set(notices(target).map(n => n.summary.split(' ')[0]))
+    for (const kind of others[site]!) expect(told).toContain(kind)
+    // Thrown once, then left alone for the rest of the turn; said once.
+    expect(fault.thrown).toBe(1)
+    expect(failedSites(ctx)).toEqual([`tools/post-execute: the ${site} detector`])
+    fault.site = undefined
+  })
+
+  it('stays off for that agent only: another agent, and the same agent after a person speaks, have it again', async () => {
+    const ctx = await host()
+    const first = agent(ctx, [...tripAll, say('first'), ...tripAll, say('second')])
+    fault.site = 'identical-calls'
+    fault.thrown = 0
+    await prompt(ctx, first.agent)
+    fault.site = undefined
+    expect(notices(first.agent).map(n => n.summary.split(' ')[0])).not.toContain('read')
+    const second = agent(ctx, [...tripAll, say('done')])
+    await prompt(ctx, second.agent)
+    expect(notices(second.agent).map(n => n.summary.split(' ')[0])).toContain('read')
+    const before = notices(first.agent).length
+    await prompt(ctx, first.agent, 'again')
+    expect(notices(first.agent).slice(before).map(n => n.summary.split(' ')[0])).toContain('read')
+    expect(fault.thrown).toBe(1)
   })
 })
 

@@ -30,92 +30,115 @@ export interface IdenticalCallDetector extends Detector<CallStep, Evidence<Ident
   refusedCount(slot: number, epoch: number): number
 }
 
-interface Chain {
-  /** Calls in the chain, the latest included. */
-  n: number
-  /** The result version of the chain's latest call. */
-  version: number
-  epoch: number
-  /** Whether the chain was counted progress-aware (a poller always is). */
-  aware: boolean
-  failed: boolean
-  /** Whether a result changed within the chain (plain counting only). */
-  changed: boolean
-  /** The chain length at the latest notice, 0 before the first. */
-  noticed: number
-  /** Calls of the chain refused before they ran: `n` less these is what ran. */
-  refused: number
-}
-
-function restart(chain: Chain): void {
-  chain.n = 0
-  chain.version = 0
-  chain.epoch = 0
-  chain.aware = true
-  chain.failed = false
-  chain.changed = false
-  chain.noticed = 0
-  chain.refused = 0
-}
+/** Slots the chain columns start with; they grow fourfold as the call history hands out numbers. */
+const INITIAL_SLOTS = 16
+const NO_SLOTS = new Int32Array(0)
+const NO_FLAGS = new Uint8Array(0)
+/** Flags of a chain, a bit each. */
+const AWARE = 1
+const FAILED = 2
+const CHANGED = 4
 
 /** Create an identical-call detector. */
 export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
-  // By the identity's number in the call history; a chain is reused when its number passes to another identity.
-  const chains: Chain[] = []
+  // The chains, by the identity's number in the call history (a chain is restarted when its number passes to another
+  // identity), a column per field rather than an object per identity: a full history holds a thousand of them.
+  // n: calls in the chain, the latest included; version: the result version of its latest call; noticed: the chain
+  // length at the latest notice (0 before the first); refused: calls of the chain refused before they ran (`n` less
+  // these is what ran); flags: counted progress-aware (a poller always is), failed, a result changed within the chain
+  // (plain counting only).
+  let capacity = 0
+  let n: Int32Array = NO_SLOTS
+  let versions: Int32Array = NO_SLOTS
+  let epochs: Int32Array = NO_SLOTS
+  let noticed: Int32Array = NO_SLOTS
+  let refused: Int32Array = NO_SLOTS
+  let flags: Uint8Array = NO_FLAGS
+  // Slots below this have a chain; the others are unknown.
+  let known = 0
 
-  function chainOf(slot: number, fresh: boolean): Chain {
-    let chain = chains[slot]
-    if (chain === undefined) {
-      chains[slot] = chain = { n: 0, version: 0, epoch: 0, aware: true, failed: false, changed: false, noticed: 0, refused: 0 }
-    } else if (fresh) {
-      restart(chain)
+  function grow(slot: number): void {
+    let size = Math.max(INITIAL_SLOTS, capacity)
+    while (size <= slot) size *= 4
+    const memory = new ArrayBuffer(size * 21)
+    const column = (old: Int32Array, index: number): Int32Array => {
+      const grown = new Int32Array(memory, index * size * 4, size)
+      grown.set(old)
+      return grown
     }
-    return chain
+    n = column(n, 0)
+    versions = column(versions, 1)
+    epochs = column(epochs, 2)
+    noticed = column(noticed, 3)
+    refused = column(refused, 4)
+    const grownFlags = new Uint8Array(memory, size * 20, size)
+    grownFlags.set(flags)
+    flags = grownFlags
+    capacity = size
   }
 
-  /** The chain numbered `slot` as it stands in `epoch`: none when unknown or (progress-aware) broken by progress. */
-  function liveChain(slot: number, epoch: number): Chain | undefined {
-    const chain = slot === -1 ? undefined : chains[slot]
-    return chain === undefined || (chain.aware && chain.epoch !== epoch) ? undefined : chain
+  /** Start the chain at `slot` afresh (a new one, or one whose number passed to another identity). */
+  function restart(slot: number): void {
+    n[slot] = 0
+    versions[slot] = 0
+    epochs[slot] = 0
+    noticed[slot] = 0
+    refused[slot] = 0
+    flags[slot] = AWARE
+  }
+
+  function chainAt(slot: number, fresh: boolean): void {
+    if (slot >= capacity) grow(slot)
+    if (slot >= known) {
+      for (let other = known; other <= slot; other++) restart(other)
+      known = slot + 1
+    } else if (fresh) {
+      restart(slot)
+    }
+  }
+
+  /** Whether the chain numbered `slot` stands in `epoch`: known, and (progress-aware) not broken by progress. */
+  function live(slot: number, epoch: number): boolean {
+    return slot !== -1 && slot < known && ((flags[slot]! & AWARE) === 0 || epochs[slot] === epoch)
   }
 
   return {
     observe({ call, epoch, version, slot, fresh }) {
-      const chain = chainOf(slot, fresh)
+      chainAt(slot, fresh)
       const aware = options.progressAware || call.kind === 'poller'
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
-        chain.n++
-        chain.refused++
+        n[slot]!++
+        refused[slot]!++
       } else {
-        const same = chain.n > 0 && chain.version === version
-        if (chain.n === 0 || (aware && (chain.epoch !== epoch || !same))) {
-          chain.n = 1
-          chain.changed = false
-          chain.noticed = 0
-          chain.refused = 0
+        const same = n[slot]! > 0 && versions[slot] === version
+        if (n[slot] === 0 || (aware && (epochs[slot] !== epoch || !same))) {
+          n[slot] = 1
+          flags[slot]! &= ~CHANGED
+          noticed[slot] = 0
+          refused[slot] = 0
         } else {
-          chain.n++
-          if (!same) chain.changed = true
+          n[slot]!++
+          if (!same) flags[slot]! |= CHANGED
         }
-        chain.version = version
-        chain.epoch = epoch
-        chain.aware = aware
-        chain.failed = call.failed
+        versions[slot] = version
+        epochs[slot] = epoch
+        flags[slot] = (flags[slot]! & CHANGED) | (aware ? AWARE : 0) | (call.failed ? FAILED : 0)
       }
-      if (!isDue(call.kind === 'poller' ? options.pollSchedule : options.schedule, chain.n, chain.noticed)) return undefined
-      chain.noticed = chain.n
-      const evidence = chain.changed ? 'changed' : chain.failed ? 'same-failure' : 'same-result'
+      const count = n[slot]!
+      if (!isDue(call.kind === 'poller' ? options.pollSchedule : options.schedule, count, noticed[slot]!)) return undefined
+      noticed[slot] = count
+      const evidence = (flags[slot]! & CHANGED) !== 0 ? 'changed' : (flags[slot]! & FAILED) !== 0 ? 'same-failure' : 'same-result'
       const finding: IdenticalCallsFinding = {
-        kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count: chain.n, evidence,
+        kind: 'identical-calls', tool: call.tool, toolClass: call.kind, args: canonicalJson(call.args) ?? 'null', count, evidence,
       }
       return { finding, calls: [call.key] }
     },
-    count: (slot, epoch) => liveChain(slot, epoch)?.n ?? 0,
-    refusedCount: (slot, epoch) => liveChain(slot, epoch)?.refused ?? 0,
+    count: (slot, epoch) => live(slot, epoch) ? n[slot]! : 0,
+    refusedCount: (slot, epoch) => live(slot, epoch) ? refused[slot]! : 0,
     reset() {
-      chains.length = 0
+      known = 0
     },
-    size: () => ({ calls: chains.length }),
+    size: () => ({ calls: known }),
   }
 }

@@ -77,12 +77,14 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   const answered: (Question | undefined)[] = []
   let answeredNext = 0
   // Outputs by raw fingerprint: the call that gave it (key), in which epoch, and its number.
+  // Per slot of `outputs`, grown as slots are handed out (in order): an agent that makes a few calls allocates little.
   const outputs = createLruTable(OUTPUTS)
-  const outputKeys = new Float64Array(OUTPUTS)
-  const outputEpochs = new Float64Array(OUTPUTS)
-  const outputAt = new Float64Array(OUTPUTS)
-  // Lines of content seen in lookups' results, oldest first (insertion order is eviction order).
-  const seen = new Set<number>()
+  const outputKeys: number[] = []
+  const outputEpochs: number[] = []
+  const outputAt: number[] = []
+  // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
+  // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
+  const seen = createLruTable(SEEN_LINES)
   let at = 0
   // The stretch.
   let epoch = -1
@@ -148,18 +150,19 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     return before
   }
 
-  /** Whether every line of content of a lookup's result was seen before; its lines are remembered either way. */
+  /**
+   * Whether every line of content of a lookup's result was seen before; its lines are remembered either way (a line
+   * met twice in one result counts as seen the second time). A result of more than `RESULT_LINES` lines is news, and
+   * is not remembered: told by counting its line breaks, before any line is hashed.
+   */
   function allSeen(text: string): boolean {
-    const lines = contentLines(text)
-    if (lines === undefined || lines.length === 0) return false
-    let all = true
-    for (const line of lines) {
-      if (!seen.has(line)) all = false
-      else seen.delete(line)
-      seen.add(line)
-      if (seen.size > SEEN_LINES) seen.delete(seen.values().next().value!)
-    }
-    return all
+    if (longerThan(text, RESULT_LINES)) return false
+    let unseen = 0
+    const lines = forEachContentLine(text, (line) => {
+      seen.use(line)
+      if (seen.added) unseen++
+    })
+    return lines > 0 && unseen === 0
   }
 
   return {
@@ -268,31 +271,55 @@ function overlaps(scope: readonly string[], earlier: readonly string[]): boolean
  * `path:12:` or `path-12-`.
  */
 const LINE_NUMBER = /^\s*(?:Line\s+)?\d+(?:[:\t]|-(?=\s))|^[^\s:]+[:-]\d+[:-]/
+/**
+ * The same, read in place from a line's start in the whole text: no white space it takes may be a line break, so it
+ * matches a line of at most `NUMBER_CHARS` characters exactly as `LINE_NUMBER` matches the line cut out on its own.
+ */
+const LINE_NUMBER_IN_PLACE = /(?:[^\S\n]*(?:Line[^\S\n]+)?\d+(?:[:\t]|-(?=[^\S\n]))|[^\s:]+[:-]\d+[:-])/y
+/** Characters at the start of a line where its number is looked for. */
+const NUMBER_CHARS = 200
+
+/** Whether `text` has more than `lines` lines (a line break ends each but the last, which may be empty). */
+function longerThan(text: string, lines: number): boolean {
+  let at = -1
+  for (let breaks = 0; breaks < lines; breaks++) {
+    at = text.indexOf('\n', at + 1)
+    if (at === -1) return false
+  }
+  return true
+}
 
 /**
- * Fingerprints of a result's lines of content: each line without its number and surrounding white space, lines too
- * short to say anything left out. Undefined for a result longer than `RESULT_LINES` lines.
+ * Hand `use` the fingerprint of each line of content of `text`, in order: each line without its number and
+ * surrounding white space, lines too short to say anything left out. Nothing is cut out of the text. Returns how many
+ * lines it handed over.
  */
-function contentLines(text: string): number[] | undefined {
+function forEachContentLine(text: string, use: (line: number) => void): number {
   return withRangeFingerprints(text, (range) => {
-    const lines: number[] = []
     let from = 0
-    for (let index = 0; from <= text.length; index++) {
-      if (index >= RESULT_LINES) return undefined
+    let lines = 0
+    for (;;) {
       const newline = text.indexOf('\n', from)
       const end = newline === -1 ? text.length : newline
-      const line = text.slice(from, Math.min(end, from + 200))
-      const number = LINE_NUMBER.exec(line)
-      let first = from + (number?.[0].length ?? 0)
+      let first = from + numberLength(text, from, end)
       let last = end
       while (first < last && isSpace(text.charCodeAt(first))) first++
       while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-      if (last - first >= CONTENT_LINE) lines.push(range(first, last))
-      if (newline === -1) break
+      if (last - first >= CONTENT_LINE) {
+        use(range(first, last))
+        lines++
+      }
+      if (newline === -1) return lines
       from = newline + 1
     }
-    return lines
   })
+}
+
+/** The length of the line number the line from `from` to `end` starts with, 0 for none. */
+function numberLength(text: string, from: number, end: number): number {
+  if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
+  LINE_NUMBER_IN_PLACE.lastIndex = from
+  return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
 }
 
 function isSpace(code: number): boolean {

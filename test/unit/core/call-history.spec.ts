@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createCallHistory } from '../../../src/core/call-history.ts'
+import { createRecentResults } from '../../../src/core/results.ts'
 import { callOf } from '../../support/observations.ts'
 
 describe('the call history', () => {
@@ -32,5 +33,23 @@ describe('the call history', () => {
     expect(history.size).toBe(2)
     history.clear()
     expect(history.size).toBe(0)
+  })
+
+  it('compares a result whose text has left the window as it would have had it been normalized whole', () => {
+    // A window of two texts: each call's text pushes the oldest out, as a long session does.
+    const recent = createRecentResults(2, 1_000)
+    const history = createCallHistory(8)
+    const observe = (call: ReturnType<typeof callOf>): ReturnType<typeof history.step> => {
+      recent.remember(call.result)
+      return history.step(call, 0)
+    }
+    const run = (duration: string) => callOf('bash', { command: 'make' }, { result: `compiled 3 modules\nran in ${duration}` })
+    const other = (file: string) => callOf('read', { file_path: file }, { result: `contents of ${file}` })
+    // The second run is compared with the first while both texts are at hand, then its text leaves the window while it
+    // is still the identity's latest result: the third run, compared with it after that, is still the same result.
+    expect([observe(run('4.05s')), observe(run('5.01s')), observe(other('a')), observe(other('b')), observe(run('6.20s'))]
+      .map(step => step.version)).toEqual([1, 1, 1, 1, 1])
+    // A changed result still changes the version.
+    expect(observe(run('6.20s with 1 warning')).version).toBe(2)
   })
 })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { differsBeyondNormalizing, normalizeError, normalizeResult, VOLATILE } from '../../../src/core/normalize.ts'
+import { differsBeyondNormalizing, normalizeError, normalizeResult, sameNormalized, VOLATILE } from '../../../src/core/normalize.ts'
 
 describe('normalizing results', () => {
   it.each([
@@ -73,6 +73,31 @@ describe('telling results apart without normalizing', () => {
     const text = fc.array(piece, { maxLength: 24, size: 'max' }).map(parts => parts.join(''))
     fc.assert(fc.property(text, text, text, (common, x, y) => {
       if (differsBeyondNormalizing(common + x, common + y)) expect(normalizeResult(common + x)).not.toBe(normalizeResult(common + y))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+})
+
+describe('comparing normalized texts by the lines where they differ', () => {
+  it.each([
+    ['a duration in the middle', 'head\nran in 4.05s\ntail', 'head\nran in 5.01s\ntail', true],
+    ['a count in the middle', 'head\nTests 3 passed\ntail', 'head\nTests 4 passed\ntail', false],
+    ['a fragment cut by the shared start', 'took 12ms', 'took 13ms', true],
+    ['a fragment cut by the shared end', 'at 12:30:45 done', 'at 13:30:45 done', true],
+    ['one more line', 'a\nb', 'a\nb\nc', false],
+    ['a line break moved', 'done in 12\nms', 'done in 12ms\n', false],
+    ['the same text', 'same\n12', 'same\n12', true],
+    ['empty and not', '', 'pid 42', false],
+  ])('%s → %s', (_, a, b, same) => {
+    expect(sameNormalized(a, b)).toBe(same)
+  })
+
+  it('agrees with normalizing both texts whole, on any two texts with a shared start and end', () => {
+    const piece = fc.constantFrom('12', '13', '4.05s', ' ', '\n', '\n\n', '-', 'tmp', '/tmp/x1', 'pid 42', 'Nov 30', '0x7ffd3a2b',
+      'deadbeefcafe1', 'word', 'other', 'ms', 's', 'h', '∅', '12:30:45', 'é', '\r', 'a', 'b', ':')
+    const text = fc.array(piece, { maxLength: 16, size: 'max' }).map(parts => parts.join(''))
+    fc.assert(fc.property(text, text, text, text, (start, x, y, end) => {
+      const [a, b] = [start + x + end, start + y + end]
+      expect(sameNormalized(a, b)).toBe(normalizeResult(a) === normalizeResult(b))
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
   })
 })

@@ -1,0 +1,58 @@
+/**
+ * Real agent runs for the benchmarks: a real-trace file (`../shared/real-traces/dev.jsonl.gz`, never copied into the
+ * repository) read once into what DSH would dispatch, so that a replay spends its time in the listeners, not in
+ * reading. Each run becomes the person's messages, as `agent/pre-step` claims them, and the executed calls with their
+ * real arguments and results, as `tools/post-execute` sees them. The file is read by the evaluation's own reader
+ * (scripts/eval/traces.ts), so the benchmark replays the runs the evaluation scores.
+ */
+import { existsSync } from 'node:fs'
+import { readRuns } from '../scripts/eval/traces.ts'
+
+/** One event of a run, ready to dispatch. */
+export type ReplayEvent =
+  | { readonly kind: 'prompt'; readonly message: object }
+  | { readonly kind: 'call'; readonly name: string; readonly args: unknown; readonly result: object }
+
+/** A run as one agent replays it, and the real-trace figures the report names. */
+export interface RealRuns {
+  readonly path: string
+  readonly runs: readonly (readonly ReplayEvent[])[]
+  readonly calls: number
+  /** Characters of result text, in all. */
+  readonly resultChars: number
+}
+
+function freeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) freeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
+/**
+ * The runs of the trace file at `path`, or undefined when there is none there (the benchmark runs without them). Every
+ * run is one agent: its calls are one agent's calls, whatever agent names the file gives.
+ */
+export async function loadRealRuns(path: string): Promise<RealRuns | undefined> {
+  if (!existsSync(path)) return undefined
+  const runs: ReplayEvent[][] = []
+  let calls = 0
+  let resultChars = 0
+  let id = 0
+  for await (const run of readRuns(path)) {
+    const events: ReplayEvent[] = []
+    for (const event of run.events) {
+      if (event.kind === 'user') {
+        // A person's message, as the agent loop claims it for the step it opens.
+        events.push(freeze({ kind: 'prompt', message: { content: [{ type: 'text', text: event.text }], source: { kind: 'user' }, role: 'user', id: `p${++id}` } }))
+      } else if (event.kind === 'call' && event.skipped !== true) {
+        events.push(freeze({ kind: 'call', name: event.tool, args: event.args, result: { isError: event.isError, content: [{ type: 'text', text: event.text }] } }))
+        calls++
+        resultChars += event.text.length
+      }
+    }
+    runs.push(events)
+  }
+  return { path, runs, calls, resultChars }
+}
