@@ -162,16 +162,16 @@ export const KEYS = {
     zh: '回复在流式输出中陷入自我重复时将其截断。',
   },
   streamCutChars: {
-    default: 8000,
-    rule: { kind: 'integer', min: 500 },
-    en: 'Characters of back-to-back repetition that end such a response.',
-    zh: '连续重复达到多少字符时截断回复。',
+    default: 3200,
+    rule: { kind: 'integer', min: 256 },
+    en: 'Characters of back-to-back repetition that end such a response (3 copies at least).',
+    zh: '连续重复达到多少字符时截断回复（至少 3 份）。',
   },
   streamCutCopies: {
-    default: 4,
-    rule: { kind: 'integer', min: 2 },
-    en: 'Copies of the repeated unit those characters must hold at least.',
-    zh: '这些字符中被重复的单元至少要出现的份数。',
+    default: 20,
+    rule: { kind: 'integer', min: 3 },
+    en: 'Copies of a repeated unit that end such a response, however short (256 characters at least).',
+    zh: '被重复的单元达到多少份时截断回复，无论多短（至少 256 字符）。',
   },
 } as const satisfies Record<string, KeyEntry>
 
