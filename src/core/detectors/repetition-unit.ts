@@ -31,9 +31,14 @@ export function unitKind(unit: string): UnitKind {
   // A column of numbers is data; lines of symbols alone (`}` on every line) are a runaway like any text: real rules and banners are one line each.
   if (unit.includes('\n') && bare === '0') return 'data'
   if (!unit.includes('\n') && (!WORDLIKE.test(bare) || isOneCharacter(bare))) return 'symbols'
-  if (!/\s/.test(unit) && ENCODED.test(unit) && ENCODED_MARK.test(unit)) return 'data'
+  if (isEncoded(unit)) return 'data'
   if (isFields(unit)) return 'data'
   return 'text'
+}
+
+/** Whether `text` reads as base64 or hex: their alphabet only, and a digit, a sign or both cases of letters in it. */
+export function isEncoded(text: string): boolean {
+  return ENCODED.test(text) && ENCODED_MARK.test(text)
 }
 
 /** `aaaa`, `0000`: one character over and over, whatever the period found. */
@@ -46,11 +51,14 @@ function isOneCharacter(bare: string): boolean {
  * Fields of values: within a row (`0,`, `"N/A",`, `NULL;`), or whole rows of at least three fields each (`0,0,0\n`).
  * `Yes,` on its own line and `court, ` are words, not fields.
  */
-function isFields(unit: string): boolean {
-  if (!SEPARATOR.test(unit)) return false
+function isFields(found: string): boolean {
+  if (!SEPARATOR.test(found)) return false
+  // A unit is found turned any way (`A","N/`): read it from just after a line's end, or else a separator.
+  const rows = found.includes('\n')
+  const at = (rows ? found.indexOf('\n') : found.search(SEPARATOR)) + 1
+  const unit = found.slice(at) + found.slice(0, at)
   const lines = unit.split('\n').filter(line => line.trim() !== '')
   if (lines.length === 0) return false
-  const rows = unit.includes('\n')
   return lines.every((line) => {
     const fields = line.split(SEPARATOR).map(field => field.trim())
     return (!rows || fields.length >= 3) && fields.every(field => VALUE_FIELD.test(field))

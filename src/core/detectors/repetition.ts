@@ -11,7 +11,7 @@
  */
 import { createFolder } from './repetition-fold.js'
 import type { QuotedRun } from './repetition-quotes.js'
-import { numbersCarryNoContent, unitKind } from './repetition-unit.js'
+import { isEncoded, numbersCarryNoContent, unitKind } from './repetition-unit.js'
 
 /** Thresholds of the repetition detector. */
 export interface RepetitionOptions {
@@ -60,6 +60,9 @@ export interface RepetitionWatch {
 /** Candidates a look weighs at most (each costs its unit's length, and a quote look-up): the rest wait for the next look. */
 const WEIGHED = 8
 
+/** Characters before a run of one character read to tell whether it goes on a base64 or hex token. */
+const ENCODED_TOKEN = 64
+
 /** Longest units of the streamed text kept to quote a unit as written (white space folded away can make it longer). */
 const RAW_UNITS = 2
 
@@ -69,7 +72,7 @@ const EDITED_UNIT = 64
 /** Copies of a unit for each glitch tolerated in them, at least. */
 const GLITCH_COPIES = 8
 
-/** Units spared as quotes, remembered at most (each with the length it is spared up to). */
+/** Units weighed for sparing, remembered at most (each with the length it is spared up to). */
 const SPARED = 4
 
 /**
@@ -101,7 +104,9 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   let fenced = false
   let lineTicks = 0
   let lineOther = false
-  const spared: { unit: string; upTo: number }[] = []
+  // Repetitions weighed for sparing (a quote, a run in base64): the unit, where it began (in folded characters), and
+  // the length it is spared up to.
+  const spared: { unit: string; from: number; upTo: number }[] = []
   const end = (): number => (folded - 1) % window + window + 1
 
   /** The period a candidate must reach to count, by the copies rule or the characters rule, whichever is shorter. */
@@ -166,8 +171,9 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     const kind = unitKind(unit)
     if (kind === 'data') return undefined
     if (repeats < chars && (kind === 'symbols' || repeats < Math.max(minChars, copies * period))) return undefined
+    if (kind === 'symbols' && isSpared(unit, repeats, () => (continuesEncoding(repeats) ? Infinity : 0))) return undefined
     if (!numbersRepeat(period, repeats) && (fenced || !numbersCarryNoContent(unit))) return undefined
-    if (isQuote(unit, period, repeats)) return undefined
+    if (kind === 'text' && isSpared(unit, repeats, () => quoted(period, repeats))) return undefined
     return { unit: asStreamed(unit, period) ?? unit, copies: Math.floor(repeats / period), span: repeats, seen }
   }
 
@@ -178,12 +184,13 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
    */
   function asStreamed(unit: string, period: number): string | undefined {
     let last = -1
-    for (let at = end() - period; at > end() - 2 * period && last < 0; at--) {
+    // A copy that ends before the tail does has its trailing white space as streamed (a next line's indentation).
+    for (let at = end() - period - 1; at >= end() - 2 * period && last < 0; at--) {
       let same = 0
       while (same < period && ring[at + same] === unit.charCodeAt(same)) same++
       if (same === period) last = at
     }
-    if (last < 0) return undefined
+    if (last < 0) last = end() - period
     const start = starts[last]!
     const stop = last + period < end() ? starts[last + period]! : seen
     if (seen - start > raw.length) return undefined
@@ -230,6 +237,23 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     return { repeats: reached + period, cost }
   }
 
+  /**
+   * Whether the run of one character that ends the text, `repeats` long, goes on a token of base64 or hex
+   * (`…;base64,Qk02MAAAAAAAADYAAAAoAAAAQAAAAEAAAAABABgAAAAAAAAwAAAAAAAAAAAAAAAAAAAAAAAA`): an image's pixels of one
+   * value, not a rule.
+   */
+  function continuesEncoding(repeats: number): boolean {
+    const from = end() - repeats
+    const kept = end() - Math.min(folded, window)
+    let token = ''
+    for (let at = from - 1; at >= Math.max(kept, from - ENCODED_TOKEN); at--) {
+      const char = String.fromCharCode(ring[at]!)
+      if (/[\s,]/.test(char)) break
+      token = char + token
+    }
+    return token.length >= 16 && isEncoded(token)
+  }
+
   /** Whether the copies repeat their numbers too, not only the shape of them. */
   function numbersRepeat(period: number, repeats: number): boolean {
     const last = end() - 1
@@ -237,19 +261,32 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     return true
   }
 
-  /** Whether the request holds this repetition as long as it runs here, give or take `minChars`. */
-  function isQuote(unit: string, period: number, repeats: number): boolean {
-    if (quotedRun === undefined) return false
+  /**
+   * Whether this repetition is spared, and up to how long: `upTo()` says it the first time the unit is weighed. A
+   * repetition can run on past the window, so where it began is kept while it is weighed again.
+   */
+  function isSpared(unit: string, repeats: number, upTo: () => number): boolean {
     let known = spared.find(entry => entry.unit === unit)
     if (known === undefined) {
-      const last = end()
-      let sample = ''
-      for (let at = last - Math.min(repeats, Math.max(minChars, 2 * period)); at < last; at++) sample += String.fromCharCode(ring[at]!)
-      known = { unit, upTo: quotedRun(sample, period) }
+      known = { unit, from: folded - repeats, upTo: upTo() }
       spared.push(known)
       if (spared.length > SPARED) spared.shift()
+    } else if (repeats < window && known.from !== folded - repeats) {
+      // Another run of the same unit: weighed afresh.
+      known.from = folded - repeats
+      known.upTo = upTo()
     }
-    return known.upTo > 0 && repeats <= known.upTo + minChars
+    return folded - known.from <= known.upTo
+  }
+
+  /** How long a run of this repetition the request holds (its tail looked up there), `minChars` more; 0 if none. */
+  function quoted(period: number, repeats: number): number {
+    if (quotedRun === undefined) return 0
+    const last = end()
+    let sample = ''
+    for (let at = last - Math.min(repeats, Math.max(minChars, 2 * period)); at < last; at++) sample += String.fromCharCode(ring[at]!)
+    const run = quotedRun(sample, period)
+    return run === 0 ? 0 : run + minChars
   }
 
   /** The whole span of the repetition with `period`, of which `match` + `period` characters are known to repeat. */

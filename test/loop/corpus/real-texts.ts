@@ -45,8 +45,9 @@ export const RUNAWAYS: readonly RealCase[] = [
     () => 'I need to investigate this. Let\n me just paste the message.\n</think>\n', 600),
   runaway('"Let me" between brackets, the spacing drifting', 'https://github.com/ggml-org/llama.cpp/issues/6762', 'text',
     'Bob: I can help you with that! Here\'s a simple example code snippet that creates an animation showing the graph of y = 2x + 1:\n\n'
-    + 'This code creates an animation showing the graph of y = 2x + 1. You can adjust the x and y ranges to zoom in or out of the graph. You can also add more graph labels to highlight specific points on the graph. Let me know if you have any questions or if you\'d like to customize  This  Code       Let me know if you\'d like to   Let me know if you\'d like to   Let me Bob   Let me render  Let me    Let me   ',
-    i => i === 3 ? '(   Let me\n  )  Let me   ' : i < 6 ? '(   Let me   )  Let me   ' : '(   Let me)  Let me   ', 3000, '( Let me) Let me '),
+    + 'This code creates an animation showing the graph of y = 2x + 1. You can adjust the x and y ranges to zoom in or out of the graph. You can also add more graph labels to highlight specific points on the graph. Let me know if you have any questions or if you\'d like to customize  This  Code       Let me know if you\'d like to   Let me know if you\'d like to   Let me Bob   Let me render  Let me    Let me   '
+    + '(   Let me   )  Let me   '.repeat(3) + '(   Let me\n  )  Let me   ' + '(   Let me   )  Let me   '.repeat(2),
+    () => '(   Let me)  Let me   ', 3000),
   runaway('a chat template\'s turn with its counter going up', 'https://github.com/ggml-org/llama.cpp/issues/19585', 'text', '',
     i => `tell me something about you？<|im_end|>\n<|im_start|>assistant${i + 1}\n`, 2000, 'tell me something about you？<|im_end|>\n<|im_start|>assistant0\n'),
   runaway('slashes without end after a tool call', 'https://github.com/ggml-org/llama.cpp/issues/27876', 'text', 'Now I will read the config file. ', () => '/', 30_000),
