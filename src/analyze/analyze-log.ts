@@ -61,11 +61,11 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
     replayed[setup.name] = byCall(result.actions)
     spared[setup.name] = result.spared
-    cuts[setup.name] = wouldCut(recording.responses, setup.config)
+    cuts[setup.name] = wouldCut(recording.responses, setup.config, recording.calls)
   }
   // `runaway` loops are read under the default thresholds: the first config's cuts, when that is the defaults.
   const first = setups[0]
-  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {})
+  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {}, recording.calls)
   const calls = recording.calls.map(call => summarizeCall(call, recording))
   const tokens = sum([...calls.map(call => call.tokens), ...textOnlyResponses(recording)])
   const labels = labelRun(recording.events).find(agent => agent.agent === recording.session)
