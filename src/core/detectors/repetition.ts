@@ -9,7 +9,7 @@
  * Design: docs/design.md#responses
  * @module dsh-brake/core/detectors/repetition
  */
-import { createFolder } from './repetition-fold.js'
+import { APPEND, Folder, REWRITE, SKIP } from './repetition-fold.js'
 import type { QuotedRun } from './repetition-quotes.js'
 import { isEncoded, numbersCarryNoContent, unitKind } from './repetition-unit.js'
 
@@ -84,21 +84,24 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   // Past `chars`, the characters rule comes first for every unit: the copies rule never needs more of the text.
   const window = Math.max(chars, minCopies * maxUnit)
   // Each folded character is written twice, `window` apart, so that the last `window` of them always lie side by
-  // side: they end just before `end()`, and a look reads them with no wrapping around. Beside each, the value of the
-  // digits it folded (0 for other characters).
+  // side: they end just before `end()`, and a look reads them with no wrapping around. Beside each (once), the value
+  // of the digits it folded (0 for other characters).
   const ring = new Uint16Array(2 * window)
-  const values = new Uint16Array(2 * window)
+  const values = new Uint16Array(window)
   // Beside each folded character, where it began in the text as streamed; and the streamed text's tail, to quote a
-  // unit as the model wrote it.
-  const starts = new Uint32Array(2 * window)
+  // unit as the model wrote it. (These two are read at a few places, by their index modulo the window.)
+  const starts = new Uint32Array(window)
   const raw = new Uint16Array(RAW_UNITS * maxUnit)
-  const folder = createFolder()
+  const folder = new Folder()
   // The window read backwards, and its Z-array, for a look that falls back on them: made at the first such look (most
   // responses have none), then kept to spare the allocation.
   let reversed: Uint16Array | undefined
   let z: Int32Array | undefined
   let folded = 0
   let seen = 0
+  // Where the last folded character is in the ring's first half, and where the next streamed one goes in `raw`.
+  let at = -1
+  let rawAt = 0
   let sinceLook = 0
   // Inside a code fence (```): copies whose numbers change there are code or a quoted log, not a runaway.
   let fenced = false
@@ -107,7 +110,7 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   // Repetitions weighed for sparing (a quote, a run in base64): the unit, where it began (in folded characters), and
   // the length it is spared up to.
   const spared: { unit: string; from: number; upTo: number }[] = []
-  const end = (): number => (folded - 1) % window + window + 1
+  const end = (): number => at + window + 1
 
   /** The period a candidate must reach to count, by the copies rule or the characters rule, whichever is shorter. */
   const needed = (period: number): number => Math.min(Math.max(minChars, copies * period), Math.max(chars, minCopies * period))
@@ -119,28 +122,27 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     const last = end() - 1
     const longest = Math.min(maxUnit, Math.floor(length / minCopies))
     const weighing = { left: WEIGHED, passed: [] as number[] }
-    let budget = 2 * window
-    for (let period = 1; period <= longest; period++) {
-      if (weighing.passed.some(shorter => period % shorter === 0)) continue
-      // How far back the text equals itself `period` characters earlier; enough of it makes a candidate.
-      const want = needed(period) - period
-      let match = 0
-      while (match < want && ring[last - match] === ring[last - match - period]) match++
-      if (match >= want) {
-        const found = weigh(period, span(period, match, length), weighing)
-        if (found !== undefined || weighing.left === 0) return found
-      } else if (edits > 0 && period <= EDITED_UNIT && match >= GLITCH_COPIES * period) {
-        const { repeats, cost } = spanThroughGlitches(period, match, length)
-        budget -= cost
-        if (repeats >= needed(period)) {
-          const found = weigh(period, repeats, weighing)
-          if (found !== undefined || weighing.left === 0) return found
-        }
+    const scan: Scan = { period: 0, match: 0, budget: 2 * window }
+    for (;;) {
+      // The text that does not repeat, which is nearly all of it, never leaves this loop but at its end.
+      const next = nextCandidate(ring, last, longest, options, weighing.passed, scan)
+      if (next === 'none') return undefined
+      if (next === 'budget') return lookByZArray(length, longest, scan.period + 1, weighing)
+      const { period, match } = scan
+      let repeats = 0
+      if (next === 'exact') {
+        repeats = span(period, match, length)
+      } else {
+        const through = spanThroughGlitches(period, match, length)
+        scan.budget -= through.cost
+        repeats = through.repeats
       }
-      budget -= match + 1
-      if (budget < 0) return lookByZArray(length, longest, period + 1, weighing)
+      if (repeats >= needed(period)) {
+        const found = weigh(period, repeats, weighing)
+        if (found !== undefined || weighing.left === 0) return found
+      }
+      if (scan.budget < 0) return lookByZArray(length, longest, period + 1, weighing)
     }
-    return undefined
   }
 
   /** The same answer as {@link look} from `first` on, from the Z-array of the window read backwards: z[p] + p is the span of period p. */
@@ -151,7 +153,7 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     for (let i = 0; i < length; i++) reversed[i] = ring[last - i]!
     zArray(reversed, length, z)
     for (let period = first; period <= longest; period++) {
-      if (weighing.passed.some(shorter => period % shorter === 0)) continue
+      if (weighing.passed.length > 0 && passedOver(weighing.passed, period)) continue
       const repeats = z[period]! + period
       if (repeats < needed(period)) continue
       const found = weigh(period, repeats, weighing)
@@ -191,8 +193,8 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
       if (same === period) last = at
     }
     if (last < 0) last = end() - period
-    const start = starts[last]!
-    const stop = last + period < end() ? starts[last + period]! : seen
+    const start = starts[last % window]!
+    const stop = last + period < end() ? starts[(last + period) % window]! : seen
     if (seen - start > raw.length) return undefined
     let text = ''
     for (let at = start; at < stop; at++) text += String.fromCharCode(raw[at % raw.length]!)
@@ -257,7 +259,7 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   /** Whether the copies repeat their numbers too, not only the shape of them. */
   function numbersRepeat(period: number, repeats: number): boolean {
     const last = end() - 1
-    for (let i = 0; i < repeats - period; i++) if (values[last - i] !== values[last - i - period]) return false
+    for (let i = 0; i < repeats - period; i++) if (values[(last - i) % window] !== values[(last - i - period) % window]) return false
     return true
   }
 
@@ -330,16 +332,20 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
     push(text) {
       for (let i = 0; i < text.length; i++) {
         const code = text.charCodeAt(i)
-        raw[seen % raw.length] = code
+        raw[rawAt] = code
+        if (++rawAt === raw.length) rawAt = 0
         seen++
-        fence(code)
+        if (code === 0x0a || code === 0x60 || !lineOther) fence(code)
         const step = folder.next(code)
-        if (step === 'skip') continue
-        const at = (step === 'append' ? folded++ : folded - 1) % window
-        if (step === 'append') starts[at] = starts[at + window] = seen - 1
+        if (step === SKIP) continue
+        if (step === APPEND) {
+          folded++
+          if (++at === window) at = 0
+          starts[at] = seen - 1
+        }
         ring[at] = ring[at + window] = folder.code
-        values[at] = values[at + window] = folder.value
-        if (step === 'rewrite' || ++sinceLook < every) continue
+        values[at] = folder.value
+        if (step === REWRITE || ++sinceLook < every) continue
         sinceLook = 0
         const found = look()
         if (found !== undefined) return found
@@ -350,6 +356,45 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
       return Math.min(folded, window)
     },
   }
+}
+
+/** Where a look's scan over the periods is: the period it reached, what matched there, and its budget left. */
+interface Scan {
+  period: number
+  match: number
+  budget: number
+}
+
+/**
+ * The scan of a look, from the period after `scan.period`: the next period whose text, read back from `last`, equals
+ * itself that many characters earlier for as long as the rule needs (`exact`), or for 8 copies of a unit short enough
+ * to follow through glitches (`glitches`); `none` past the longest, `budget` once the comparisons run past the budget.
+ * On its own, with the typed array and plain numbers, so that it compiles to a tight loop: it is the watch's cost.
+ */
+function nextCandidate(
+  ring: Uint16Array, last: number, longest: number, options: RepetitionOptions, passed: readonly number[], scan: Scan,
+): 'exact' | 'glitches' | 'none' | 'budget' {
+  const { chars, copies, minCopies, minChars, edits } = options
+  for (let period = scan.period + 1; period <= longest; period++) {
+    if (passed.length > 0 && passedOver(passed, period)) continue
+    // How far back the text equals itself `period` characters earlier; enough of it makes a candidate.
+    const want = Math.min(Math.max(minChars, copies * period), Math.max(chars, minCopies * period)) - period
+    let match = 0
+    while (match < want && ring[last - match] === ring[last - match - period]) match++
+    scan.period = period
+    scan.match = match
+    scan.budget -= match + 1
+    if (match >= want) return 'exact'
+    if (match >= GLITCH_COPIES * period && edits > 0 && period <= EDITED_UNIT) return 'glitches'
+    if (scan.budget < 0) return 'budget'
+  }
+  return 'none'
+}
+
+/** Whether `period` is a multiple of one the look passed over (a loop, not a callback: it runs for every period). */
+function passedOver(passed: readonly number[], period: number): boolean {
+  for (const shorter of passed) if (period % shorter === 0) return true
+  return false
 }
 
 /** What a look has weighed: how many more candidates it may, and the periods it passed over. */
