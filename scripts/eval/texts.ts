@@ -99,7 +99,9 @@ export function textSurveyText({ texts, chars, long, cut, unquoted, longest }: T
 function modelTextLines(options: RepetitionOptions): string[] {
   const kept = RUNAWAYS.map((entry) => {
     const watch = createRepetitionWatch(options)
-    for (let at = 0; at < entry.text.length; at += 4) if (watch.push(entry.text.slice(at, at + 4)) !== undefined) return Math.min(at + 4, entry.text.length)
+    for (let at = 0; at < entry.text.length; at += 4) {
+      if (watch.push(entry.text.slice(at, at + 4)) !== undefined) return Math.min(at + 4, entry.text.length)
+    }
     return undefined
   })
   const cutAt = kept.filter(at => at !== undefined).sort((a, b) => a - b)

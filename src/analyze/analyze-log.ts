@@ -65,7 +65,9 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   }
   // `runaway` loops are read under the default thresholds: the first config's cuts, when that is the defaults.
   const first = setups[0]
-  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {}, recording.calls)
+  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0
+    ? cuts[first.name]!
+    : wouldCut(recording.responses, {}, recording.calls)
   const calls = recording.calls.map(call => summarizeCall(call, recording))
   const tokens = sum([...calls.map(call => call.tokens), ...textOnlyResponses(recording)])
   const labels = labelRun(recording.events).find(agent => agent.agent === recording.session)

@@ -18,7 +18,9 @@ import { charsAsTokens, proportion } from './tokens.js'
  * Where the brake would cut each response under `config` (the plugin's config map), in response order. `calls`, the
  * agent's calls, give the tool output each response could quote, as the live watch reads it in its request.
  */
-export function wouldCut(responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>, calls: readonly RecordedCall[] = []): ResponseCut[] {
+export function wouldCut(
+  responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>, calls: readonly RecordedCall[] = [],
+): ResponseCut[] {
   const stream = resolveOptions(Config(config)).stream
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []

@@ -107,14 +107,14 @@ export function resolveOptions(config: Config): ResolvedConfig {
     },
     stream: config.streamCut
       ? {
-          chars: config.streamCutChars,
-          copies: config.streamCutCopies,
-          minCopies: LIMITS.streamMinCopies,
-          minChars: LIMITS.streamMinChars,
-          maxUnit: LIMITS.streamUnitChars,
-          every: LIMITS.streamLookEvery,
-          edits: LIMITS.streamEdits,
-        }
+        chars: config.streamCutChars,
+        copies: config.streamCutCopies,
+        minCopies: LIMITS.streamMinCopies,
+        minChars: LIMITS.streamMinChars,
+        maxUnit: LIMITS.streamUnitChars,
+        every: LIMITS.streamLookEvery,
+        edits: LIMITS.streamEdits,
+      }
       : undefined,
   }
 }

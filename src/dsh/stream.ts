@@ -45,7 +45,9 @@ interface OpenBlock {
   readonly watch: RepetitionWatch | undefined
 }
 
-async function* watch(brake: Brake, request: LoopRequest, messages: readonly Message[], next: () => AsyncIterable<StreamChunk>): AsyncGenerator<StreamChunk> {
+async function* watch(
+  brake: Brake, request: LoopRequest, messages: readonly Message[], next: () => AsyncIterable<StreamChunk>,
+): AsyncGenerator<StreamChunk> {
   const open = new Map<number, OpenBlock>()
   // What the response could be quoting, read and folded only if a repetition comes to be weighed.
   const quotedRun = createQuotedRun(() => foldText(requestText(messages, LIMITS.streamQuoteChars)))

@@ -141,9 +141,14 @@ describe('what is not a loop streams whole, on the real CLI', () => {
   it('every trap of the corpus, each streamed before a tool call; a quote of a tool\'s output after the call that returned it', async () => {
     const traps = RESPONSES.filter(response => response.kind === 'trap')
     // Each call prints the next trap's source: what a quoting trap quotes is in the conversation before it streams.
-    const files = Object.fromEntries([...traps.map((trap, i) => [`part-${i}.txt`, trap.request ?? `part ${i}\n`]), [`part-${traps.length}.txt`, 'done\n']])
-    const print = (i: number) => ({ name: 'bash', args: { command: `cat part-${i}.txt`, description: `Print part ${i}` } })
-    const script: Answer[] = [{ calls: [print(0)] }, ...traps.map((trap, i) => ({ [trap.part]: [...tokens(trap.text)], calls: [print(i + 1)] }))]
+    const files: Record<string, string> = { [`part-${traps.length}.txt`]: 'done\n' }
+    for (const [i, trap] of traps.entries()) files[`part-${i}.txt`] = trap.request ?? `part ${i}\n`
+    const print = (i: number): { name: string; args: unknown } =>
+      ({ name: 'bash', args: { command: `cat part-${i}.txt`, description: `Print part ${i}` } })
+    const script: Answer[] = [
+      { calls: [print(0)] },
+      ...traps.map((trap, i) => ({ [trap.part]: [...tokens(trap.text)], calls: [print(i + 1)] })),
+    ]
     const { run, server, events } = await play([...script, { text: 'All parts read.' }], '[]\n', files)
     expect(run.code, run.stderr).toBe(0)
     expect(server.streams.map(stream => stream.closedEarly)).toEqual(script.map(() => false).concat(false))

@@ -28,7 +28,8 @@ export function unitKind(unit: string): UnitKind {
   const bare = unit.replace(/\s+/g, '')
   if (bare === '') return 'symbols'
   if (BORDER.test(bare) && /[|+]/.test(bare)) return 'data'
-  // A column of numbers is data; lines of symbols alone (`}` on every line) are a runaway like any text: real rules and banners are one line each.
+  // A column of numbers is data; lines of symbols alone (`}` on every line) are a runaway like any text: real rules
+  // and banners are one line each.
   if (unit.includes('\n') && bare === '0') return 'data'
   if (!unit.includes('\n') && (!WORDLIKE.test(bare) || isOneCharacter(bare))) return 'symbols'
   if (isEncoded(unit)) return 'data'
