@@ -174,6 +174,12 @@ describe('what counts as repeating', () => {
     expect(watch(`Quoting:\n${line.repeat(100)}done`, DEFAULTS, request).found).toBeUndefined()
     expect(watch(`Quoting:\n${line.repeat(100)}`).found).toBeDefined()
     expect(watch(`Quoting:\n${line.repeat(200)}`, DEFAULTS, request).found).toBeDefined()
+    // A run the request holds with glitches in it (a test runner's dots, its progress at each line's end) is one run.
+    const dots = `tests ${Array.from({ length: 6 }, (_, i) => `${'\u001b[32m.'.repeat(70)} [ ${i * 14}%]\n`).join('')}done`
+    expect(watch(dots).found).toBeDefined()
+    expect(watch(dots, DEFAULTS, dots).found).toBeUndefined()
+    const listing = Array.from({ length: 90 }, (_, i) => `1.${Math.floor(i / 20)}.${i % 20 === 0 ? '' : `${i % 20}.`}txt\n`).join('')
+    expect(watch(listing, DEFAULTS, `ls:\n${listing}`).found).toBeUndefined()
     // A few copies in the request do not make a runaway of hundreds a quote.
     expect(watch(`court ${'court '.repeat(500)}`, DEFAULTS, 'the court court court said').found).toBeDefined()
   })
