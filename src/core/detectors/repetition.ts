@@ -185,14 +185,11 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
    * glitch shifts the copies before it.
    */
   function asStreamed(unit: string, period: number): string | undefined {
-    let last = -1
-    // A copy that ends before the tail does has its trailing white space as streamed (a next line's indentation).
-    for (let at = end() - period - 1; at >= end() - 2 * period && last < 0; at--) {
-      let same = 0
-      while (same < period && ring[at + same] === unit.charCodeAt(same)) same++
-      if (same === period) last = at
-    }
-    if (last < 0) last = end() - period
+    // A copy that ends before the tail does has its trailing white space as streamed (a next line's indentation). The
+    // search is the engine's own, over the last two units: a loop here would cost the unit's length squared.
+    const from = end() - 2 * period
+    const found = String.fromCharCode(...ring.subarray(from, end() - 1)).lastIndexOf(unit)
+    const last = found < 0 ? end() - period : from + found
     const start = starts[last % window]!
     const stop = last + period < end() ? starts[(last + period) % window]! : seen
     if (seen - start > raw.length) return undefined
