@@ -37,6 +37,8 @@ export type Turn =
     readonly calls: readonly { readonly name: string; readonly args: unknown; readonly raw?: string }[]
     readonly text?: Deltas
     readonly reasoning?: Deltas
+    /** Text streamed after the calls, as some providers order a response's blocks. */
+    readonly after?: Deltas
   }
   | { readonly text: Deltas; readonly reasoning?: Deltas }
   | ((request: GenerateOptions) => Turn)
@@ -82,6 +84,7 @@ function* chunks(turn: Exclude<Turn, (request: GenerateOptions) => Turn>): Gener
       yield { type: 'block-end', index, block: { type: 'tool-call', id, name: c.name, arguments: args } }
       index++
     }
+    if (turn.after !== undefined) yield* block(index++, 'text', turn.after)
   }
   yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } }
   yield { type: 'finish', reason: 'calls' in turn ? { kind: 'tool-calls' } : { kind: 'stop' } }

@@ -183,8 +183,11 @@ Do not write it again. Go on from where the repeating began: take the next step,
 /** Where a response repeated, filling `{part}`. */
 export const CUT_PART = { text: 'answer', reasoning: 'reasoning' } as const
 
-/** The collapsed-row summary of a cut notice. */
-export const CUT_SUMMARY = 'response cut: {unit} × {copies}'
+/**
+ * The collapsed-row summary of a cut notice, for the person: DSH's web UI shows the cut response as it was kept, and
+ * this row under it says why it ended there (the notice's text speaks to the model).
+ */
+export const CUT_SUMMARY = 'stopped this response, which kept repeating itself: {unit} × {copies}'
 
 /** The notice after responses that said the same thing, or opened with the same passage, step after step. */
 export const REPEATED_RESPONSE_NOTICE = `[dsh-brake] Your last {count} responses {sameness}, with nothing changed in between:

@@ -135,7 +135,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'runaway',
-    about: 'The model\'s reasoning falls into one sentence and would write it 800 times; the brake cuts the response at 8,000 characters of it, closing the stream, and the model reads one notice and goes on.',
+    about: 'The model\'s reasoning falls into one sentence and would write it 800 times; the brake cuts the response after about 20 copies (800 characters), closing the stream, and the model reads one notice and goes on.',
     config: {},
     prompts: ['The dev server will not start. Get it running.'],
     script: [

@@ -1,14 +1,19 @@
 /**
  * The stream watch on real text. The traces hold no model responses, but they hold the long text models read and
  * quote: tool outputs (files, logs, tracebacks) and tasks. Each is streamed in 4-character deltas through the watch
- * the plugin runs, under the default thresholds: any that would be cut is real text a response quoting it would lose.
- * The longest back-to-back exact repetition of any text, found with a far lower threshold, says how much margin the
- * default leaves.
+ * the plugin runs, under the default thresholds, as a response quoting it whole would stream with it in its request:
+ * any cut is real text such a response would lose. Streamed with no request, the cuts say what the quote rule spares.
+ * The longest back-to-back repetition of any text says how long a quote the rule must follow. Then the model text at
+ * hand: the real runaways users reported and the real repetitive texts of the test corpus.
  */
 import { DEFAULTS } from '../../src/config/keys.ts'
 import { resolveOptions } from '../../src/config/resolve.ts'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../../src/core/detectors/repetition.ts'
+import { foldText } from '../../src/core/detectors/repetition-fold.ts'
+import { createQuotedRun } from '../../src/core/detectors/repetition-quotes.ts'
 import type { AgentEvent } from '../../src/replay/agent-events.ts'
+// The corpus of real model text lives with the tests that hold the watch to it; the evaluation reads it too.
+import { RUNAWAYS, TEXTS } from '../../test/loop/corpus/real-texts.ts'
 
 /** What the watch made of the texts. */
 export interface TextSurvey {
@@ -18,6 +23,8 @@ export interface TextSurvey {
   long: number
   /** Texts the defaults would cut, with where. */
   cut: { run: string; unit: string; copies: number; span: number }[]
+  /** Texts the defaults would cut in a response that had no request to quote them from. */
+  unquoted: number
   /** The longest back-to-back repetition found in any text (at least `LOW` characters), and where. */
   longest: { run: string; unit: string; copies: number; span: number } | undefined
 }
@@ -34,8 +41,9 @@ export interface Survey {
 
 export function createTextSurvey(): Survey {
   const options = resolveOptions(DEFAULTS).stream!
-  const low = { ...options, chars: LOW }
-  const result: TextSurvey = { texts: 0, chars: 0, long: 0, cut: [], longest: undefined }
+  // Only the characters rule, far lower: every long run, however many copies.
+  const low = { ...options, chars: LOW, copies: Number.MAX_SAFE_INTEGER }
+  const result: TextSurvey = { texts: 0, chars: 0, long: 0, cut: [], unquoted: 0, longest: undefined }
   return {
     options,
     result,
@@ -45,10 +53,12 @@ export function createTextSurvey(): Survey {
         const text = event.text
         result.texts++
         result.chars += text.length
-        if (text.length < LOW) continue
+        if (text.length < options.minChars) continue
         if (text.length >= options.chars) result.long++
-        const found = stream(text, options)[0]
+        const found = stream(text, options, text)[0]
         if (found !== undefined) result.cut.push({ run, unit: found.unit, copies: found.copies, span: found.span })
+        if (stream(text, options)[0] !== undefined) result.unquoted++
+        if (text.length < LOW) continue
         for (const { unit, copies, span } of stream(text, low)) {
           if (span > (result.longest?.span ?? 0)) result.longest = { run, unit, copies, span }
         }
@@ -58,8 +68,8 @@ export function createTextSurvey(): Survey {
 }
 
 /** Every repetition a watch reports over `text` streamed in 4-character deltas (it goes on looking after the first). */
-function stream(text: string, options: RepetitionOptions): Repetition[] {
-  const watch = createRepetitionWatch(options)
+function stream(text: string, options: RepetitionOptions, request?: string): Repetition[] {
+  const watch = createRepetitionWatch(options, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
   const found: Repetition[] = []
   for (let at = 0; at < text.length; at += 4) {
     const repetition = watch.push(text.slice(at, at + 4))
@@ -69,16 +79,36 @@ function stream(text: string, options: RepetitionOptions): Repetition[] {
 }
 
 /** The survey as the report's closing section. */
-export function textSurveyText({ texts, chars, long, cut, longest }: TextSurvey, options: RepetitionOptions): string {
+export function textSurveyText({ texts, chars, long, cut, unquoted, longest }: TextSurvey, options: RepetitionOptions): string {
   const quote = (unit: string): string => JSON.stringify(unit.length > 48 ? `${unit.slice(0, 48)}…` : unit)
   const lines = [
     `The traces hold no model responses; their ${texts} tool outputs and tasks (${(chars / 1e6).toFixed(1)} M characters, ${long} of them`
     + ` ${options.chars} or longer) stand in for the long text a model quotes.`,
-    `would be cut under the defaults (${options.chars} characters, ${options.copies} copies): ${cut.length}`,
+    `would be cut, quoted whole, under the defaults (${options.copies} copies or ${options.chars} characters): ${cut.length}`,
+    `would be cut with no request to quote them from (what the quote rule spares): ${unquoted}`,
     ...cut.slice(0, 5).map(found => `  ${found.run}: ${quote(found.unit)} × ${found.copies} (${found.span} characters)`),
     longest === undefined
       ? `no back-to-back repetition of ${LOW} characters or more in any of them`
-      : `longest back-to-back exact repetition in any of them: ${longest.span} characters (${quote(longest.unit)} × ${longest.copies}, ${longest.run})`,
+      : `longest back-to-back repetition in any of them: ${longest.span} characters (${quote(longest.unit)} × ${longest.copies}, ${longest.run})`,
+    ...modelTextLines(options),
   ]
   return lines.join('\n')
+}
+
+/** The real model text at hand: where the runaways users reported are cut, and which real repetitive texts would be. */
+function modelTextLines(options: RepetitionOptions): string[] {
+  const kept = RUNAWAYS.map((entry) => {
+    const watch = createRepetitionWatch(options)
+    for (let at = 0; at < entry.text.length; at += 4) {
+      if (watch.push(entry.text.slice(at, at + 4)) !== undefined) return Math.min(at + 4, entry.text.length)
+    }
+    return undefined
+  })
+  const cutAt = kept.filter(at => at !== undefined).sort((a, b) => a - b)
+  const texts = TEXTS.filter(entry => stream(entry.text, options, entry.request).length > 0)
+  return [
+    `runaways users reported: ${cutAt.length} of ${RUNAWAYS.length} cut, keeping a median of ${cutAt[Math.floor(cutAt.length / 2)] ?? 0} characters`
+    + ` (at most ${cutAt.at(-1) ?? 0}); real repetitive texts cut: ${texts.length} of ${TEXTS.length}`
+    + (texts.length > 0 ? ` (${texts.map(entry => entry.name).join('; ')})` : ''),
+  ]
 }

@@ -65,11 +65,13 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
     const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
     replayed[setup.name] = byCall(result.actions)
     spared[setup.name] = result.spared
-    cuts[setup.name] = wouldCut(recording.responses, setup.config)
+    cuts[setup.name] = wouldCut(recording.responses, setup.config, recording.calls)
   }
   // `runaway` loops are read under the default thresholds: the first config's cuts, when that is the defaults.
   const first = setups[0]
-  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0 ? cuts[first.name]! : wouldCut(recording.responses, {})
+  const defaultCuts = first !== undefined && Object.keys(first.config).length === 0
+    ? cuts[first.name]!
+    : wouldCut(recording.responses, {}, recording.calls)
   const calls = recording.calls.map(call => summarizeCall(call, recording))
   // The agent's tokens and its loops' costs are added up from the same pieces: no loop can cost more than the agent.
   const pieces = piecesOf({

@@ -4,27 +4,35 @@
  * plugin runs, where it would cut under a config and how many output tokens the response spent past that point.
  * @module dsh-brake/analyze/response-cuts
  */
-import { resolveOptions } from '../config/resolve.js'
+import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
-import type { RecordedResponse } from '../replay/session-recording.js'
+import { foldText } from '../core/detectors/repetition-fold.js'
+import { createQuotedRun, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LiveCut, ResponseCut } from './analysis.js'
 import { charsAsTokens, proportion } from './tokens.js'
 
-/** Where the brake would cut each response under `config` (the plugin's config map), in response order. */
-export function wouldCut(responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>): ResponseCut[] {
+/**
+ * Where the brake would cut each response under `config` (the plugin's config map), in response order. `calls`, the
+ * agent's calls, give the tool output each response could quote, as the live watch reads it in its request.
+ */
+export function wouldCut(
+  responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>, calls: readonly RecordedCall[] = [],
+): ResponseCut[] {
   const stream = resolveOptions(Config(config)).stream
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
   for (const response of responses) {
+    const quotedRun = createQuotedRun(() => foldText(outputsBefore(calls, response.callsBefore, LIMITS.streamQuoteChars)))
     const total = responseChars(response)
     // Blocks stream one after another (reasoning, then the answer): a cut in the second comes after all of the first.
     let before = 0
     for (const block of response.blocks) {
       const chars = length(block.deltas)
-      // A block shorter than the threshold cannot repeat enough to be cut: most blocks, not watched at all.
-      const found = chars < stream.chars ? undefined : firstRepetition(block.deltas, stream)
+      // A block shorter than the fewest characters cut cannot repeat enough: most blocks, not watched at all.
+      const found = chars < stream.minChars ? undefined : firstRepetition(block.deltas, stream, quotedRun)
       if (found === undefined) {
         before += chars
         continue
@@ -60,13 +68,24 @@ export function liveCut(response: RecordedResponse): LiveCut {
 }
 
 /** The first repetition the plugin's watch finds in `deltas`, streamed as they were. */
-function firstRepetition(deltas: readonly string[], stream: RepetitionOptions): Repetition | undefined {
-  const watch = createRepetitionWatch(stream)
+function firstRepetition(deltas: readonly string[], stream: RepetitionOptions, quotedRun: QuotedRun): Repetition | undefined {
+  const watch = createRepetitionWatch(stream, quotedRun)
   for (const delta of deltas) {
     const found = watch.push(delta)
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/** The output of the calls before a response, the latest `max` characters of it, as its request held them. */
+function outputsBefore(calls: readonly RecordedCall[], callsBefore: number, max: number): string {
+  const texts: string[] = []
+  let length = 0
+  for (let i = Math.min(callsBefore, calls.length) - 1; i >= 0 && length < max; i--) {
+    texts.push(calls[i]!.text.slice(-(max - length)))
+    length += calls[i]!.text.length
+  }
+  return texts.reverse().join('\n\n')
 }
 
 /** The characters a response streamed, its reasoning and its answer. */

@@ -29,6 +29,13 @@ export const LIMITS = Object.freeze({
   streamUnitChars: 2000,
   /** Characters between two looks at a streaming response's tail (the most a cut can come late). */
   streamLookEvery: 256,
+  /** The fewest copies, and characters, a streaming response's repetition is cut on, whatever the thresholds. */
+  streamMinCopies: 3,
+  streamMinChars: 256,
+  /** Glitches (a character dropped or changed) a streaming response's repetition of a short unit is followed through. */
+  streamEdits: 8,
+  /** Characters of the request's own text (tool output, the person's words) a repetition is looked up in as a quote. */
+  streamQuoteChars: 1_000_000,
   /** Calls of a stretch that brought no news (a near-duplicate loop), and how many of them asked again. */
   nearDuplicateCount: 5,
   nearDuplicateReasked: 3,
@@ -99,7 +106,15 @@ export function resolveOptions(config: Config): ResolvedConfig {
       },
     },
     stream: config.streamCut
-      ? { chars: config.streamCutChars, copies: config.streamCutCopies, maxUnit: LIMITS.streamUnitChars, every: LIMITS.streamLookEvery }
+      ? {
+        chars: config.streamCutChars,
+        copies: config.streamCutCopies,
+        minCopies: LIMITS.streamMinCopies,
+        minChars: LIMITS.streamMinChars,
+        maxUnit: LIMITS.streamUnitChars,
+        every: LIMITS.streamLookEvery,
+        edits: LIMITS.streamEdits,
+      }
       : undefined,
   }
 }

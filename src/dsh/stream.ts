@@ -7,8 +7,11 @@
  * @module dsh-brake/dsh/stream
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock, GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
+import type { ContentBlock, GenerateOptions, Message, StreamChunk } from '@deepseek-ai/dsh-llm'
+import { LIMITS } from '../config/resolve.js'
 import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '../core/detectors/repetition.js'
+import { foldText } from '../core/detectors/repetition-fold.js'
+import { createQuotedRun, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import { createResponseDigest } from '../core/detectors/responses.js'
 import type { RunawayFinding } from '../core/types.js'
 import { findingNotice, loopNotice } from '../messages.js'
@@ -33,7 +36,7 @@ export function onStream(brake: Brake, options: GenerateOptions, next: () => Asy
   } catch (error) {
     brake.contain('llm/stream', error)
   }
-  return request === undefined ? next() : watch(brake, request, next)
+  return request === undefined ? next() : watch(brake, request, options.messages, next)
 }
 
 /** An open block of the response: its kind, and for text and reasoning the watch on it. */
@@ -42,8 +45,12 @@ interface OpenBlock {
   readonly watch: RepetitionWatch | undefined
 }
 
-async function* watch(brake: Brake, request: LoopRequest, next: () => AsyncIterable<StreamChunk>): AsyncGenerator<StreamChunk> {
+async function* watch(
+  brake: Brake, request: LoopRequest, messages: readonly Message[], next: () => AsyncIterable<StreamChunk>,
+): AsyncGenerator<StreamChunk> {
   const open = new Map<number, OpenBlock>()
+  // What the response could be quoting, read and folded only if a repetition comes to be weighed.
+  const quotedRun = createQuotedRun(() => foldText(requestText(messages, LIMITS.streamQuoteChars)))
   const digest = createResponseDigest()
   let watching = true
   let calls = false
@@ -56,7 +63,7 @@ async function* watch(brake: Brake, request: LoopRequest, next: () => AsyncItera
       if (chunk.type === 'finish') finished = true
       if (chunk.type === 'block-start' && chunk.blockType === 'tool-call') calls = true
       // A response that started a tool call is no longer cut: the call's arguments would be cut with it.
-      cut = calls ? undefined : observe(brake, chunk, open, digest)
+      cut = calls ? undefined : observe(brake, chunk, open, digest, quotedRun)
     } catch (error) {
       brake.contain('llm/stream', error)
       watching = false
@@ -85,12 +92,12 @@ async function* watch(brake: Brake, request: LoopRequest, next: () => AsyncItera
  * digest). Returns the repetition a watch found, with the block it is in.
  */
 function observe(
-  brake: Brake, chunk: StreamChunk, open: Map<number, OpenBlock>, digest: ReturnType<typeof createResponseDigest>,
+  brake: Brake, chunk: StreamChunk, open: Map<number, OpenBlock>, digest: ReturnType<typeof createResponseDigest>, quotedRun: QuotedRun,
 ): { index: number; part: RunawayFinding['part']; found: Repetition } | undefined {
   switch (chunk.type) {
     case 'block-start': {
       const watched = brake.stream !== undefined && (chunk.blockType === 'text' || chunk.blockType === 'reasoning')
-      open.set(chunk.index, { type: chunk.blockType, watch: watched ? createRepetitionWatch(brake.stream) : undefined })
+      open.set(chunk.index, { type: chunk.blockType, watch: watched ? createRepetitionWatch(brake.stream, quotedRun) : undefined })
       return undefined
     }
     case 'block-end':
@@ -164,6 +171,29 @@ function closingBlocks(agent: Agent, open: ReadonlyMap<number, OpenBlock>): Stre
     if (block.type === 'text' || block.type === 'reasoning') closing.push({ type: 'block-end', index, block: { type: block.type, text } as ContentBlock })
   }
   return closing
+}
+
+/**
+ * The request's own text a response may quote: what the person wrote and what tools returned, newest first, up to
+ * `max` characters (the model's own earlier responses are not a source to quote).
+ */
+function requestText(messages: readonly Message[], max: number): string {
+  const texts: string[] = []
+  let length = 0
+  const add = (blocks: readonly ContentBlock[]): void => {
+    for (let i = blocks.length - 1; i >= 0 && length < max; i--) {
+      const block = blocks[i]!
+      if (block.type === 'text') {
+        texts.push(block.text.slice(-(max - length)))
+        length += block.text.length
+      } else if (block.type === 'tool-result') {
+        add(block.content)
+      }
+    }
+  }
+  for (let i = messages.length - 1; i >= 0 && length < max; i--) if (messages[i]!.role === 'user') add(messages[i]!.content)
+  // Kept apart by a line, so that two texts never join into a repetition neither holds.
+  return texts.reverse().join('\n\n')
 }
 
 /** Notices kept waiting for an agent's next step, at most (responses that end without a next step let them pile). */

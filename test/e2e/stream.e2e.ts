@@ -79,14 +79,15 @@ describe('a response that repeats itself, on the real CLI', () => {
     // client has read, by as much as the machine's load allows: how far ahead is not the brake's to bound).
     expect(cut!.written).toBeLessThan(cut!.total)
     expect(rest.map(stream => stream.closedEarly)).toEqual([false, false])
-    // The cut response kept its start, and a bounded part of the repetition; it never asked for the call.
+    // The cut response kept its start, and a bounded part of the repetition (20 copies of its 90 characters, and at
+    // most a look's 256 and a unit more); it never asked for the call.
     const [kept] = assistantTexts(events, 'reasoning')
     expect(loop.text.startsWith(kept!)).toBe(true)
-    expect(kept!.length).toBeLessThan(loop.loop!.from + 9000)
+    expect(kept!.length).toBeLessThan(loop.loop!.from + 20 * 90 + 256 + 2 * 90)
     expect(events.filter(event => event.type === 'tool/call')).toHaveLength(1)
     expect(finishes(events)).toEqual(['dsh-brake/cut', 'tool-calls', 'stop'])
     // The model read the notice at its next request.
-    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: I'll kill the stale process now\. Then I.* × \d+$/) as string])
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: I'll kill the stale process now\. Then I.* × \d+$/) as string])
     expect(server.requests[1]!.messages.filter(message => message.role === 'user').map(textOf).at(-1)).toContain('In your reasoning, this came')
     expect(turnEnds(events)).toEqual(['completed'])
   })
@@ -104,15 +105,16 @@ describe('a response that repeats itself, on the real CLI', () => {
     expect(turnEnds(events)).toEqual(['completed'])
   })
 
-  it('one token repeated 5,000 times: cut within 9,000 characters; `analyze` finds the cut in the log', async () => {
+  it('one token repeated 5,000 times: cut within 1,000 characters; `analyze` finds the cut in the log', async () => {
     const loop = entry('one token repeated 5,000 times')
     const { run, server, events, cwd } = await play([{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }])
     expect(run.code, run.stderr).toBe(0)
     expect(server.streams[0]).toMatchObject({ closedEarly: true })
     expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total)
     const [kept] = assistantTexts(events, 'text')
-    expect(kept!.length).toBeLessThan(9000)
-    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: court × \d+$/) as string])
+    // 256 characters of it, and at most a look's 256 more.
+    expect(kept!.length).toBeLessThan(loop.loop!.from + 256 + 256 + 'court '.length)
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: court × \d+$/) as string])
     // The log as the CLI wrote it (deltas packed into storage rows) reads back with the cut, where the brake made it.
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', sessionFiles(home, cwd)[0]!], { cwd })
     type Agent = { cutInSession: unknown[]; cuts: Record<string, { at: number; cutInSession: boolean }[]> }
@@ -136,18 +138,22 @@ describe('a response that repeats itself, on the real CLI', () => {
 })
 
 describe('what is not a loop streams whole, on the real CLI', () => {
-  it('every trap of the corpus, each streamed before a tool call', async () => {
+  it('every trap of the corpus, each streamed before a tool call; a quote of a tool\'s output after the call that returned it', async () => {
     const traps = RESPONSES.filter(response => response.kind === 'trap')
-    const files = Object.fromEntries(traps.map((_, i) => [`part-${i}.txt`, `part ${i}\n`]))
-    const script: Answer[] = traps.map((trap, i) => ({
-      [trap.part]: [...tokens(trap.text)],
-      calls: [{ name: 'read', args: { file_path: `part-${i}.txt` } }],
-    }))
+    // Each call prints the next trap's source: what a quoting trap quotes is in the conversation before it streams.
+    const files: Record<string, string> = { [`part-${traps.length}.txt`]: 'done\n' }
+    for (const [i, trap] of traps.entries()) files[`part-${i}.txt`] = trap.request ?? `part ${i}\n`
+    const print = (i: number): { name: string; args: unknown } =>
+      ({ name: 'bash', args: { command: `cat part-${i}.txt`, description: `Print part ${i}` } })
+    const script: Answer[] = [
+      { calls: [print(0)] },
+      ...traps.map((trap, i) => ({ [trap.part]: [...tokens(trap.text)], calls: [print(i + 1)] })),
+    ]
     const { run, server, events } = await play([...script, { text: 'All parts read.' }], '[]\n', files)
     expect(run.code, run.stderr).toBe(0)
     expect(server.streams.map(stream => stream.closedEarly)).toEqual(script.map(() => false).concat(false))
     expect(finishes(events)).not.toContain('dsh-brake/cut')
-    expect(traps.map(trap => trap.part === 'text' ? trap.text : '')).toEqual(assistantTexts(events, 'text').slice(0, traps.length))
+    expect(traps.map(trap => trap.part === 'text' ? trap.text : '')).toEqual(assistantTexts(events, 'text').slice(1, traps.length + 1))
     expect(storedNotices(events)).toEqual([])
   })
 })

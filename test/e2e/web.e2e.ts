@@ -8,7 +8,9 @@
  * - in deny mode a refused call is a red tool row whose first line says dsh-brake refused it;
  * - in stop mode the turn ends at the first refused read, and its last row tells the person why and what to do
  *   ("turn stopped in a loop (…); send a message to go on"): DSH's web UI draws a turn a hook ended with no answer
- *   and no marker of its own, so the brake's stop notice's row is what tells the person.
+ *   and no marker of its own, so the brake's stop notice's row is what tells the person;
+ * - a response cut while it repeated itself shows what was kept, short, and under it a row that tells the person the
+ *   brake stopped it ("stopped this response, which kept repeating itself: court × 82").
  *
  * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
  */
@@ -16,6 +18,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { repeat } from '../../scripts/dsh-loop.ts'
+import { RESPONSES, tokens } from '../loop/corpus/responses.ts'
 import { workspace, writeUserPatch } from './dsh-cli.ts'
 import type { Answer } from './model-server.ts'
 import { failedRows, openWeb, sendPrompt, SHOTS, webHomeWithBrake } from './web-page.ts'
@@ -96,6 +99,26 @@ describe('the brake in DSH\'s web UI, as a person sees it', () => {
       await expect.poll(() => body.count()).toBe(1)
       expect(await body.innerText()).toContain('[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing.')
       expect(await seen.page.locator('[data-tool]').count()).toBe(11)
+    } finally {
+      await seen.close()
+    }
+  })
+
+  it('a response that kept repeating itself: cut short on screen, and a row under it says the brake stopped it', async () => {
+    const loop = RESPONSES.find(entry => entry.name === 'one token repeated 5,000 times')!
+    const script: Answer[] = [{ text: [...tokens(loop.text)] }, { text: 'Sorry: the court ruled for the plaintiff.' }]
+    const seen = await visit('cut', '[]\n', script, 'Who won?', 'Sorry: the court ruled for the plaintiff.', {})
+    try {
+      expect(seen.notices).toEqual([expect.stringMatching(/^Context injection · dsh-brake · stopped this response, which kept repeating itself: court × \d+$/) as string])
+      // What stays on screen: the start and a few hundred characters of the repetition, not the 30,000 it would have run to.
+      const kept = await seen.page.getByText(/^The verdict of the court court/).last().innerText()
+      expect(kept.length).toBeLessThan(1000)
+      expect(kept.match(/court/g)!.length).toBeLessThan(170)
+      // The notice's text, opened, still speaks to the model.
+      await seen.page.locator('[data-context-source]', { hasText: 'dsh-brake' }).first().click()
+      const body = seen.page.locator('[data-context-injection-body]').filter({ hasText: '[dsh-brake]' })
+      await expect.poll(() => body.count()).toBe(1)
+      expect(await body.innerText()).toContain('[dsh-brake] Your last response fell into repeating itself, so it was cut off there')
     } finally {
       await seen.close()
     }

@@ -15,10 +15,14 @@ import { findingNotice, stopReason } from '../../src/messages.ts'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { agent, bootDsh, brakeLogs, call, mountProfile, notices, prompt, say, ScriptedModel, tool, type Turn } from '../../scripts/dsh-loop.ts'
 import { captureStderr } from '../support/stderr.ts'
+import { foldText } from '../../src/core/detectors/repetition-fold.ts'
+import { RUNAWAYS, TEXTS } from './corpus/real-texts.ts'
 import { RESPONSES, tokens, type ResponseCase } from './corpus/responses.ts'
 
-/** Default thresholds: 8,000 characters, looked at every 256 (README). */
-const CHARS = 8000
+/** Default thresholds: 20 copies (256 characters at least) or 3,200 characters, looked at every 256 (README). */
+const CHARS = 3200
+const COPIES = 20
+const MIN_CHARS = 256
 const EVERY = 256
 
 interface Heard {
@@ -87,7 +91,9 @@ describe('a response that repeats itself', () => {
     const { from, unit } = entry.loop!
     expect(kept.startsWith(entry.text.slice(0, from))).toBe(true)
     expect(entry.text.startsWith(kept)).toBe(true)
-    expect(kept.length - from).toBeLessThanOrEqual(Math.max(CHARS, 4 * unit.length) + EVERY + 2 * unit.length)
+    const folded = foldText(unit).length
+    const threshold = Math.min(Math.max(MIN_CHARS, COPIES * folded), Math.max(CHARS, 3 * folded))
+    expect(kept.length - from).toBeLessThanOrEqual((threshold + EVERY + 2 * folded) * unit.length / folded)
     // One notice, read by the model at its next step, in the same turn, which then completed.
     const [cut] = heard.cuts
     expect(heard.cuts).toHaveLength(1)
@@ -98,6 +104,18 @@ describe('a response that repeats itself', () => {
     expect(JSON.stringify(model.requests[1]!.messages)).toContain('fell into repeating itself')
     expect(turnEnds(target)).toEqual([{ kind: 'completed' }])
     expect(brakeLogs(ctx)).toEqual([])
+  })
+
+  it.each(RUNAWAYS.map(entry => [entry.name, entry] as const))('reported by users, %s: cut at the source, at most 4,000 characters kept', async (_, entry) => {
+    const { ctx, heard } = await host()
+    const { agent: target, model } = agent(ctx, [streamed(entry), say('Sorry about that. Here is the answer.')])
+    await prompt(ctx, target)
+    expect(model.streams[0]).toMatchObject({ closedEarly: true })
+    const kept = textOf(messages(target)[0]!, entry.part)
+    expect(entry.text.startsWith(kept)).toBe(true)
+    expect(kept.length).toBeLessThanOrEqual(4000)
+    expect(heard.cuts).toHaveLength(1)
+    expect(turnEnds(target)).toEqual([{ kind: 'completed' }])
   })
 
   it('is cut in its reasoning before a tool call: the call never streams, and the model makes it at the next step', async () => {
@@ -119,7 +137,7 @@ describe('a response that repeats itself', () => {
   it('is never cut once it has begun a tool call: its arguments would be cut with it', async () => {
     const { ctx, heard } = await host()
     const { agent: target, model } = agent(ctx, [
-      { calls: [{ name: 'read', args: { file_path: 'a.ts' } }], text: tokens(`Reading. ${'again '.repeat(100)}`) },
+      { calls: [{ name: 'read', args: { file_path: 'a.ts' } }], after: tokens(`Reading. ${'again '.repeat(300)}`) },
       (): Turn => ({ calls: [{ name: 'read', args: { file_path: 'b.ts' } }] }),
       say('ok'),
     ])
@@ -140,7 +158,7 @@ describe('a response that repeats itself', () => {
   })
 
   it('is cut by the configured thresholds', async () => {
-    const { ctx, heard } = await host({ streamCutChars: 800, streamCutCopies: 20 })
+    const { ctx, heard } = await host({ streamCutChars: 800, streamCutCopies: 200 })
     const { agent: target } = agent(ctx, [{ text: tokens('Working. ' + 'try it. '.repeat(400)) }, say('ok')])
     await prompt(ctx, target)
     expect(heard.cuts).toHaveLength(1)
@@ -162,12 +180,15 @@ describe('a response that repeats itself', () => {
 })
 
 describe('what is not a loop streams whole', () => {
-  it.each(RESPONSES.filter(entry => entry.kind === 'trap').map(entry => [entry.name, entry] as const))('%s', async (_, entry) => {
+  it.each([...RESPONSES, ...TEXTS].filter(entry => entry.kind === 'trap').map(entry => [entry.name, entry] as const))('%s', async (_, entry) => {
     const { ctx, heard } = await host()
-    const { agent: target, model } = agent(ctx, [streamed(entry)])
+    // A response quoting a tool's output: the output is in the conversation, here in the tool result it came in.
+    const quoted = entry.request === undefined ? [] : [(): Turn => ({ calls: [{ name: 'output', args: {} }] })]
+    if (entry.request !== undefined) tool(ctx, 'output', () => entry.request!)
+    const { agent: target, model } = agent(ctx, [...quoted, streamed(entry)])
     await prompt(ctx, target)
-    expect(model.streams).toEqual([{ sent: expect.any(Number) as number, closedEarly: false }])
-    expect(textOf(messages(target)[0]!, entry.part)).toBe(entry.text)
+    expect(model.streams.map(stream => stream.closedEarly)).toEqual(quoted.map(() => false).concat(false))
+    expect(textOf(messages(target).at(-1)!, entry.part)).toBe(entry.text)
     expect(chunks(target).at(-1)).toEqual({ type: 'finish', reason: { kind: 'stop' } })
     expect(heard.cuts).toEqual([])
     expect(notices(target)).toEqual([])
@@ -213,7 +234,7 @@ describe('stop mode', () => {
     expect(heard.cuts.map(cut => cut.finding.cuts)).toEqual([1, 2])
     const second = heard.cuts[1]!.finding
     expect(turnEnds(target)).toEqual([{ kind: 'aborted', reason: { kind: 'hook', reason: stopReason({ loop: second, refused: false }) } }])
-    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^response cut: /) as string, expect.stringMatching(/^turn stopped in a loop \(response cut: .*\); send a message to go on$/) as string])
+    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: /) as string, expect.stringMatching(/^turn stopped in a loop \(stopped this response, which kept repeating itself: .*\); send a message to go on$/) as string])
   })
 })
 

@@ -28,7 +28,7 @@ describe('npm run demo', () => {
     ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
     // The cut response never asked for its call: the one call is the model's next step.
     ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', '✂ response cut while it streamed'],
-    ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', 'response cut: I\'ll kill the stale process now. × 242'],
+    ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', 'stopped this response, which kept repeating itself: I\'ll kill the stale process now. × 22'],
     ['progress', '→ 22 calls made (22 ran), 0 notices, 0 refusals, 0 stops', 'compiled 84 of 96 modules'],
     ['reset', '→ 6 calls made (6 ran), 0 notices, 0 refusals, 0 stops', 'person'],
   ])('%s', (scenario, tally, shows) => {

@@ -180,7 +180,7 @@ describe('README.md', () => {
         kind: 'duplicate-text', threshold: 3, windowMs: 120_000,
         blocks: [{ count: 3, sources: ['plugin hooks-claude-code'], head: 'Stop hook: the task is not finished until the linter and the full test suite pass. Keep working.', length: 96 }],
       }).text,
-      messages.findingNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 243, cuts: 1 }).text,
+      messages.findingNotice({ kind: 'runaway', part: 'reasoning', unit: 'I\'ll kill the stale process now. ', copies: 22, cuts: 1 }).text,
       messages.findingNotice({
         kind: 'same-response', count: 3, whole: true, head: 'I cannot reach the registry from here, so the install cannot finish. Please check the network settings.',
       }).text,

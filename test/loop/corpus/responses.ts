@@ -12,15 +12,21 @@ export interface ResponseCase {
   readonly text: string
   /** For a loop: where its repetition begins, and the unit it repeats as the notice should quote it. */
   readonly loop?: { readonly from: number; readonly unit: string }
+  /** Text of the request the response quotes from (a tool's output), when it quotes. */
+  readonly request?: string
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
 const lines = (n: number, line: (i: number) => string): string => range(n).map(line).join('\n') + '\n'
 
-/** Deterministic stand-ins for the varied names and values of real output. */
+/**
+ * Deterministic stand-ins for the varied names and values of real output, in no cycle: real names do not come back
+ * every 15 lines, and a cycle with its numbers folded would be a repetition no real text holds.
+ */
 const WORDS = ['parse', 'render', 'config', 'session', 'token', 'buffer', 'cache', 'route', 'schema', 'client', 'worker', 'queue', 'index', 'stream', 'limit']
-const word = (i: number): string => WORDS[(i * 7 + 3) % WORDS.length]!
-const pick = <T>(items: readonly T[], i: number): T => items[(i * 5 + 1) % items.length]!
+const scatter = (i: number): number => Math.imul(i + 1, 2_654_435_761) >>> 7
+const word = (i: number): string => WORDS[scatter(i) % WORDS.length]!
+const pick = <T>(items: readonly T[], i: number): T => items[scatter(i + 1000) % items.length]!
 
 /** Notes that follow a quote: a few lines saying different things. */
 const notes = (n: number): string => '\nNotes:\n' + lines(n, i => `- ${word(i)} in src/${word(i + 2)}.ts is called from ${word(i + 5)}() at line ${40 + i * 7}, before the ${word(i + 3)} is ready.`)
@@ -34,19 +40,28 @@ function trap(name: string, part: ResponseCase['part'], text: string): ResponseC
   return { name, kind: 'trap', part, text }
 }
 
+/** A trap that quotes `request`, a tool's output the conversation holds, whole: `quote(request)` is the response. */
+function quoting(name: string, part: ResponseCase['part'], request: string, quote: (request: string) => string): ResponseCase {
+  return { name, kind: 'trap', part, text: quote(request), request }
+}
+
+const TRACEBACK = 'Traceback (most recent call last):\n  File "/testbed/run.py", line 3, in <module>\n    main()\n'
+  + '  File "/testbed/sympy/core/evalf.py", line 1412, in evalf\n    r = rf(x, prec, options)\n  File "/testbed/sympy/core/evalf.py", line 590, in evalf_add\n    terms = [evalf(arg, prec + 10, options) for arg in v.args]\n  File "/testbed/sympy/core/evalf.py", line 1398, in evalf\n    re_acc = evalf(arg, working_prec, options)\n'.repeat(24)
+  + 'RecursionError: maximum recursion depth exceeded while calling a Python object\n'
+const STACK = 'Exception in thread "main" java.lang.StackOverflowError\n' + Array.from({ length: 120 }, () => '\tat com.example.tree.Node.depth(Node.java:42)\n').join('') + '\t... 904 more\n'
+const DEBUG = 'DEBUG: Rectangle _update_patch_limits count=10 max_y=1.0\n'.repeat(98) + 'Traceback (most recent call last):\n  File "/testbed/repro.py", line 9, in <module>\n    assert ax.dataLim.y1 > 1\nAssertionError\n'
+
 export const RESPONSES: readonly ResponseCase[] = [
   trap('a test table of 300 rows', 'text', '```ts\nit.each([\n' + lines(300, i => `  ['adds ${i} and ${i * 3}', ${i}, ${i * 3}, ${i * 4}],`) + '])(\'%s\', (_, a, b, sum) => {\n  expect(add(a, b)).toBe(sum)\n})\n```\n'),
   trap('an array literal of 200 similar entries', 'text', 'const users = [\n' + lines(200, i => `  { id: ${i}, name: 'user-${i}', active: ${i % 2 === 0} },`) + ']\n'),
   trap('a generated enum of 600 members', 'text', 'export enum Opcode {\n' + lines(600, i => `  OP_${i.toString(16).padStart(3, '0').toUpperCase()} = 0x${i.toString(16).padStart(3, '0')},`) + '}\n'),
   trap('a long Markdown table', 'text', '| File | Lines | Covered | % |\n|---|---|---|---|\n' + lines(250, i => `| src/${word(i)}/${word(i + 1)}-${i}.ts | ${100 + i * 7} | ${90 + i * 6} | ${(90 + (i % 10)).toFixed(1)} |`)),
   trap('a quoted log of retries', 'text', 'The service log shows the retries:\n\n```\n' + lines(120, i => `2026-11-30T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i * 37 % 1000).padStart(3, '0')}Z WARN db: connection to 10.0.0.5:5432 refused, retrying (attempt ${i + 1}/120)`) + '```\n'),
-  // The longest exact repetition in the real tool outputs of the evaluation's traces is under 6,000 characters: a
-  // traceback of mutual recursion, and a debug line printed in a loop. Quoted whole, neither may be cut.
-  trap('a quoted traceback of mutual recursion', 'text', 'The test fails with:\n\n```\nTraceback (most recent call last):\n  File "/testbed/run.py", line 3, in <module>\n    main()\n'
-    + '  File "/testbed/sympy/core/evalf.py", line 1412, in evalf\n    r = rf(x, prec, options)\n  File "/testbed/sympy/core/evalf.py", line 590, in evalf_add\n    terms = [evalf(arg, prec + 10, options) for arg in v.args]\n  File "/testbed/sympy/core/evalf.py", line 1398, in evalf\n    re_acc = evalf(arg, working_prec, options)\n'.repeat(24)
-    + 'RecursionError: maximum recursion depth exceeded while calling a Python object\n```\n\nEach `evalf` of an `Add` evaluates its terms with more precision, which comes back to `evalf_add` for the same term.\n' + notes(8)),
-  trap('a quoted stack trace with 120 identical frames', 'text', 'The crash:\n\n```\nException in thread "main" java.lang.StackOverflowError\n' + lines(120, () => '\tat com.example.tree.Node.depth(Node.java:42)') + '\t... 904 more\nCaused by: java.lang.IllegalStateException: cycle\n' + lines(40, i => `\tat com.example.${word(i)}.${word(i + 1)}.${word(i + 2)}(${word(i)}.java:${20 + i * 3})`) + '```\n\n`depth` calls itself without a base case for a cyclic tree; the fix is to track visited nodes.\n' + notes(8)),
-  trap('a debug line printed in a loop, quoted', 'text', 'The debug output of the failing run:\n\n```\n' + 'DEBUG: Rectangle _update_patch_limits count=10 max_y=1.0\n'.repeat(98) + 'Traceback (most recent call last):\n  File "/testbed/repro.py", line 9, in <module>\n    assert ax.dataLim.y1 > 1\nAssertionError\n```\n\nThe limits never grow past 1.0 because `_update_patch_limits` skips patches with zero height; '
+  // The longest exact repetitions in the real tool outputs of the evaluation's traces: a traceback of mutual recursion,
+  // and a debug line printed in a loop. Quoted whole from the tool output the conversation holds, none may be cut.
+  quoting('a quoted traceback of mutual recursion', 'text', TRACEBACK, output => `The test fails with:\n\n\`\`\`\n${output}\`\`\`\n\nEach \`evalf\` of an \`Add\` evaluates its terms with more precision, which comes back to \`evalf_add\` for the same term.\n` + notes(8)),
+  quoting('a quoted stack trace with 120 identical frames', 'text', STACK, output => 'The crash:\n\n```\n' + output + 'Caused by: java.lang.IllegalStateException: cycle\n' + lines(40, i => `\tat com.example.${word(i)}.${word(i + 1)}.${word(i + 2)}(${word(i)}.java:${20 + i * 3})`) + '```\n\n`depth` calls itself without a base case for a cyclic tree; the fix is to track visited nodes.\n' + notes(8)),
+  quoting('a debug line printed in a loop, quoted', 'text', DEBUG, output => 'The debug output of the failing run:\n\n```\n' + output + '```\n\nThe limits never grow past 1.0 because `_update_patch_limits` skips patches with zero height; '
     + lines(40, i => `- patch ${i}: height ${(i * 0.37).toFixed(2)}, y0 ${(i * 0.11).toFixed(2)}, counted: ${i % 3 === 0 ? 'no' : 'yes'}`) + notes(8)),
   trap('a JSON array of similar objects', 'text', '[\n' + range(150).map(i => `  {"key": "menu.${word(i)}.${i}", "en": "${word(i + 2)} ${i}", "fr": "${word(i + 4)} ${i}", "status": "translated"}`).join(',\n') + '\n]\n'),
   trap('a numbered list whose items share a prefix', 'text', lines(150, i => `${i + 1}. Update the import in src/components/${word(i)}/${word(i + 5)}${i}.tsx to use the new path`)),

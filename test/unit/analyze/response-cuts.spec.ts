@@ -19,13 +19,16 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 const LOOP = RESPONSES.find(entry => entry.name === '"not called" in reasoning, a thousand times')!
 
 let sessions = 0
-/** A session whose second step streams `blocks` before its call, with `usage`, ending with `finish`. */
+/**
+ * A session whose second step streams `blocks` before its call, with `usage`, ending with `finish`; the first step's
+ * call returned `output`.
+ */
 async function analyzed(
   blocks: Parameters<SessionScript['stream']>[0], usage: { inputTokens: number; outputTokens: number } | null, finish = 'tool-calls', config = {},
-  others: readonly { name: string; config: Record<string, unknown> }[] = [],
+  others: readonly { name: string; config: Record<string, unknown> }[] = [], output = 'one',
 ) {
   const id = `session-cuts-${++sessions}`
-  const script = new SessionScript(header(id)).prompt('go').respond([read('one')]).openStep().stream(blocks, finish).respond([read('two')], usage).end()
+  const script = new SessionScript(header(id)).prompt('go').respond([read(output)]).openStep().stream(blocks, finish).respond([read('two')], usage).end()
   const analysis = await analyzeSessions([writeLog(home, id, script.bytes())], [{ name: 'defaults', config }, ...others])
   // A session with nothing to show (no loop, no cut) is only counted: its agent has no cut to list.
   const agent = analysis.sessions[0]?.agents[0] ?? { cuts: { defaults: [] }, cutInSession: [] }
@@ -39,9 +42,9 @@ describe('responses that repeat themselves, in a session log', () => {
     const [cut] = agent.cuts['defaults']!
     expect(agent.cuts['defaults']).toHaveLength(1)
     expect(cut).toMatchObject({ response: 2, callsBefore: 1, part: 'reasoning', unit: 'not called, ', estimated: false, cutInSession: false })
-    // Cut soon after the repetition began: at most a look and a unit past its 8,000 characters.
-    expect(cut!.at - LOOP.loop!.from).toBeGreaterThanOrEqual(8000 - 12)
-    expect(cut!.at - LOOP.loop!.from).toBeLessThanOrEqual(8000 + 256 + 12)
+    // Cut soon after the repetition began: at most a look and a unit past its 20 copies over 256 characters.
+    expect(cut!.at - LOOP.loop!.from).toBeGreaterThanOrEqual(256 - 12)
+    expect(cut!.at - LOOP.loop!.from).toBeLessThanOrEqual(256 + 256 + 12)
     expect(cut!.tokensAfter).toBe(Math.round(2000 * (LOOP.text.length - cut!.at) / LOOP.text.length))
     expect(agent.cutInSession).toEqual([])
   })
@@ -55,7 +58,7 @@ describe('responses that repeat themselves, in a session log', () => {
   })
 
   it('the responses the brake cut in the session, by their finish', async () => {
-    const kept = LOOP.text.slice(0, LOOP.loop!.from + 8200)
+    const kept = LOOP.text.slice(0, LOOP.loop!.from + 600)
     const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(kept)] }], null, 'dsh-brake/cut')
     const at = kept.length.toLocaleString('en-US')
     expect(agent.cutInSession).toEqual([{ response: 2, callsBefore: 1, at: kept.length, part: 'reasoning' }])
@@ -90,10 +93,14 @@ describe('responses that repeat themselves, in a session log', () => {
   })
 
   it('finds nothing in real work that only looks repetitive, nor when the cut is off', async () => {
+    // A trap that quotes a tool's output quotes the output of the call before it, as the session log holds it.
     for (const trap of RESPONSES.filter(entry => entry.kind === 'trap')) {
-      const { agent } = await analyzed([{ part: trap.part, deltas: [...tokens(trap.text)] }], null)
+      const { agent } = await analyzed([{ part: trap.part, deltas: [...tokens(trap.text)] }], null, 'tool-calls', {}, [], trap.request)
       expect(agent.cuts['defaults'], trap.name).toEqual([])
     }
+    const quote = RESPONSES.find(entry => entry.request !== undefined)!
+    const { agent: unquoted } = await analyzed([{ part: quote.part, deltas: [...tokens(quote.text)] }], null)
+    expect(unquoted.cuts['defaults']).toHaveLength(1)
     const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(LOOP.text)] }], null, 'tool-calls', { streamCut: false })
     expect(agent.cuts['defaults']).toEqual([])
     expect(textReport(analysis)).not.toContain('repeats itself')
