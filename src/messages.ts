@@ -189,6 +189,12 @@ export const CUT_PART = { text: 'answer', reasoning: 'reasoning' } as const
  */
 export const CUT_SUMMARY = 'stopped this response, which kept repeating itself: {unit} × {copies}'
 
+/**
+ * A cut as the row of a stop names the loop it ended (`turn stopped in a loop (…)`): the cut's own summary tells of an
+ * action, and nested in the stop's it would say "stopped" twice and leave no room for what repeated.
+ */
+export const CUT_LOOP_LABEL = 'a response repeating itself: {unit} × {copies}'
+
 /** The notice after responses that said the same thing, or opened with the same passage, step after step. */
 export const REPEATED_RESPONSE_NOTICE = `[dsh-brake] Your last {count} responses {sameness}, with nothing changed in between:
 {head}
@@ -344,6 +350,8 @@ interface Wording {
   notice(): NoticeText
   /** The finding in a phrase: what repeated and how many calls it took; `refused` when its last call was refused. */
   phrase(refused: boolean): string
+  /** The loop as another row's summary names it, where its own summary tells of an action; else that summary. */
+  label?(): string
 }
 
 /** The wording of a finding, by its kind. */
@@ -448,6 +456,7 @@ function runawayWording(found: RunawayFinding): Wording {
       summary: summary(fill(CUT_SUMMARY, { unit: shortUnit, copies })),
     }),
     phrase: () => fill(LOOP.runaway, { cuts: String(found.cuts), unit: shortUnit }),
+    label: () => fill(CUT_LOOP_LABEL, { unit: shortUnit, copies }),
   }
 }
 
@@ -555,7 +564,8 @@ export function stopReason(cause: StopCause): string {
 export function stopNotice(cause: StopCause): NoticeText {
   // The loop's summary is clipped, not the row's last words: what to do next must survive the bound.
   const room = SUMMARY_CHARS - (STOP_SUMMARY.length - '{loop}'.length)
-  const loop = fit(wording(cause.loop).notice().summary, room)
+  const named = wording(cause.loop)
+  const loop = fit(named.label?.() ?? named.notice().summary, room)
   return { text: fill(STOP_NOTICE, { loop: stopPhrase(cause) }), summary: fill(STOP_SUMMARY, { loop }) }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { LoopKind } from '../core/types.js'
 import {
-  CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_SUMMARY, LOOP, NEAR_DUPLICATE_SUMMARY, REPEATED_CALL_SUMMARY,
+  CUT_LOOP_LABEL, CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_SUMMARY, LOOP, NEAR_DUPLICATE_SUMMARY, REPEATED_CALL_SUMMARY,
   REPEATED_ERROR_SUMMARY, REREADING_SUMMARY, SAME_FAILURE_SUMMARY,
   REPEATED_INPUT_ERROR_SUMMARY, REPEATED_RESPONSE_SUMMARY, REVISIT_SUMMARY, SEQUENCE_SUMMARY, STOP_REASON, STOP_SUMMARY,
   isRefusalResult, isStopReason,
@@ -245,6 +245,7 @@ interface Reading {
 /** Notice summaries, the specific before the general (a repeated call's summary would read an error's). */
 const SUMMARIES: readonly Reading[] = [
   { pattern: templatePattern(CUT_SUMMARY), kind: 'runaway', read: () => ({}) },
+  { pattern: templatePattern(CUT_LOOP_LABEL), kind: 'runaway', read: () => ({}) },
   { pattern: templatePattern(SEQUENCE_SUMMARY), kind: 'cycle', read: cycleCalls },
   { pattern: templatePattern(REVISIT_SUMMARY), kind: 'same-ground', read: count },
   { pattern: templatePattern(REPEATED_INPUT_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },

@@ -315,6 +315,11 @@ describe('stop notice', () => {
     expect(long.summary.length).toBeLessThanOrEqual(120)
     expect(long.summary).toMatch(/^turn stopped in a loop \(cycle × 3: tool_0_x+.*…\); send a message to go on$/)
   })
+
+  it('names a cut response by what repeated, not by the cut row\'s own words, so the unit fits the row', () => {
+    const cut = stopNotice({ refused: false, loop: { kind: 'runaway', part: 'text', unit: 'court ', copies: 82, cuts: 2 } })
+    expect(cut.summary).toBe('turn stopped in a loop (a response repeating itself: court × 82); send a message to go on')
+  })
 })
 
 describe('bounded, well-formed text', () => {

@@ -173,6 +173,13 @@ describe('the brake\'s records', () => {
     expect(out.attributes).toMatchObject({ 'dsh_brake.action': 'notice', 'dsh_brake.kind': 'identical-calls', 'dsh_brake.tool': 'read' })
   })
 
+  it('marks the notice that closes a turn stopped on its second cut as a notice about a runaway', () => {
+    const { through } = setup()
+    const cause = { refused: false, loop: { kind: 'runaway' as const, part: 'text' as const, unit: 'court ', copies: 82, cuts: 2 } }
+    const message = JSON.parse(JSON.stringify(notice('dsh-brake', stopNotice(cause)))) as unknown
+    expect(through(record('user/message', message)).attributes).toMatchObject({ 'dsh_brake.action': 'notice', 'dsh_brake.kind': 'runaway' })
+  })
+
   it('gives a notice the severity the config names; a refusal, a stop and a cut warn whatever it says', () => {
     for (const severity of ['warn', 'error'] as const) {
       const { through } = setup(undefined, severity)
