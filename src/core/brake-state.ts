@@ -18,7 +18,7 @@ import { createSequenceDetector, type SequenceOptions } from './detectors/sequen
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import type { CallObservation, CallStep, DuplicateTextFinding, Evidence } from './types.js'
+import type { CallObservation, CallStep, DuplicateTextFinding, Evidence, Mutable } from './types.js'
 import { createVoice, type Told, type VoiceOptions } from './voice.js'
 import type { Detector, Schedule } from './detectors/detector.js'
 
@@ -82,23 +82,27 @@ const RECENT_RESULT_CHARS = 65_536
 export const LATEST_CALLS = 16
 
 /** The latest calls in a ring: the tool, the call's number and its key. */
-function createLatestCalls(size: number): {
+interface LatestCalls {
   note(tool: string, at: number, key: number): void
   find(tool: string): { at: number; key: number } | undefined
   clear(): void
   readonly size: number
-} {
+}
+
+function createLatestCalls(size: number): LatestCalls {
   // Plain arrays, filled as calls come: typed ones would be allocated outside the heap for every agent made.
   const tools: string[] = []
   const numbers: number[] = []
   const keys: number[] = []
   let next = 0
-  return {
+  // `size` a field, not a getter (see `Mutable`).
+  const latest: Mutable<LatestCalls> = {
     note(tool, at, key) {
       const slot = next++ % size
       tools[slot] = tool
       numbers[slot] = at
       keys[slot] = key
+      latest.size = Math.min(next, size)
     },
     find(tool) {
       for (let back = 1; back <= Math.min(next, size); back++) {
@@ -110,11 +114,11 @@ function createLatestCalls(size: number): {
     clear() {
       tools.length = 0
       next = 0
+      latest.size = 0
     },
-    get size() {
-      return Math.min(next, size)
-    },
+    size: 0,
   }
+  return latest
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { createLruTable } from './lru-table.js'
 import { hold, NO_RESULT, release, sameResult, type ResultRef } from './results.js'
-import type { CallObservation, CallStep } from './types.js'
+import type { CallObservation, CallStep, Mutable } from './types.js'
 
 /** The history of a bounded number of call identities. */
 export interface CallHistory {
@@ -32,9 +32,11 @@ export function createCallHistory(maxTracked: number): CallHistory {
   const results: ResultRef[] = []
   const versions: number[] = []
   const epochs: number[] = []
-  return {
+  // `size` a field, not a getter (see `Mutable`).
+  const history: Mutable<CallHistory> = {
     step(call, epoch) {
       const slot = table.use(call.key)
+      history.size = table.size
       if (slot === results.length) {
         results.push(NO_RESULT)
         versions.push(0)
@@ -65,9 +67,9 @@ export function createCallHistory(maxTracked: number): CallHistory {
       results.length = 0
       versions.length = 0
       epochs.length = 0
+      history.size = 0
     },
-    get size() {
-      return table.size
-    },
+    size: 0,
   }
+  return history
 }

@@ -53,8 +53,11 @@ const NAMED_TAIL_CHARS = 1000
  * `fatal: …`, `panic: …`.
  */
 const EXCEPTION = /^(?:[A-Za-z_$][\w$.]*(?:Error|Exception|Exit|Interrupt|Fault)(?::.*)?|(?:error|fatal|panic)(?:\[[\w-]+\])?: .*)$/
-/** What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). */
-const MAY_RAISE = /Error|Exception|Exit|Interrupt|Fault|error: |fatal: |panic: /
+/**
+ * What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). Searched
+ * from `lastIndex` on, so that a text's last lines are searched where they lie, not cut out.
+ */
+const MAY_RAISE = /Error|Exception|Exit|Interrupt|Fault|error: |fatal: |panic: /g
 /** A compile-time error of Python: its place is a line, not a function. */
 const SYNTAX = /^(?:SyntaxError|IndentationError|TabError)\b/
 /** A Python frame: `  File "src/app.py", line 12, in main` (no function for a syntax error). */
@@ -79,9 +82,11 @@ const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
  * runs a command, prints its traceback, and goes on), is a failure by place only: `loose`.
  */
 export function failureOf(body: string, failed: boolean): Failure | undefined {
-  const tail = body.slice(tailStart(body, TAIL_LINES))
-  // Most outputs are neither failed nor end in an exception: one search of their last lines says so.
-  if (!failed && !MAY_RAISE.test(tail)) return undefined
+  const start = tailStart(body, TAIL_LINES)
+  // Most outputs are neither failed nor end in an exception: one search of their last lines, in place, says so.
+  MAY_RAISE.lastIndex = start
+  if (!failed && !MAY_RAISE.test(body)) return undefined
+  const tail = body.slice(start)
   const lines = tail.split('\n').filter(line => line.trim() !== '')
   let last = lines.length - 1
   while (last >= 0 && JS_FRAME.test(lines[last]!)) last--
@@ -135,17 +140,31 @@ function tailStart(text: string, count: number): number {
   let found = 0
   while (end > 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1
-    if (text.slice(start, end).trim() !== '' && ++found === count) return start
+    if (!blank(text, start, end) && ++found === count) return start
     end = start - 1
   }
   return 0
 }
+
+/** Whether `text` from `start` to `end` is blank as `trim` tells it (read in place: most outputs' lines are not). */
+function blank(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    // Printable ASCII first, as nearly every line starts with it; the pattern knows the rest.
+    if ((code > 32 && code < 127) || !TRIMMED.test(text[at]!)) return false
+  }
+  return true
+}
+/** A character `String.prototype.trim` takes away. */
+const TRIMMED = /^\s$/
 
 /** The distinct file names `text` holds, at most {@link NAMED_FILES}, first named first. */
 function namedFiles(text: string): string[] {
   const names: string[] = []
   // Runs of the characters a path is made of, read once each (a pattern that backtracks would cost more on long runs).
   for (const [run] of text.matchAll(PATH_RUN)) {
+    // Most runs are words: without a dot there is no extension, so nothing to trim and test.
+    if (!run.includes('.')) continue
     const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
     const dot = name.lastIndexOf('.')
     if (dot > 0 && FILE_EXTENSION.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)

@@ -9,6 +9,7 @@ import { touch } from './bounded-map.js'
 import { ANY_FILE, type FileEdit } from './file-edits.js'
 import { fingerprint } from './fingerprint.js'
 import { escapeRegExp } from './patterns.js'
+import type { Mutable } from './types.js'
 
 /** The state of a file as the agent found it (or as committed, after a `git checkout` of it). */
 export const ORIGINAL = 0
@@ -132,12 +133,14 @@ export function createFileStates(): FileStates {
     return { file: name, entered, before }
   }
 
-  return {
+  // `size` a field, not a getter (see `Mutable`).
+  const states: Mutable<FileStates> = {
     apply(edit, at) {
       if (edit.file === ANY_FILE) {
         return [...files].flatMap(([name, file]) => move(name, file, at, { ...edit, file: name }) ?? [])
       }
       const moved = move(edit.file, touch(files, keyOf(edit.file), MAX_FILES, fresh), at, edit)
+      states.size = files.size
       return moved === undefined ? [] : [moved]
     },
     current(file) {
@@ -145,11 +148,11 @@ export function createFileStates(): FileStates {
     },
     clear() {
       files.clear()
+      states.size = 0
     },
-    get size() {
-      return files.size
-    },
+    size: 0,
   }
+  return states
 }
 
 /** A file's name as a key: `./src/a.py` and `src/a.py` are one file (an absolute path is kept as written). */

@@ -5,6 +5,7 @@
  * Design: docs/design.md#bounds
  * @module dsh-brake/core/lru-table
  */
+import type { Mutable } from './types.js'
 
 /**
  * Slots a table starts with; it grows fourfold up to its bound as keys arrive, so an agent that does little costs
@@ -46,7 +47,6 @@ export function createLruTable(limit: number): LruTable {
   let used = 0
   let newest = NONE
   let oldest = NONE
-  let added = false
 
   const bucketOf = (key: number): number => (key >>> 0) & mask
 
@@ -115,7 +115,8 @@ export function createLruTable(limit: number): LruTable {
     newest = slot
   }
 
-  return {
+  // `added` and `size` are fields kept up to date, not getters (see `Mutable`): every agent makes several tables.
+  const table: Mutable<LruTable> = {
     find(key) {
       if (used === 0) return NONE
       const bucket = bucketOfKey(key)
@@ -130,7 +131,7 @@ export function createLruTable(limit: number): LruTable {
             unlink(slot)
             link(slot)
           }
-          added = false
+          table.added = false
           return slot
         }
       }
@@ -147,20 +148,19 @@ export function createLruTable(limit: number): LruTable {
       keys[slot] = key
       place(slot)
       link(slot)
-      added = true
+      table.added = true
+      table.size = used
       return slot
     },
-    get added() {
-      return added
-    },
+    added: false,
     clear() {
       index.fill(0)
       used = 0
       newest = NONE
       oldest = NONE
+      table.size = 0
     },
-    get size() {
-      return used
-    },
+    size: 0,
   }
+  return table
 }

@@ -6,7 +6,7 @@
  */
 import { createLruTable } from './lru-table.js'
 import { hold, release, sameResult, type ResultRef } from './results.js'
-import type { CallObservation } from './types.js'
+import type { CallObservation, Mutable } from './types.js'
 
 /** One agent's progress. */
 export interface Progress {
@@ -29,17 +29,19 @@ export function createProgress(maxPolls: number): Progress {
   const polls: ResultRef[] = []
 
   function progress(change?: number): void {
-    epoch++
+    state.epoch = ++epoch
     lastChange = change
   }
 
-  return {
+  // `epoch` and `size` fields, not getters (see `Mutable`).
+  const state: Mutable<Progress> = {
     observe(call) {
       if (call.refused || (call.failed && !call.changeStands)) return epoch
       if (call.kind === 'mutating' && call.key !== lastChange) {
         progress(call.key)
       } else if (call.kind === 'poller') {
         const slot = polled.use(call.key)
+        state.size = polled.size
         if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
         // The slot's earlier result, whether this poll's or one forgotten, is no longer a latest here.
         if (polls[slot] !== undefined) release(polls[slot])
@@ -47,17 +49,16 @@ export function createProgress(maxPolls: number): Progress {
       }
       return epoch
     },
-    get epoch() {
-      return epoch
-    },
+    epoch: 0,
     reset() {
       epoch = 0
       lastChange = undefined
       polled.clear()
       polls.length = 0
+      state.epoch = 0
+      state.size = 0
     },
-    get size() {
-      return polled.size
-    },
+    size: 0,
   }
+  return state
 }

@@ -288,3 +288,10 @@ export const LOOP_KINDS: readonly LoopKind[] = [
   'edit-revert', 'same-failure',
   'near-duplicate', 'rereading',
 ]
+
+/**
+ * `T` with its read-only fields writable, for the factory that keeps them up to date. Per-agent objects give such
+ * figures as fields rather than getters: V8 builds an object literal with accessors on a slow path (about a microsecond
+ * each, and each such object gets a shape of its own, which slows every read of it), and an agent makes many.
+ */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] }

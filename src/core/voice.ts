@@ -5,7 +5,7 @@
  * Design: docs/design.md#one-loop-one-voice
  * @module dsh-brake/core/voice
  */
-import type { LoopFinding, Evidence } from './types.js'
+import type { LoopFinding, Evidence, Mutable } from './types.js'
 
 /** How the voice paces notices. */
 export interface VoiceOptions {
@@ -152,9 +152,11 @@ export function createVoice(options: VoiceOptions): Voice {
     loops.delete(key)
     loops.set(key, loop)
     if (loops.size > options.maxCalls) loops.delete(loops.keys().next().value!)
+    voice.size = loops.size
   }
 
-  return {
+  // `size` a field, not a getter (see `Mutable`).
+  const voice: Mutable<Voice> = {
     speak({ at, key, epoch, runStart, evidence }) {
       if (evidence.length === 0) return undefined
       const loop = loopOf(evidence, epoch, current?.runStart === runStart ? current.loop : undefined)
@@ -185,9 +187,9 @@ export function createVoice(options: VoiceOptions): Voice {
     reset() {
       loops.clear()
       current = undefined
+      voice.size = 0
     },
-    get size() {
-      return loops.size
-    },
+    size: 0,
   }
+  return voice
 }
