@@ -38,7 +38,9 @@ export function createQuotedRun(request: () => string): QuotedRun {
       to = next + period
       copies++
     }
-    for (;;) {
+    // A run that opens the request has no copy before it: stop there (`lastIndexOf` from before the start would find
+    // the run's own first copy again, and again).
+    while (from >= period) {
       const copy = text.slice(from, from + period)
       const previous = text.lastIndexOf(copy, from - period)
       const gap = from - period - previous

@@ -180,6 +180,13 @@ describe('what counts as repeating', () => {
     expect(watch(dots, DEFAULTS, dots).found).toBeUndefined()
     const listing = Array.from({ length: 90 }, (_, i) => `1.${Math.floor(i / 20)}.${i % 20 === 0 ? '' : `${i % 20}.`}txt\n`).join('')
     expect(watch(listing, DEFAULTS, `ls:\n${listing}`).found).toBeUndefined()
+    // A run that opens the request (a log that is nothing but its repeated line) is followed to its first copy, and no
+    // further: the look-up ends, and the whole run is the quote's.
+    const log = 'DEBUG: Rectangle _update_patch_limits max_y=1.0\n'.repeat(112)
+    const folded = foldText(log)
+    const period = folded.length / 112
+    expect(createQuotedRun(() => folded)(folded.slice(-4 * period), period)).toBe(folded.length)
+    expect(watch(log, DEFAULTS, log).found).toBeUndefined()
     // A few copies in the request do not make a runaway of hundreds a quote.
     expect(watch(`court ${'court '.repeat(500)}`, DEFAULTS, 'the court court court said').found).toBeDefined()
   })
