@@ -234,7 +234,7 @@ describe('stop mode', () => {
     expect(heard.cuts.map(cut => cut.finding.cuts)).toEqual([1, 2])
     const second = heard.cuts[1]!.finding
     expect(turnEnds(target)).toEqual([{ kind: 'aborted', reason: { kind: 'hook', reason: stopReason({ loop: second, refused: false }) } }])
-    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: /) as string, expect.stringMatching(/^turn stopped in a loop \(stopped this response, which kept repeating itself: .*\); send a message to go on$/) as string])
+    expect(notices(target).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: /) as string, expect.stringMatching(/^turn stopped in a loop \(a response repeating itself: .*\); send a message to go on$/) as string])
   })
 })
 

@@ -7,8 +7,9 @@
  */
 
 /**
- * How long a run of the same repetition the request holds: the folded characters around the first place `sample`
- * occurs that repeat with `period`, or 0 when it does not occur. `sample` is the tail of a candidate repetition.
+ * How long a run of the same repetition the request holds: the folded characters around the places `sample` occurs
+ * that repeat with `period`, the longest of them, or 0 when it does not occur. `sample` is the tail of a candidate
+ * repetition.
  */
 export type QuotedRun = (sample: string, period: number) => number
 
@@ -20,35 +21,47 @@ export function createQuotedRun(request: () => string): QuotedRun {
   let text: string | undefined
   return (sample, period) => {
     text ??= request()
-    const at = text.indexOf(sample)
-    if (at < 0) return 0
-    // Grow the match both ways, a copy of the unit at a time, through the glitches the watch follows: a copy found
-    // again within twice the unit's length and 2 characters further on (a letter dropped, changed or added between,
-    // a copy cut short: the watch finds the text repeating again as far from where it stopped).
-    let from = at
-    let to = at + sample.length
-    let copies = Math.floor(sample.length / period)
-    let glitches = 0
-    for (;;) {
-      const copy = text.slice(to - period, to)
-      const next = text.indexOf(copy, to)
-      const gap = next - to
-      if (next < 0 || gap > 2 * period + 2 || (gap > 0 && (glitches + 1) * GLITCH_COPIES > copies)) break
-      if (gap > 0) glitches++
-      to = next + period
-      copies++
+    // The longest run the sample occurs in: a tool's output often shows a run twice, cut short where its head ends and
+    // whole in its tail, and a response quoting the output quotes both. Each search starts past the run just grown, so
+    // the request is read about once.
+    let longest = 0
+    for (let at = text.indexOf(sample); at >= 0;) {
+      const { from, to } = runAround(text, at, sample.length, period)
+      longest = Math.max(longest, to - from)
+      at = text.indexOf(sample, to)
     }
-    // A run that opens the request has no copy before it: stop there (`lastIndexOf` from before the start would find
-    // the run's own first copy again, and again).
-    while (from >= period) {
-      const copy = text.slice(from, from + period)
-      const previous = text.lastIndexOf(copy, from - period)
-      const gap = from - period - previous
-      if (previous < 0 || gap > 2 * period + 2 || (gap > 0 && (glitches + 1) * GLITCH_COPIES > copies)) break
-      if (gap > 0) glitches++
-      from = previous
-      copies++
-    }
-    return to - from
+    return longest
   }
+}
+
+/** The run that the `length` characters at `at` in `text` lie in, repeating with `period`. */
+function runAround(text: string, at: number, length: number, period: number): { from: number; to: number } {
+  // Grow the match both ways, a copy of the unit at a time, through the glitches the watch follows: a copy found
+  // again within twice the unit's length and 2 characters further on (a letter dropped, changed or added between,
+  // a copy cut short: the watch finds the text repeating again as far from where it stopped).
+  let from = at
+  let to = at + length
+  let copies = Math.floor(length / period)
+  let glitches = 0
+  for (;;) {
+    const copy = text.slice(to - period, to)
+    const next = text.indexOf(copy, to)
+    const gap = next - to
+    if (next < 0 || gap > 2 * period + 2 || (gap > 0 && (glitches + 1) * GLITCH_COPIES > copies)) break
+    if (gap > 0) glitches++
+    to = next + period
+    copies++
+  }
+  // A run that opens the request has no copy before it: stop there (`lastIndexOf` from before the start would find
+  // the run's own first copy again, and again).
+  while (from >= period) {
+    const copy = text.slice(from, from + period)
+    const previous = text.lastIndexOf(copy, from - period)
+    const gap = from - period - previous
+    if (previous < 0 || gap > 2 * period + 2 || (gap > 0 && (glitches + 1) * GLITCH_COPIES > copies)) break
+    if (gap > 0) glitches++
+    from = previous
+    copies++
+  }
+  return { from, to }
 }

@@ -187,6 +187,12 @@ describe('what counts as repeating', () => {
     const period = folded.length / 112
     expect(createQuotedRun(() => folded)(folded.slice(-4 * period), period)).toBe(folded.length)
     expect(watch(log, DEFAULTS, log).found).toBeUndefined()
+    // A tool's output cut short in its middle shows the run twice, short in its head and long in its tail: a response
+    // quoting it whole quotes the longer one.
+    const join = 'DEBUG: join table=django_content_type parent=None reuse=None\n'
+    const output = `Found 1 test(s).\n${join.repeat(23)}</output_head>\n<elided_chars>\n1281 characters elided\n</elided_chars>\n<output_tail>\n${join.repeat(70)}FAILED (failures=1)\n`
+    expect(watch(output).found).toBeDefined()
+    expect(watch(output, DEFAULTS, output).found).toBeUndefined()
     // A few copies in the request do not make a runaway of hundreds a quote.
     expect(watch(`court ${'court '.repeat(500)}`, DEFAULTS, 'the court court court said').found).toBeDefined()
   })
