@@ -12,10 +12,10 @@ import { compilePatterns, escapeRegExp } from './patterns.js'
  * them), and the bodies of the heredocs it reads, in order.
  */
 export interface SimpleCommand {
-  readonly words: readonly string[]
-  readonly writes: readonly string[]
-  readonly appends: readonly string[]
-  readonly bodies: readonly string[]
+  readonly words: string[]
+  readonly writes: string[]
+  readonly appends: string[]
+  readonly bodies: string[]
 }
 
 /** Leading words that only wrap the command that follows them: how many words each takes, itself included. */
@@ -55,24 +55,8 @@ export function commandWords(words: readonly string[]): string[] {
   }
 }
 
-/** The command line read last, and what it read as: see {@link simpleCommands}. */
-let lastCommand: string | undefined
-let lastRead: readonly SimpleCommand[] = []
-
-/**
- * The simple commands of a shell command line, heredoc bodies left out. One call's command line is asked for by up
- * to three readers (whether it changes files, the edits it makes, what it looks up), each on the same call: the line
- * read last is kept with what it read as, so it is read once. What comes back is shared, hence read-only.
- */
-export function simpleCommands(command: string): readonly SimpleCommand[] {
-  if (command !== lastCommand) {
-    lastRead = readSimpleCommands(command)
-    lastCommand = command
-  }
-  return lastRead
-}
-
-function readSimpleCommands(command: string): SimpleCommand[] {
+/** The simple commands of a shell command line, heredoc bodies left out. */
+export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
   let words: string[] = []
   let writes: string[] = []
