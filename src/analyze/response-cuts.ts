@@ -8,7 +8,7 @@ import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
 import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
 import { foldText } from '../core/detectors/repetition-fold.js'
-import { createQuotedRun, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LiveCut, ResponseCut } from './analysis.js'
@@ -25,7 +25,7 @@ export function wouldCut(
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
   for (const response of responses) {
-    const quotedRun = createQuotedRun(() => foldText(outputsBefore(calls, response.callsBefore, LIMITS.streamQuoteChars)))
+    const quotedRun = createQuotedRun(() => foldText(quotableText(outputsBefore(calls, response.callsBefore), LIMITS.streamQuoteChars)))
     const total = responseChars(response)
     // Blocks stream one after another (reasoning, then the answer): a cut in the second comes after all of the first.
     let before = 0
@@ -77,15 +77,9 @@ function firstRepetition(deltas: readonly string[], stream: RepetitionOptions, q
   return undefined
 }
 
-/** The output of the calls before a response, the latest `max` characters of it, as its request held them. */
-function outputsBefore(calls: readonly RecordedCall[], callsBefore: number, max: number): string {
-  const texts: string[] = []
-  let length = 0
-  for (let i = Math.min(callsBefore, calls.length) - 1; i >= 0 && length < max; i--) {
-    texts.push(calls[i]!.text.slice(-(max - length)))
-    length += calls[i]!.text.length
-  }
-  return texts.reverse().join('\n\n')
+/** The outputs of the calls before a response, newest first, as its request held them. */
+function* outputsBefore(calls: readonly RecordedCall[], callsBefore: number): Generator<string> {
+  for (let i = Math.min(callsBefore, calls.length) - 1; i >= 0; i--) yield calls[i]!.text
 }
 
 /** The characters a response streamed, its reasoning and its answer. */

@@ -11,7 +11,7 @@ import type { ContentBlock, GenerateOptions, Message, StreamChunk } from '@deeps
 import { LIMITS } from '../config/resolve.js'
 import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '../core/detectors/repetition.js'
 import { foldText } from '../core/detectors/repetition-fold.js'
-import { createQuotedRun, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import { createResponseDigest } from '../core/detectors/responses.js'
 import type { RunawayFinding } from '../core/types.js'
 import { findingNotice, loopNotice } from '../messages.js'
@@ -50,7 +50,7 @@ async function* watch(
 ): AsyncGenerator<StreamChunk> {
   const open = new Map<number, OpenBlock>()
   // What the response could be quoting, read and folded only if a repetition comes to be weighed.
-  const quotedRun = createQuotedRun(() => foldText(requestText(messages, LIMITS.streamQuoteChars)))
+  const quotedRun = createQuotedRun(() => foldText(quotableText(requestTexts(messages), LIMITS.streamQuoteChars)))
   const digest = createResponseDigest()
   let watching = true
   let calls = false
@@ -173,27 +173,17 @@ function closingBlocks(agent: Agent, open: ReadonlyMap<number, OpenBlock>): Stre
   return closing
 }
 
-/**
- * The request's own text a response may quote: what the person wrote and what tools returned, newest first, up to
- * `max` characters (the model's own earlier responses are not a source to quote).
- */
-function requestText(messages: readonly Message[], max: number): string {
-  const texts: string[] = []
-  let length = 0
-  const add = (blocks: readonly ContentBlock[]): void => {
-    for (let i = blocks.length - 1; i >= 0 && length < max; i--) {
-      const block = blocks[i]!
-      if (block.type === 'text') {
-        texts.push(block.text.slice(-(max - length)))
-        length += block.text.length
-      } else if (block.type === 'tool-result') {
-        add(block.content)
-      }
-    }
+/** The texts of the request a response may quote, newest first: the person's and the tools' (not the model's own). */
+function* requestTexts(messages: readonly Message[]): Generator<string> {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user') yield* blockTexts(messages[i]!.content)
+}
+
+function* blockTexts(blocks: readonly ContentBlock[]): Generator<string> {
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i]!
+    if (block.type === 'text') yield block.text
+    else if (block.type === 'tool-result') yield* blockTexts(block.content)
   }
-  for (let i = messages.length - 1; i >= 0 && length < max; i--) if (messages[i]!.role === 'user') add(messages[i]!.content)
-  // Kept apart by a line, so that two texts never join into a repetition neither holds.
-  return texts.reverse().join('\n\n')
 }
 
 /** Notices kept waiting for an agent's next step, at most (responses that end without a next step let them pile). */

@@ -16,6 +16,22 @@ export type QuotedRun = (sample: string, period: number) => number
 /** Copies of a unit for each glitch a run in the request is followed through, at least (as the watch follows one). */
 const GLITCH_COPIES = 8
 
+/**
+ * The text a response may quote, from its sources newest first (what the person wrote, what tools returned): the
+ * latest `max` characters, oldest first, the sources kept apart by a blank line so that two never join into a
+ * repetition neither holds.
+ */
+export function quotableText(newestFirst: Iterable<string>, max: number): string {
+  const texts: string[] = []
+  let length = 0
+  for (const text of newestFirst) {
+    if (length >= max) break
+    texts.push(text.slice(-(max - length)))
+    length += text.length
+  }
+  return texts.reverse().join('\n\n')
+}
+
 /** Look-ups in the folded text `request()` makes, made on the first look-up and kept. */
 export function createQuotedRun(request: () => string): QuotedRun {
   let text: string | undefined
