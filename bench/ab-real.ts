@@ -1,4 +1,4 @@
-// temporary: interleaved A/B of two builds on the real runs (A = /work/dist-base, B = ./dist)
+// temporary: interleaved A/B (CPU time of the process, which a busy machine disturbs less than wall time; WALL=1 for wall time) of two builds on the real runs (A = /work/dist-base, B = ./dist)
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { loadRealRuns } from './real-runs.ts'
@@ -13,7 +13,8 @@ const accept = () => Promise.resolve({ kind: 'accept' })
 async function replay(waterfall: any) {
   const enter = (messages: unknown) => Promise.resolve({ kind: 'enter', messages })
   let i = 0
-  const start = process.hrtime.bigint()
+  const start = process.env.WALL ? undefined : process.cpuUsage()
+  const wall = process.hrtime.bigint()
   for (const run of real.runs) {
     const agent = {}
     let step = 0
@@ -22,7 +23,9 @@ async function replay(waterfall: any) {
       else { await waterfall('tools/post-execute', { token: Symbol('exec'), callId: `call_${i}`, rootCallId: `call_${i}`, name: event.name, signal, agent, arguments: event.args }, event.result, accept); i++ }
     }
   }
-  return Number(process.hrtime.bigint() - start) / real.calls
+  if (start === undefined) return Number(process.hrtime.bigint() - wall) / real.calls
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) * 1000 / real.calls
 }
 for (const k of Object.keys(hosts)) await replay(hosts[k])
 const samples: Record<string, number[]> = { none: [], reminder: [], A: [], B: [] }

@@ -13,6 +13,7 @@
  * @module dsh-brake/core/detectors/rereading
  */
 import { touch } from '../bounded-map.js'
+import { zeros } from '../columns.js'
 import type { CallStep, Evidence, RereadingFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -34,11 +35,11 @@ const ZOOM = 2
 
 interface FileReads {
   /** Windows read: first and last line, and the window's number among the file's reads. */
-  readonly firsts: Float64Array
-  readonly lasts: Float64Array
-  readonly numbers: Float64Array
-  /** Whether each window went over old ground. */
-  readonly olds: Uint8Array
+  readonly firsts: number[]
+  readonly lasts: number[]
+  readonly numbers: number[]
+  /** Whether each window went over old ground (1) or not (0). */
+  readonly olds: number[]
   reads: number
   /** Whether each of the latest windows went over old ground (a bit per window, the latest lowest). */
   recent: number
@@ -54,12 +55,9 @@ interface FileReads {
 }
 
 function fileReads(): FileReads {
-  // One allocation for the four columns: each typed array this size lies outside the heap, and allocating one costs
-  // microseconds of the collector's bookkeeping, for every file an agent reads.
-  const memory = new ArrayBuffer(WINDOWS * 25)
+  // Plain columns, not typed ones: one set for every file an agent pages through (see columns.ts).
   return {
-    firsts: new Float64Array(memory, 0, WINDOWS), lasts: new Float64Array(memory, WINDOWS * 8, WINDOWS),
-    numbers: new Float64Array(memory, WINDOWS * 16, WINDOWS), olds: new Uint8Array(memory, WINDOWS * 24, WINDOWS),
+    firsts: zeros(WINDOWS), lasts: zeros(WINDOWS), numbers: zeros(WINDOWS), olds: zeros(WINDOWS),
     reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
   }
 }

@@ -6,6 +6,7 @@
  * @module dsh-brake/core/detectors/revisits
  */
 import { canonicalJson } from '../canonical.js'
+import { zeros } from '../columns.js'
 import type { CallStep, Evidence, SameGroundFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -32,15 +33,13 @@ interface RunCall {
 export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
   // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
   const tools: string[] = []
-  // `keys` and `matching` share one allocation: each typed array lies outside the heap, and allocating one costs
-  // microseconds of the collector's bookkeeping, for every agent made.
-  const memory = new ArrayBuffer(RUN_WINDOW * 8 + (options.ownedPeriod + 1) * 4)
-  const keys = new Float64Array(memory, 0, RUN_WINDOW)
+  // Plain columns, not typed ones: every agent makes them (see columns.ts).
+  const keys = zeros(RUN_WINDOW)
   const args: unknown[] = []
   let run = 0
   let noticed = 0
   // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
-  const matching = new Int32Array(memory, RUN_WINDOW * 8, options.ownedPeriod + 1)
+  const matching = zeros(options.ownedPeriod + 1)
 
   /** The run's calls still in the window, oldest first. */
   function runCalls(): RunCall[] {
