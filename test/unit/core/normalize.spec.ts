@@ -38,6 +38,13 @@ describe('normalizing only the lines that may change', () => {
     expect(normalizeResult(text)).toBe('plain words\nDuration ∅\nmore plain words\nbuilt at ∅\ntrailing words')
   })
 
+  it('normalizes runs of such lines together and skips the plain lines between them, to the first and last line', () => {
+    const text = 'at 12:30:45\nin 4ms\nplain\nplain too\npid 42\nplain\n/tmp/a1\n/tmp/b2'
+    expect(normalizeResult(text)).toBe('at ∅\nin ∅\nplain\nplain too\n∅\nplain\n∅\n∅')
+    const long = Array.from({ length: 2000 }, (_, i) => i % 7 === 0 ? `step ${i} took ${i}ms` : 'nothing to see here').join('\n')
+    expect(normalizeResult(long)).toBe(long.replace(VOLATILE, '∅'))
+  })
+
   it('replaces nothing across a line break', () => {
     expect(normalizeResult('done in 12\nms')).not.toBe(normalizeResult('done in 13\nms'))
     expect(normalizeResult('pid\n4121')).not.toBe(normalizeResult('pid\n5530'))
