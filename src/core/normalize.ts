@@ -106,8 +106,9 @@ export function differsBeyondNormalizing(a: string, b: string): boolean {
 
 /**
  * Whether two texts normalize to the same text, reading only the lines where they differ: normalizing works line by
- * line, so the lines both begin with and the lines both end with normalize alike in each, and the two are the same
- * exactly when the lines between do.
+ * line and keeps every line break, so the lines both begin with and the lines both end with normalize alike in each,
+ * and the two are the same exactly when the lines between pair up one for one, each pair equal or normalizing alike.
+ * The first pair that does not ends the comparison.
  */
 export function sameNormalized(a: string, b: string): boolean {
   const shorter = Math.min(a.length, b.length)
@@ -120,7 +121,21 @@ export function sameNormalized(a: string, b: string): boolean {
   const from = head === 0 ? 0 : a.lastIndexOf('\n', head - 1) + 1
   const lineEnd = a.indexOf('\n', a.length - tail)
   const after = lineEnd === -1 ? 0 : a.length - lineEnd
-  return normalizeResult(a.slice(from, a.length - after)) === normalizeResult(b.slice(from, b.length - after))
+  const endA = a.length - after
+  const endB = b.length - after
+  for (let atA = from, atB = from; ;) {
+    const breakA = a.indexOf('\n', atA)
+    const breakB = b.indexOf('\n', atB)
+    const lastA = breakA === -1 || breakA >= endA
+    // One text has more lines here than the other: normalized, it still has.
+    if (lastA !== (breakB === -1 || breakB >= endB)) return false
+    const lineA = a.slice(atA, lastA ? endA : breakA)
+    const lineB = b.slice(atB, lastA ? endB : breakB)
+    if (lineA !== lineB && normalizeResult(lineA) !== normalizeResult(lineB)) return false
+    if (lastA) return true
+    atA = breakA + 1
+    atB = breakB + 1
+  }
 }
 
 /** Whether the line of `text` from `start` holds neither a character or name a volatile fragment needs, nor `∅`. */

@@ -94,6 +94,9 @@ describe('comparing normalized texts by the lines where they differ', () => {
     ['a line break moved', 'done in 12\nms', 'done in 12ms\n', false],
     ['the same text', 'same\n12', 'same\n12', true],
     ['empty and not', '', 'pid 42', false],
+    ['a line more, in the middle', 'start\nat 12:30:45\nend', 'start\nat 12:30:46\nat 12:30:47\nend', false],
+    ['lines that pair up, one unchanged between two that differ in a fragment', 'in 4ms\nsame\npid 7', 'in 9ms\nsame\npid 8', true],
+    ['lines that pair up, the second differing in more than a fragment', 'in 4ms\nsame\npid 7', 'in 9ms\nsame\npid 8 (killed)', false],
   ])('%s → %s', (_, a, b, same) => {
     expect(sameNormalized(a, b)).toBe(same)
   })
