@@ -7,9 +7,9 @@
  */
 import { touch } from '../bounded-map.js'
 import { canonicalJson } from '../canonical.js'
-import { sameFile } from '../failures.js'
+import { sameFile, type Failure } from '../failures.js'
 import { createFileStates, ORIGINAL, type Visit } from '../file-states.js'
-import type { CallStep, EditRevertFinding, Evidence } from '../types.js'
+import type { CallObservation, CallStep, EditRevertFinding, Evidence } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Options of the edit-revert detector. */
@@ -45,6 +45,17 @@ interface Check {
   /** The place last told as back, and the runs counted then. */
   toldPlace: number
   toldCount: number
+}
+
+// Made where needed rather than as closures in `observe`, which runs on every call.
+const newCheck = (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 })
+
+/** The evidence that the check `call` failed as before: `count` runs, told by `evidence` (about `file` for a redo). */
+function told(call: CallObservation, failure: Failure, evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> {
+  return {
+    finding: { kind: 'edit-revert', evidence, tool: call.tool, args: canonicalJson(call.args) ?? 'null', file, count, failure: failure.line },
+    calls: [call.key],
+  }
 }
 
 /** Create an edit-revert detector. */
@@ -106,14 +117,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const failure = call.failure
       for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
       entered = []
-      const tell = (evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> => ({
-        finding: { kind: 'edit-revert', evidence, tool: call.tool, args: canonicalJson(call.args) ?? 'null', file, count, failure: failure!.line },
-        calls: [call.key],
-      })
       const wasRedone = redone
       redone = undefined
-      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return tell('redo', wasRedone.file, 2)
-      const check = touch(checks, call.key, options.maxTracked, (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 }))
+      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return told(call, failure, 'redo', wasRedone.file, 2)
+      const check = touch(checks, call.key, options.maxTracked, newCheck)
       const value = failure?.place ?? call.result.raw
       const last = check.outcomes.at(-1)
       if (last !== undefined && last.value === value) {
@@ -124,11 +131,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
       if (failure === undefined) return undefined
       const runs = comeBack(check.outcomes, at, failure.files)
-      const told = check.toldPlace === value ? check.toldCount : 0
-      if (!isDue(options.schedule, runs, told)) return undefined
+      if (!isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
       check.toldPlace = value
       check.toldCount = runs
-      return tell('back', '', runs)
+      return told(call, failure, 'back', '', runs)
     },
     reset() {
       files.clear()
