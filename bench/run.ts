@@ -13,16 +13,16 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Context } from '@deepseek-ai/cordis'
-import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
-import * as Brake from '../dist/index.js'
 import { notice } from '../src/dsh/notices.ts'
 import { createTelemetryMarking, onTelemetryRecord } from '../src/dsh/telemetry.ts'
 import { findingNotice } from '../src/messages.ts'
 import { readSessionLog } from '../src/session-logs/decode.ts'
 import { sessionFiles } from '../src/session-logs/find.ts'
 import { makeArchive, PER_PROJECT } from './archive.ts'
-import { loadRealRuns, type RealRuns } from './real-runs.ts'
+import { Context } from '@deepseek-ai/cordis'
+import * as Brake from '../dist/index.js'
+import { accept, execution, host, signal, type Waterfall } from './hosts.ts'
+import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
@@ -37,32 +37,12 @@ const REAL_TRACES = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shar
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
-type Plugin = 'none' | 'noop' | 'reminder' | 'brake'
-type Waterfall = (name: string, ...args: unknown[]) => Promise<unknown>
-
-async function host(plugin: Plugin, config: Record<string, unknown> = {}): Promise<Waterfall> {
-  const ctx = new Context()
-  // A listener that only passes the decision on: what any plugin on this event costs before doing any work.
-  if (plugin === 'noop') (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on('tools/post-execute', (...args: unknown[]) => (args.at(-1) as () => unknown)())
-  if (plugin === 'reminder') await ctx.plugin(Reminder, {})
-  if (plugin === 'brake') await ctx.plugin(Brake as never, config as never)
-  return (ctx as unknown as { waterfall: Waterfall }).waterfall.bind(ctx)
-}
-
-const accept = (): Promise<unknown> => Promise.resolve({ kind: 'accept' })
-const signal = new AbortController().signal
-
-/** An execution object shaped like the registry's (same fields; arguments deep-frozen by the trace). */
-function execution(call: TraceCall, agent: object, i: number): object {
-  return { token: Symbol('exec'), callId: `call_${i}`, rootCallId: `call_${i}`, name: call.name, signal, agent, arguments: call.args }
-}
-
 /** Run `calls` through post-execute for one fresh agent; returns nanoseconds. */
 async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[], agent: object = {}): Promise<number> {
   const start = process.hrtime.bigint()
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!
-    await waterfall('tools/post-execute', execution(call, agent, i), call.result, accept)
+    await waterfall('tools/post-execute', execution(call.name, call.args, agent, i), call.result, accept)
   }
   return Number(process.hrtime.bigint() - start)
 }
@@ -153,29 +133,6 @@ if (section('real')) {
   } else {
     await realRuns(real)
   }
-}
-
-/**
- * Every run replayed as one fresh agent: the person's message through `agent/pre-step`, then each call, with its real
- * arguments and result, through `tools/post-execute`, in order. Returns nanoseconds.
- */
-async function replay(waterfall: Waterfall, real: RealRuns): Promise<number> {
-  const enter = (messages: unknown): Promise<unknown> => Promise.resolve({ kind: 'enter', messages })
-  const start = process.hrtime.bigint()
-  let i = 0
-  for (const run of real.runs) {
-    const agent = {}
-    let step = 0
-    for (const event of run) {
-      if (event.kind === 'prompt') {
-        const messages = [event.message]
-        await waterfall('agent/pre-step', { agent, messages, turn: 1, step: ++step, signal }, () => enter(messages))
-      } else {
-        await waterfall('tools/post-execute', execution(event as unknown as TraceCall, agent, i++), event.result, accept)
-      }
-    }
-  }
-  return Number(process.hrtime.bigint() - start)
 }
 
 async function realRuns(real: RealRuns): Promise<void> {
