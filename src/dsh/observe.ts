@@ -28,7 +28,8 @@ export function observeCall(
   const failed = result.isError || (identity.shell && reportsShellFailure(text))
   // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
   const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
-  const nothing = facets?.lookup !== undefined && foundNothing(text, result.isError)
+  const lookup = facets?.lookup
+  // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
   return {
     tool: exec.name,
     args: identity.args,
@@ -44,8 +45,9 @@ export function observeCall(
     // not the closing line DSH adds.
     failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
     edits: identity.edits,
-    ...facets,
-    ...nothing ? { nothing } : {},
+    lookup,
+    window: facets?.window,
+    nothing: lookup !== undefined && foundNothing(text, result.isError),
   }
 }
 
