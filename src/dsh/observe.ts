@@ -25,7 +25,8 @@ export function observeCall(
   const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
   // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
   // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
-  const failed = result.isError || (identity.shell && reportsShellFailure(text))
+  const shellFailed = identity.shell && reportsShellFailure(text)
+  const failed = result.isError || shellFailed
   // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
   const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
   const lookup = facets?.lookup
@@ -43,7 +44,7 @@ export function observeCall(
     changeStands: identity.changeStands,
     // Only a check's failure is judged (a test, a build, a script run: class `default`), from what the command printed,
     // not the closing line DSH adds.
-    failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
+    failure: refused || identity.kind !== 'default' ? undefined : failureOf(shellFailed ? withoutShellFailure(text) : text, failed),
     edits: identity.edits,
     lookup,
     window: facets?.window,
