@@ -6,8 +6,11 @@
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import * as Brake from '../dist/index.js'
+import { callKey } from '../src/core/canonical.ts'
+import { fingerprint } from '../src/core/fingerprint.ts'
+import { contentText } from '../src/dsh/observe.ts'
 
-export type Plugin = 'none' | 'noop' | 'reminder' | 'brake'
+export type Plugin = 'none' | 'noop' | 'reading' | 'reminder' | 'brake'
 export type Waterfall = (name: string, ...args: unknown[]) => Promise<unknown>
 
 /**
@@ -18,10 +21,21 @@ export async function host(plugin: Plugin, config: Record<string, unknown> = {},
   const ctx = new Context()
   // A listener that only passes the decision on: what any plugin on this event costs before doing any work.
   if (plugin === 'noop') (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on('tools/post-execute', (...args: unknown[]) => (args.at(-1) as () => unknown)())
+  // The least a listener that tells a poll from a loop does: the call's identity, and one reading of its result.
+  if (plugin === 'reading') {
+    (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on('tools/post-execute', (...args: unknown[]) => {
+      const [exec, result, next] = args as [{ name: string; arguments: unknown }, { content: readonly { type: string }[] }, () => unknown]
+      readings += (callKey(exec.name, exec.arguments) ?? 0) + fingerprint(contentText(result.content))
+      return next()
+    })
+  }
   if (plugin === 'reminder') await ctx.plugin(Reminder, {})
   if (plugin === 'brake') await ctx.plugin(brake as never, config as never)
   return (ctx as unknown as { waterfall: Waterfall }).waterfall.bind(ctx)
 }
+
+/** What the reading listener read, summed, so that no work of it can be left out by the compiler. */
+export let readings = 0
 
 /** The downstream decision of every dispatched call. */
 export const accept = (): Promise<unknown> => Promise.resolve({ kind: 'accept' })

@@ -136,21 +136,26 @@ if (section('real')) {
 }
 
 async function realRuns(real: RealRuns): Promise<void> {
-  const hosts = { none: await host('none'), reminder: await host('reminder'), brake: await host('brake') }
+  const hosts = { none: await host('none'), reading: await host('reading'), reminder: await host('reminder'), brake: await host('brake') }
   for (const waterfall of Object.values(hosts)) await replay(waterfall, real)
   const t = await rounds({
-    none: () => replay(hosts.none, real), reminder: () => replay(hosts.reminder, real), brake: () => replay(hosts.brake, real),
+    none: () => replay(hosts.none, real), reading: () => replay(hosts.reading, real), reminder: () => replay(hosts.reminder, real),
+    brake: () => replay(hosts.brake, real),
   })
   const perCall = (ns: number): number => ns / real.calls
   const reminderCost = perCall(t.reminder - t.none)
   const brakeCost = perCall(t.brake - t.none)
+  const readingCost = perCall(t.reading - t.none)
   figures['realRuns'] = {
     path: real.path, runs: real.runs.length, calls: real.calls, meanResultChars: real.resultChars / real.calls,
     nsPerCall: { noListener: perCall(t.none), reminder: perCall(t.reminder), brake: perCall(t.brake) },
-    overheadNs: { reminder: reminderCost, brake: brakeCost }, brakeOverReminder: brakeCost / reminderCost,
+    overheadNs: { reminder: reminderCost, brake: brakeCost, reading: readingCost }, brakeOverReminder: brakeCost / reminderCost,
+    readingOverReminder: readingCost / reminderCost,
   }
   report('post-execute overhead ÷ the reminder\'s, real runs', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
   report(`  (${real.runs.length} runs, ${real.calls} calls, ${(real.resultChars / real.calls / 1024).toFixed(1)} KB a result; brake / reminder)`, `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} ns`, '', undefined)
+  // The floor of reading results: a listener that only identifies each call and fingerprints its result once.
+  report('  (a listener that only identifies the call and reads its result once ÷ the reminder)', ratio(readingCost / reminderCost), '', undefined)
 }
 
 // ── 2. scaling with session length ───────────────────────────────────────────────────────────────────────────────
