@@ -14,8 +14,14 @@ import type { Mutable } from './types.js'
 const INITIAL_SLOTS = 16
 const GROWTH = 4
 const NONE = -1
+/**
+ * Keys a table holds at most: slot numbers (and slot + 1, in the index) are 16-bit. A table's memory lies outside the
+ * heap, and the collector is pressed by every byte of it an agent allocates, growing or full: two bytes a link, not
+ * four, take a third off each table.
+ */
+export const MAX_LIMIT = 0x7fff
 const NO_KEYS = new Float64Array(0)
-const NO_LINKS = new Int32Array(0)
+const NO_LINKS = new Int16Array(0)
 
 /** A bounded fingerprint → slot table. */
 export interface LruTable {
@@ -34,8 +40,9 @@ export interface LruTable {
   readonly size: number
 }
 
-/** Create a table of at most `limit` keys (`limit` ≥ 1). Keys are non-negative safe integers (fingerprints). */
+/** Create a table of at most `limit` keys (1 ≤ `limit` ≤ `MAX_LIMIT`). Keys are non-negative safe integers (fingerprints). */
 export function createLruTable(limit: number): LruTable {
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new RangeError(`an LRU table holds 1 to ${MAX_LIMIT} keys, not ${limit}`)
   let slots = 0
   // Shared empty arrays until the first key: a table that is never used allocates nothing.
   let keys = NO_KEYS
@@ -61,17 +68,17 @@ export function createLruTable(limit: number): LruTable {
     let buckets = 2
     while (buckets < slots * 2) buckets *= 2
     // One allocation for the four arrays (each one outside the heap costs the collector work of its own).
-    const memory = new ArrayBuffer(slots * 16 + buckets * 4)
+    const memory = new ArrayBuffer(slots * 12 + buckets * 2)
     const grownKeys = new Float64Array(memory, 0, slots)
-    const grownNewer = new Int32Array(memory, slots * 8, slots)
-    const grownOlder = new Int32Array(memory, slots * 12, slots)
+    const grownNewer = new Int16Array(memory, slots * 8, slots)
+    const grownOlder = new Int16Array(memory, slots * 10, slots)
     grownKeys.set(keys)
     grownNewer.set(newer)
     grownOlder.set(older)
     keys = grownKeys
     newer = grownNewer
     older = grownOlder
-    index = new Int32Array(memory, slots * 16, buckets)
+    index = new Int16Array(memory, slots * 12, buckets)
     mask = buckets - 1
     for (let slot = 0; slot < used; slot++) place(slot)
   }
