@@ -36,9 +36,11 @@ export interface Visit {
 export type OnMove = (file: string, entered: Visit, before: Visit | undefined) => void
 
 interface Change {
-  /** Fingerprint of the change, and of the change that would undo it (-1: none known). */
+  /** Fingerprint of the change. */
   readonly id: number
-  readonly undo: number
+  /** A replacement's text before and after (fingerprints), so that the replacement back can find it. */
+  readonly old: number | undefined
+  readonly new: number | undefined
   /** An inserted line's text and line number, so that a deletion can find it. */
   readonly text: string | undefined
   readonly line: number | undefined
@@ -81,14 +83,13 @@ export function createFileStates(): FileStates {
         file.changes = []
         return
       case 'replace': {
-        const id = fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS
-        const undone = file.changes.findLastIndex(other => other.undo === id)
-        if (undone === -1) file.changes.push({ id, undo: fingerprint(`r\u0000${edit.new}\u0000${edit.old}`) % MODULUS, text: undefined, line: undefined })
-        else file.changes.splice(undone, 1)
+        const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
+        if (undone !== -1) file.changes.splice(undone, 1)
+        else file.changes.push({ id: fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS, old: edit.old, new: edit.new, text: undefined, line: undefined })
         break
       }
       case 'insert':
-        file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, undo: -1, text: edit.text, line: edit.line })
+        file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, old: undefined, new: undefined, text: edit.text, line: edit.line })
         break
       case 'delete': {
         const before = file.changes.length
