@@ -77,6 +77,25 @@ describe('the state of a file', () => {
     expect(files.current('app.py')!.state).toBe(ORIGINAL)
   })
 
+  it('tells each file an edit of any file moves, and none an edit that leaves its file where it was', () => {
+    const files = createFileStates()
+    files.apply(shellEdits("sed -i 's/a/b/' a.py")[0]!, 1, ignore)
+    files.apply(shellEdits("sed -i 's/a/b/' ././b.py")[0]!, 2, ignore)
+    files.apply(shellEdits('git checkout c.py')[0]!, 3, ignore)
+    // c.py is in its original state already: only a.py and b.py move, in the order they were last edited.
+    expect(moves(files, { file: ANY_FILE, kind: 'restore' }, 4).map(move => [move.file, move.entered.state, move.before?.leftAt])).toEqual([
+      ['a.py', ORIGINAL, 1], ['b.py', ORIGINAL, 2],
+    ])
+    expect(files.current('b.py')).toMatchObject({ state: ORIGINAL, leftAt: Infinity })
+    expect(moves(files, { file: ANY_FILE, kind: 'restore' }, 5)).toEqual([])
+    const written = toolEdits(WRITE, { file_path: 'a.py', content: 'v1' })[0]!
+    expect(moves(files, written, 6)).toHaveLength(1)
+    expect(moves(files, written, 7)).toEqual([])
+    // Every file that can move does, one state each, even a file the edit names no other way.
+    expect(moves(files, { file: ANY_FILE, kind: 'other' }, 8).map(move => move.file)).toEqual(['b.py', 'c.py', 'a.py'])
+    expect(new Set(['a.py', 'b.py', 'c.py'].map(file => files.current(file)!.state)).size).toBe(3)
+  })
+
   it('stays within its bounds, whatever the edits', () => {
     const edit = fc.oneof(
       fc.nat(100).map(n => `sed -i 's/a${n % 7}/b${n % 5}/' f${n % 90}.py`),
