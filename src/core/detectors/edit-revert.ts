@@ -68,19 +68,34 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   let entered: Visit[] = []
   // A file redone: the state's earlier visit, waiting for the next check.
   let redone: { readonly file: string; readonly before: Visit } | undefined
-  // The latest edits: the call each was made in and the file it named (a ring).
-  const edits: { at: number; file: string }[] = []
+  // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
+  const editAts: number[] = []
+  const editFiles: string[] = []
+  let made = 0
+
+  function moved(file: string, visit: Visit, before: Visit | undefined): void {
+    if (entered.length < ENTERED) entered.push(visit)
+    const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
+    if (undone && visit.state !== ORIGINAL) redone = { file, before }
+  }
 
   function edit(step: CallStep, at: number): void {
     for (const change of step.call.edits) {
-      edits.push({ at, file: change.file })
-      if (edits.length > EDITS_KEPT) edits.shift()
-      for (const { file, entered: visit, before } of files.apply(change, at)) {
-        if (entered.length < ENTERED) entered.push(visit)
-        const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
-        if (undone && visit.state !== ORIGINAL) redone = { file, before }
-      }
+      // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
+      const slot = made++ % EDITS_KEPT
+      editAts[slot] = at
+      editFiles[slot] = change.file
+      files.apply(change, at, moved)
     }
+  }
+
+  /** Whether an edit made after call `from` and before call `until` touched a file in `files`. */
+  function touchedBetween(from: number, until: number, files: readonly string[]): boolean {
+    for (let slot = 0; slot < Math.min(made, EDITS_KEPT); slot++) {
+      const at = editAts[slot]!
+      if (at > from && at < until && files.some(file => sameFile(editFiles[slot]!, file))) return true
+    }
+    return false
   }
 
   /**
@@ -95,8 +110,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const outcome = outcomes[back]!
       if (at - outcome.at > SPAN) break
       if (outcome.value !== latest.value || !outcome.failed) continue
-      const from = outcome.at
-      if (!edits.some(edit => edit.at > from && edit.at < after && files.some(file => sameFile(edit.file, file)))) break
+      if (!touchedBetween(outcome.at, after, files)) break
       runs++
       after = outcome.first
     }
@@ -142,8 +156,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       entered = []
       redone = undefined
       lastCheckAt = 0
-      edits.length = 0
+      made = 0
+      editAts.length = 0
+      editFiles.length = 0
     },
-    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: edits.length }),
+    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: Math.min(made, EDITS_KEPT) }),
   }
 }

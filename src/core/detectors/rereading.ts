@@ -13,7 +13,6 @@
  * @module dsh-brake/core/detectors/rereading
  */
 import { touch } from '../bounded-map.js'
-import { zeros } from '../columns.js'
 import type { CallStep, Evidence, RereadingFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -34,7 +33,10 @@ const RANGES = 8
 const ZOOM = 2
 
 interface FileReads {
-  /** Windows read: first and last line, and the window's number among the file's reads. */
+  /**
+   * Windows read: first and last line, and the window's number among the file's reads. Columns that grow with the
+   * windows (a slot at their end is appended) until {@link WINDOWS} long, then are written over, oldest slot first.
+   */
   readonly firsts: number[]
   readonly lasts: number[]
   readonly numbers: number[]
@@ -51,14 +53,14 @@ interface FileReads {
   /** The keys of the windows that went over old ground (the loop is made of them), the latest last. */
   readonly keys: Set<number>
   /** The ranges they showed, the latest last. */
-  ranges: { first: number; last: number }[]
+  readonly ranges: { first: number; last: number }[]
 }
 
 function fileReads(): FileReads {
-  // Plain columns, not typed ones: one set for every file an agent pages through (see columns.ts).
+  // Plain columns, not typed ones: one set for every file an agent pages through between two changes (see columns.ts),
+  // and most such files get a few windows, not {@link WINDOWS}.
   return {
-    firsts: zeros(WINDOWS), lasts: zeros(WINDOWS), numbers: zeros(WINDOWS), olds: zeros(WINDOWS),
-    reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
+    firsts: [], lasts: [], numbers: [], olds: [], reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
   }
 }
 
@@ -105,7 +107,8 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       reads.keys.delete(call.key)
       reads.keys.add(call.key)
       if (reads.keys.size > WINDOWS) reads.keys.delete(reads.keys.values().next().value!)
-      reads.ranges = [...reads.ranges, { first, last }].slice(-RANGES)
+      reads.ranges.push({ first, last })
+      if (reads.ranges.length > RANGES) reads.ranges.shift()
       // Once told, a pass replayed window for window is exact repetition, which the other detectors go on telling.
       const due = reads.noticed === 0
         ? bits(reads.recent) >= options.schedule.first && spread(reads, options.among)
