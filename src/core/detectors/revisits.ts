@@ -31,10 +31,10 @@ interface RunCall {
 
 /** Create a revisit detector. */
 export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
-  // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
+  // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays, filled in order as the run goes on
+  // and emptied when it ends, so an agent that goes over no old ground keeps nothing in them; `run` counts the whole run.
   const tools: string[] = []
-  // Plain columns, not typed ones: every agent makes them (see columns.ts).
-  const keys = zeros(RUN_WINDOW)
+  const keys: number[] = []
   const args: unknown[] = []
   let run = 0
   let noticed = 0
@@ -82,6 +82,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
           // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
           args.length = 0
           tools.length = 0
+          keys.length = 0
         }
         return undefined
       }
@@ -102,6 +103,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
     },
     reset() {
       tools.length = 0
+      keys.length = 0
       args.length = 0
       run = 0
       noticed = 0
