@@ -1,10 +1,10 @@
 /**
- * Columns of numbers that a detector keeps per agent, or per file an agent reads: plain arrays of a fixed length,
- * zero-filled as a typed array would be. A typed array lies outside the JavaScript heap, and making one costs
- * microseconds of the collector's bookkeeping (bench/README.md); an agent makes a few of these columns, and one per
- * file it pages through, so for columns of a few dozen numbers a plain array is the cheaper home. Large tables
- * (hundreds of slots and up) stay typed: there the four bytes of an `Int32Array` slot against a plain array's eight
- * are what counts.
+ * Columns of numbers that a detector keeps per agent: plain arrays of a fixed length, zero-filled as a typed array
+ * would be. A typed array lies outside the JavaScript heap, and making one costs microseconds of the collector's
+ * bookkeeping (bench/README.md); every agent makes these columns, so for a few dozen numbers a plain array is the
+ * cheaper home. Columns that grow as an agent goes (the identical-call chains, rereading's windows) are plain arrays
+ * appended to instead; only the least-recently-used tables keep their links typed, where thousands of slots at two
+ * bytes a link against a plain array's eight are what counts (lru-table.ts).
  * @module dsh-brake/core/columns
  */
 
