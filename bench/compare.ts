@@ -7,7 +7,8 @@
  *   cp -r dist node_modules/.dist-base        # on the commit to compare with, after `npm run build`
  *   npm run build && node scripts/node.mjs --expose-gc --import ./scripts/ts-imports.mjs bench/compare.ts [runs.jsonl.gz]
  *
- * BENCH_BASE: the saved build's entry (default node_modules/.dist-base/index.js); BENCH_ROUNDS (default 9);
+ * BENCH_BASE: the saved build's entry (default node_modules/.dist-base/index.js); BENCH_ROUNDS (default 16, a multiple
+ * of 8 keeps the orders balanced);
  * BENCH_CLOCK=cpu to time the process's CPU rather than the wall. With BENCH_PROFILE=file.cpuprofile (or
  * BENCH_ALLOCATIONS=file.heapprofile, every allocation sampled, collected ones included) the current build alone is
  * replayed under V8's profiler instead, loading left out: open the file in Chrome's DevTools.
@@ -18,11 +19,12 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
 import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
+import { roundOrder } from './rounds.ts'
 
 const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
 const real = await loadRealRuns(path)
 if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9)
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 16)
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc')
 const cpuClock = process.env['BENCH_CLOCK'] === 'cpu'
@@ -76,8 +78,7 @@ if (profileTo !== undefined || allocationsTo !== undefined) {
   const ratios: number[] = []
   for (let round = 0; round < rounds; round++) {
     const times: Record<string, number> = {}
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + round) % names.length]!
+    for (const name of roundOrder(names, round)) {
       gc()
       times[name] = await timed(hosts[name]!, real)
       samples[name]!.push(times[name])

@@ -23,6 +23,7 @@ import { Context } from '@deepseek-ai/cordis'
 import * as Brake from '../dist/index.js'
 import { accept, execution, host, signal, type Waterfall } from './hosts.ts'
 import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
+import { roundOrder } from './rounds.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
@@ -54,13 +55,13 @@ const median = (values: number[]): number => {
 }
 
 /**
- * Time each variant `ROUNDS` times, interleaved so drift hits all alike; returns the median ns of each. A full
+ * Time each variant `ROUNDS` times, interleaved so drift hits all alike, in orders that balance which runs after which (`roundOrder`); returns the median ns of each. A full
  * collection runs before each sample, so one variant's garbage is not collected on another's time.
  */
 async function rounds<K extends string>(variants: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map(k => [k, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < ROUNDS; round++) {
-    for (const key of Object.keys(variants) as K[]) {
+    for (const key of roundOrder(Object.keys(variants) as K[], round)) {
       gc!()
       samples[key].push(await variants[key]())
     }
