@@ -55,8 +55,9 @@ const median = (values: number[]): number => {
 }
 
 /**
- * Time each variant `ROUNDS` times, interleaved so drift hits all alike, in orders that balance which runs after which (`roundOrder`); returns the median ns of each. A full
- * collection runs before each sample, so one variant's garbage is not collected on another's time.
+ * Time each variant `ROUNDS` times, interleaved so drift hits all alike, in orders that balance which runs after which
+ * (`roundOrder`); returns the median ns of each. A full collection runs before each sample, so one variant's garbage
+ * is not collected on another's time.
  */
 async function rounds<K extends string>(variants: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map(k => [k, [] as number[]])) as Record<K, number[]>
