@@ -6,7 +6,6 @@
  */
 import type { EditFields } from './file-edits.js'
 import { compilePatterns } from './patterns.js'
-import type { ShellChange } from './shell-command.js'
 import type { ToolClass } from './types.js'
 
 /** How one tool (or family of tools) is judged. */
@@ -83,12 +82,6 @@ export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
     for (const rule of rules) if (rule.matches(trimmed)) return rule.class
   }
   return policy.class
-}
-
-/** Where a shell tool's command changes files (see `shell-command.ts`); `none` for any other tool. */
-export function shellChangeOf(policy: ToolPolicy, args: unknown, test: (command: string) => ShellChange): ShellChange {
-  const command = shellCommandOf(policy, args)
-  return command === undefined ? 'none' : test(command)
 }
 
 /** A shell tool's command line, as its policy's `shellCommand` names it; undefined for any other tool. */

@@ -286,11 +286,6 @@ export function createShellReader(patterns: readonly string[]): (command: string
   }
 }
 
-/** A test for shell commands that change files, given the file-changing command patterns: {@link createShellReader}'s answer. */
-export function createShellChangeTest(patterns: readonly string[]): (command: string) => ShellChange {
-  const read = createShellReader(patterns)
-  return command => read(command).change
-}
 
 /**
  * Whether a command's raw text could change files: it holds a `>` or `tee`, or a pattern's first word followed by the
