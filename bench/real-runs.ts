@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import { readRuns } from '../scripts/eval/traces.ts'
+import { accept, execution, signal, type Waterfall } from './hosts.ts'
 
 /** One event of a run, ready to dispatch. */
 export type ReplayEvent =
@@ -55,4 +56,27 @@ export async function loadRealRuns(path: string): Promise<RealRuns | undefined> 
     runs.push(events)
   }
   return { path, runs, calls, resultChars }
+}
+
+/**
+ * Every run replayed as one fresh agent: the person's message through `agent/pre-step`, then each call, with its real
+ * arguments and result, through `tools/post-execute`, in order. Returns nanoseconds.
+ */
+export async function replay(waterfall: Waterfall, real: RealRuns): Promise<number> {
+  const enter = (messages: unknown): Promise<unknown> => Promise.resolve({ kind: 'enter', messages })
+  const start = process.hrtime.bigint()
+  let i = 0
+  for (const run of real.runs) {
+    const agent = {}
+    let step = 0
+    for (const event of run) {
+      if (event.kind === 'prompt') {
+        const messages = [event.message]
+        await waterfall('agent/pre-step', { agent, messages, turn: 1, step: ++step, signal }, () => enter(messages))
+      } else {
+        await waterfall('tools/post-execute', execution(event.name, event.args, agent, i++), event.result, accept)
+      }
+    }
+  }
+  return Number(process.hrtime.bigint() - start)
 }

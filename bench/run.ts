@@ -13,16 +13,17 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Context } from '@deepseek-ai/cordis'
-import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
-import * as Brake from '../dist/index.js'
 import { notice } from '../src/dsh/notices.ts'
 import { createTelemetryMarking, onTelemetryRecord } from '../src/dsh/telemetry.ts'
 import { findingNotice } from '../src/messages.ts'
 import { readSessionLog } from '../src/session-logs/decode.ts'
 import { sessionFiles } from '../src/session-logs/find.ts'
 import { makeArchive, PER_PROJECT } from './archive.ts'
-import { loadRealRuns, type RealRuns } from './real-runs.ts'
+import { Context } from '@deepseek-ai/cordis'
+import * as Brake from '../dist/index.js'
+import { accept, execution, host, signal, type Waterfall } from './hosts.ts'
+import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
+import { roundOrder } from './rounds.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
@@ -37,32 +38,12 @@ const REAL_TRACES = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shar
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
-type Plugin = 'none' | 'noop' | 'reminder' | 'brake'
-type Waterfall = (name: string, ...args: unknown[]) => Promise<unknown>
-
-async function host(plugin: Plugin, config: Record<string, unknown> = {}): Promise<Waterfall> {
-  const ctx = new Context()
-  // A listener that only passes the decision on: what any plugin on this event costs before doing any work.
-  if (plugin === 'noop') (ctx as unknown as { on: (name: string, listener: (...args: unknown[]) => unknown) => void }).on('tools/post-execute', (...args: unknown[]) => (args.at(-1) as () => unknown)())
-  if (plugin === 'reminder') await ctx.plugin(Reminder, {})
-  if (plugin === 'brake') await ctx.plugin(Brake as never, config as never)
-  return (ctx as unknown as { waterfall: Waterfall }).waterfall.bind(ctx)
-}
-
-const accept = (): Promise<unknown> => Promise.resolve({ kind: 'accept' })
-const signal = new AbortController().signal
-
-/** An execution object shaped like the registry's (same fields; arguments deep-frozen by the trace). */
-function execution(call: TraceCall, agent: object, i: number): object {
-  return { token: Symbol('exec'), callId: `call_${i}`, rootCallId: `call_${i}`, name: call.name, signal, agent, arguments: call.args }
-}
-
 /** Run `calls` through post-execute for one fresh agent; returns nanoseconds. */
 async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[], agent: object = {}): Promise<number> {
   const start = process.hrtime.bigint()
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!
-    await waterfall('tools/post-execute', execution(call, agent, i), call.result, accept)
+    await waterfall('tools/post-execute', execution(call.name, call.args, agent, i), call.result, accept)
   }
   return Number(process.hrtime.bigint() - start)
 }
@@ -74,13 +55,14 @@ const median = (values: number[]): number => {
 }
 
 /**
- * Time each variant `ROUNDS` times, interleaved so drift hits all alike; returns the median ns of each. A full
- * collection runs before each sample, so one variant's garbage is not collected on another's time.
+ * Time each variant `ROUNDS` times, interleaved so drift hits all alike, in orders that balance which runs after which
+ * (`roundOrder`); returns the median ns of each. A full collection runs before each sample, so one variant's garbage
+ * is not collected on another's time.
  */
 async function rounds<K extends string>(variants: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map(k => [k, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < ROUNDS; round++) {
-    for (const key of Object.keys(variants) as K[]) {
+    for (const key of roundOrder(Object.keys(variants) as K[], round)) {
       gc!()
       samples[key].push(await variants[key]())
     }
@@ -155,45 +137,27 @@ if (section('real')) {
   }
 }
 
-/**
- * Every run replayed as one fresh agent: the person's message through `agent/pre-step`, then each call, with its real
- * arguments and result, through `tools/post-execute`, in order. Returns nanoseconds.
- */
-async function replay(waterfall: Waterfall, real: RealRuns): Promise<number> {
-  const enter = (messages: unknown): Promise<unknown> => Promise.resolve({ kind: 'enter', messages })
-  const start = process.hrtime.bigint()
-  let i = 0
-  for (const run of real.runs) {
-    const agent = {}
-    let step = 0
-    for (const event of run) {
-      if (event.kind === 'prompt') {
-        const messages = [event.message]
-        await waterfall('agent/pre-step', { agent, messages, turn: 1, step: ++step, signal }, () => enter(messages))
-      } else {
-        await waterfall('tools/post-execute', execution(event as unknown as TraceCall, agent, i++), event.result, accept)
-      }
-    }
-  }
-  return Number(process.hrtime.bigint() - start)
-}
-
 async function realRuns(real: RealRuns): Promise<void> {
-  const hosts = { none: await host('none'), reminder: await host('reminder'), brake: await host('brake') }
+  const hosts = { none: await host('none'), reading: await host('reading'), reminder: await host('reminder'), brake: await host('brake') }
   for (const waterfall of Object.values(hosts)) await replay(waterfall, real)
   const t = await rounds({
-    none: () => replay(hosts.none, real), reminder: () => replay(hosts.reminder, real), brake: () => replay(hosts.brake, real),
+    none: () => replay(hosts.none, real), reading: () => replay(hosts.reading, real), reminder: () => replay(hosts.reminder, real),
+    brake: () => replay(hosts.brake, real),
   })
   const perCall = (ns: number): number => ns / real.calls
   const reminderCost = perCall(t.reminder - t.none)
   const brakeCost = perCall(t.brake - t.none)
+  const readingCost = perCall(t.reading - t.none)
   figures['realRuns'] = {
     path: real.path, runs: real.runs.length, calls: real.calls, meanResultChars: real.resultChars / real.calls,
     nsPerCall: { noListener: perCall(t.none), reminder: perCall(t.reminder), brake: perCall(t.brake) },
-    overheadNs: { reminder: reminderCost, brake: brakeCost }, brakeOverReminder: brakeCost / reminderCost,
+    overheadNs: { reminder: reminderCost, brake: brakeCost, reading: readingCost }, brakeOverReminder: brakeCost / reminderCost,
+    readingOverReminder: readingCost / reminderCost,
   }
   report('post-execute overhead ÷ the reminder\'s, real runs', ratio(brakeCost / reminderCost), '≤ 1.00×', brakeCost / reminderCost <= 1)
   report(`  (${real.runs.length} runs, ${real.calls} calls, ${(real.resultChars / real.calls / 1024).toFixed(1)} KB a result; brake / reminder)`, `${brakeCost.toFixed(0)} / ${reminderCost.toFixed(0)} ns`, '', undefined)
+  // The floor of reading results: a listener that only identifies each call and fingerprints its result once.
+  report('  (a listener that only identifies the call and reads its result once ÷ the reminder)', ratio(readingCost / reminderCost), '', undefined)
 }
 
 // ── 2. scaling with session length ───────────────────────────────────────────────────────────────────────────────

@@ -19,7 +19,7 @@ import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
 import type { CallObservation, CallStep, DuplicateTextFinding, Evidence, Mutable } from './types.js'
-import { createVoice, type Told, type VoiceOptions } from './voice.js'
+import { createVoice, type Told, type Voice, type VoiceOptions } from './voice.js'
 import type { Detector, Schedule } from './detectors/detector.js'
 
 /** Options of all detectors, and the bound of the call history. */
@@ -148,7 +148,9 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
   const progress = createProgress(options.trackedCalls)
   const history = createCallHistory(options.trackedCalls)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
-  const voice = createVoice({ ...options.voice, maxCalls: options.trackedCalls })
+  // Made at the first finding or the first notice heard: most agents never have either.
+  let voice: Voice | undefined
+  const voiceNow = (): Voice => voice ??= createVoice({ ...options.voice, maxCalls: options.trackedCalls })
   // The latest calls, by tool, number and key, for a notice another plugin gave about one of them at the next step: a
   // ring, as a step seldom holds more calls than this.
   const latest = createLatestCalls(LATEST_CALLS)
@@ -187,7 +189,7 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
     progress.reset()
     history.clear()
     recent.clear()
-    voice.reset()
+    voice?.reset()
     responses.reset()
     editReverts.reset()
     sameFailures.reset()
@@ -218,17 +220,17 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
       // A refused call's repeats were told by its refusal.
       const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, noNews, reread, undone, unchanged]
         .filter(found => found !== undefined)
-      return voice.speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
+      return voiceNow().speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
     },
     observeResponse(response) {
       const at = response.calls ? observed : ++observed
       const found = responses.observe({ ...response, epoch: progress.epoch })
       if (found === undefined) return undefined
-      return voice.speak({ at, key: found.calls[0]!, epoch: progress.epoch, runStart: revisiting ? runStart : at, evidence: [found] })
+      return voiceNow().speak({ at, key: found.calls[0]!, epoch: progress.epoch, runStart: revisiting ? runStart : at, evidence: [found] })
     },
     heardAbout(tool) {
       const call = latest.find(tool)
-      if (call !== undefined) voice.heard({ ...call, epoch: progress.epoch })
+      if (call !== undefined) voiceNow().heard({ ...call, epoch: progress.epoch })
     },
     observeText: observation => text.observe(observation),
     callCount: key => calls.count(history.find(key), progress.epoch),
@@ -236,7 +238,7 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
     size: () => ({
       ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
       ...nearDuplicates.size(), ...rereading.size(),
-      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice.size,
+      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice?.size ?? 0,
       ...responses.size(),
       ...editReverts.size(), ...sameFailures.size(),
       latestCalls: latest.size,

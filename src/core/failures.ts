@@ -57,7 +57,7 @@ const EXCEPTION = /^(?:[A-Za-z_$][\w$.]*(?:Error|Exception|Exit|Interrupt|Fault)
  * What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). Searched
  * from `lastIndex` on, so that a text's last lines are searched where they lie, not cut out.
  */
-const MAY_RAISE = /Error|Exception|Exit|Interrupt|Fault|error: |fatal: |panic: /g
+const MAY_RAISE = /E(?:rror|xception|xit)|Interrupt|Fault|(?:error|fatal|panic): /g
 /** A compile-time error of Python: its place is a line, not a function. */
 const SYNTAX = /^(?:SyntaxError|IndentationError|TabError)\b/
 /** A Python frame: `  File "src/app.py", line 12, in main` (no function for a syntax error). */
@@ -66,8 +66,6 @@ const PYTHON_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/
 const JS_FRAME = /^\s+at (?:(\S+) \()?([^()\s]+?):(\d+):\d+\)?$/
 /** The marker line under the code a runtime points at (`^^^^`, `~~~^^^`). */
 const MARKER = /^\s*[~^]+\s*$/
-/** A run of the characters paths are written with. */
-const PATH_RUN = /[\w./@-]+/g
 /** A file name's extension: a dot, a letter, a few more word characters. */
 const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
 
@@ -93,10 +91,13 @@ export function failureOf(body: string, failed: boolean): Failure | undefined {
   let at = last
   while (at >= 0 && !EXCEPTION.test(lines[at]!.trim().slice(0, LINE_CHARS))) at--
   const exception = at === -1 ? undefined : exceptionOf(lines, at)
-  if (exception !== undefined && at === last) return { ...exception, loose: false }
+  if (exception !== undefined && at === last) return exception
   if (!failed && exception === undefined) return undefined
   const same = fingerprint(normalizeResult(body.length > COMPARED_CHARS ? body.slice(-COMPARED_CHARS) : body))
-  if (!failed) return { ...exception!, same, loose: true }
+  if (!failed) {
+    const { place, line, origin, files } = exception!
+    return { same, place, line, origin, files, loose: true }
+  }
   return {
     same, place: exception?.place ?? same, line: exception?.line ?? (lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS),
     origin: exception?.origin ?? '', files: namedFiles(body.slice(-NAMED_TAIL_CHARS)), loose: false,
@@ -104,7 +105,7 @@ export function failureOf(body: string, failed: boolean): Failure | undefined {
 }
 
 /** What the exception at `lines[at]` says: the failure it makes when it ends the output. */
-function exceptionOf(lines: readonly string[], at: number): Omit<Failure, 'loose'> {
+function exceptionOf(lines: readonly string[], at: number): Failure {
   const exception = normalizeResult(lines[at]!.trim())
   let origin = ''
   let where = ''
@@ -131,6 +132,7 @@ function exceptionOf(lines: readonly string[], at: number): Omit<Failure, 'loose
     line: exception.slice(0, LINE_CHARS),
     origin,
     files: origin === '' ? [] : [origin],
+    loose: false,
   }
 }
 
@@ -161,16 +163,27 @@ const TRIMMED = /^\s$/
 /** The distinct file names `text` holds, at most {@link NAMED_FILES}, first named first. */
 function namedFiles(text: string): string[] {
   const names: string[] = []
-  // Runs of the characters a path is made of, read once each (a pattern that backtracks would cost more on long runs).
-  for (const [run] of text.matchAll(PATH_RUN)) {
-    // Most runs are words: without a dot there is no extension, so nothing to trim and test.
-    if (!run.includes('.')) continue
-    const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
-    const dot = name.lastIndexOf('.')
-    if (dot > 0 && FILE_EXTENSION.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)
+  // A name has an extension, so only the runs of path characters around a dot can be one: most runs are words.
+  // Each run is read once, outward from its first dot (a pattern that backtracks would cost more on long runs).
+  for (let dot = text.indexOf('.'); dot !== -1;) {
+    let start = dot
+    while (start > 0 && isPathChar(text.charCodeAt(start - 1))) start--
+    let end = dot + 1
+    while (end < text.length && isPathChar(text.charCodeAt(end))) end++
+    const name = text.slice(start, end).replace(/^[.@-]+|[.@-]+$/g, '')
+    const last = name.lastIndexOf('.')
+    if (last > 0 && FILE_EXTENSION.test(name.slice(last)) && /[A-Za-z]/.test(name.slice(0, last)) && !names.includes(name)) names.push(name)
     if (names.length === NAMED_FILES) break
+    dot = text.indexOf('.', end)
   }
   return names
+}
+
+/** Whether a character is one paths are written with: a letter, a digit, `_`, `.`, `/`, `@` or `-`. */
+function isPathChar(code: number): boolean {
+  // `-`, `.`, `/` and the digits are one range.
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x2d && code <= 0x39)
+    || code === 0x5f || code === 0x40
 }
 
 /**

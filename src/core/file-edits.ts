@@ -68,17 +68,25 @@ export function toolEdits(fields: EditFields, args: unknown): FileEdit[] {
  * cannot be read (`python fix.py > out.txt` aside, which writes out.txt) is an `other` edit of {@link ANY_FILE}.
  */
 export function shellEdits(command: string): FileEdit[] {
+  return simpleCommandEdits(simpleCommands(command))
+}
+
+/** The edits a command line shows, from its simple commands as already read (see {@link shellEdits}). */
+export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit[] {
   const edits: FileEdit[] = []
-  for (const simple of simpleCommands(command)) {
-    edits.push(...redirectEdits(simple), ...commandEdits(commandWords(simple.words)))
+  for (const simple of commands) {
+    const words = commandWords(simple.words)
+    edits.push(...redirectEdits(simple, words), ...commandEdits(words))
     if (edits.length > MAX_EDITS) return [{ file: ANY_FILE, kind: 'other' }]
   }
   return edits
 }
 
-/** The files a simple command's output goes into: written whole from a heredoc or `echo`, else changed unseen. */
-function redirectEdits(simple: SimpleCommand): FileEdit[] {
-  const words = commandWords(simple.words)
+/**
+ * The files a simple command's output goes into: written whole from a heredoc or `echo`, else changed unseen. `words`
+ * are its command words (its wrappers stripped).
+ */
+function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdit[] {
   const shown = simple.bodies[0] ?? (words[0] === 'echo' && !words.slice(1).some(word => word.startsWith('-')) ? `${words.slice(1).join(' ')}\n` : undefined)
   return simple.writes.map((file): FileEdit => {
     if (shown === undefined || (words.length > 1 && words[0] === 'cat')) return { file, kind: 'other' }

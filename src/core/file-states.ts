@@ -32,17 +32,15 @@ export interface Visit {
   outcome: number | undefined
 }
 
-/** A file that moved to another state: its new visit, and the visit of an earlier stay in that same state, if any. */
-export interface Move {
-  readonly file: string
-  readonly entered: Visit
-  readonly before: Visit | undefined
-}
+/** Hears a file that moved to another state: its new visit, and the visit of an earlier stay in that same state, if any. */
+export type OnMove = (file: string, entered: Visit, before: Visit | undefined) => void
 
 interface Change {
-  /** Fingerprint of the change, and of the change that would undo it (-1: none known). */
+  /** Fingerprint of the change. */
   readonly id: number
-  readonly undo: number
+  /** A replacement's text before and after (fingerprints), so that the replacement back can find it. */
+  readonly old: number | undefined
+  readonly new: number | undefined
   /** An inserted line's text and line number, so that a deletion can find it. */
   readonly text: string | undefined
   readonly line: number | undefined
@@ -51,13 +49,14 @@ interface Change {
 interface FileState {
   base: number
   changes: Change[]
+  /** The latest last: its state is the file's now. */
   visits: Visit[]
 }
 
 /** The states of an agent's files. */
 export interface FileStates {
-  /** Apply an edit made at call `at`; returns the files that moved to another state. */
-  apply(edit: FileEdit, at: number): Move[]
+  /** Apply an edit made at call `at`; `onMove` hears each file that moved to another state. */
+  apply(edit: FileEdit, at: number, onMove: OnMove): void
   /** The state `file` is in now (its latest visit), if it is remembered. */
   current(file: string): Visit | undefined
   clear(): void
@@ -71,7 +70,6 @@ export function createFileStates(): FileStates {
   // Gives each edit that cannot be read a state of its own.
   let unseen = 0
 
-  const stateOf = (file: FileState): number => file.changes.reduce((sum, change) => (sum + change.id) % MODULUS, file.base)
   const fresh = (): FileState => ({ base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined }] })
 
   function change(file: FileState, edit: FileEdit): void {
@@ -85,14 +83,13 @@ export function createFileStates(): FileStates {
         file.changes = []
         return
       case 'replace': {
-        const id = fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS
-        const undone = file.changes.findLastIndex(other => other.undo === id)
-        if (undone === -1) file.changes.push({ id, undo: fingerprint(`r\u0000${edit.new}\u0000${edit.old}`) % MODULUS, text: undefined, line: undefined })
-        else file.changes.splice(undone, 1)
+        const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
+        if (undone !== -1) file.changes.splice(undone, 1)
+        else file.changes.push({ id: fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS, old: edit.old, new: edit.new, text: undefined, line: undefined })
         break
       }
       case 'insert':
-        file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, undo: -1, text: edit.text, line: edit.line })
+        file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, old: undefined, new: undefined, text: edit.text, line: edit.line })
         break
       case 'delete': {
         const before = file.changes.length
@@ -120,28 +117,30 @@ export function createFileStates(): FileStates {
     file.changes = []
   }
 
-  function move(name: string, file: FileState, at: number, edit: FileEdit): Move | undefined {
-    const from = stateOf(file)
+  function move(name: string, file: FileState, at: number, edit: FileEdit, onMove: OnMove): void {
+    const { visits } = file
+    const latest = visits[visits.length - 1]!
     change(file, edit)
     const to = stateOf(file)
-    if (to === from) return undefined
-    file.visits[file.visits.length - 1]!.leftAt = at
-    const before = file.visits.findLast(visit => visit.state === to)
+    if (to === latest.state) return
+    latest.leftAt = at
+    const before = earlierVisit(visits, to)
     const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined }
-    file.visits.push(entered)
-    if (file.visits.length > MAX_VISITS) file.visits.shift()
-    return { file: name, entered, before }
+    visits.push(entered)
+    if (visits.length > MAX_VISITS) visits.shift()
+    onMove(name, entered, before)
   }
 
   // `size` a field, not a getter (see `Mutable`).
   const states: Mutable<FileStates> = {
-    apply(edit, at) {
+    apply(edit, at, onMove) {
       if (edit.file === ANY_FILE) {
-        return [...files].flatMap(([name, file]) => move(name, file, at, { ...edit, file: name }) ?? [])
+        // An edit's file is its key here: `change` reads what was done, not where.
+        for (const [name, file] of files) move(name, file, at, edit, onMove)
+        return
       }
-      const moved = move(edit.file, touch(files, keyOf(edit.file), MAX_FILES, fresh), at, edit)
+      move(edit.file, touch(files, keyOf(edit.file), MAX_FILES, fresh), at, edit, onMove)
       states.size = files.size
-      return moved === undefined ? [] : [moved]
     },
     current(file) {
       return files.get(keyOf(file))?.visits.at(-1)
@@ -155,9 +154,22 @@ export function createFileStates(): FileStates {
   return states
 }
 
+/** The state a file's changes bring it to: its base, plus each change, modulo {@link MODULUS}. */
+function stateOf(file: FileState): number {
+  let state = file.base
+  for (const change of file.changes) state = (state + change.id) % MODULUS
+  return state
+}
+
+/** The latest of `visits` in `state`, if any. */
+function earlierVisit(visits: readonly Visit[], state: number): Visit | undefined {
+  for (let at = visits.length - 1; at >= 0; at--) if (visits[at]!.state === state) return visits[at]
+  return undefined
+}
+
 /** A file's name as a key: `./src/a.py` and `src/a.py` are one file (an absolute path is kept as written). */
 function keyOf(file: string): string {
-  return file.replace(/^(?:\.\/)+/, '')
+  return file.startsWith('./') ? file.replace(/^(?:\.\/)+/, '') : file
 }
 
 /**

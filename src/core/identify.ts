@@ -5,9 +5,9 @@
  */
 import { callKey } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
-import { classOf, createPolicyResolver, identityOf, shellChangeOf, type ToolPolicies, type ToolPolicy } from './policies.js'
-import { ANY_FILE, shellEdits, toolEdits, type FileEdit } from './file-edits.js'
-import { createShellChangeTest } from './shell-command.js'
+import { classOf, createPolicyResolver, identityOf, shellCommandOf, type ToolPolicies, type ToolPolicy } from './policies.js'
+import { ANY_FILE, simpleCommandEdits, toolEdits, type FileEdit } from './file-edits.js'
+import { createShellReader, type ShellLine } from './shell-command.js'
 import type { WatchedClass } from './types.js'
 
 /** A watched call's class and identity. */
@@ -50,34 +50,37 @@ export interface IdentifyOptions {
 export function createIdentify(options: IdentifyOptions): (tool: string, args: unknown) => Identity | undefined {
   const tracked = createToolFilter(options.include, options.exclude)
   const policyFor = createPolicyResolver(options.policies, options.defaults)
-  const shellChange = createShellChangeTest(options.fileChangingCommands)
+  const readShell = createShellReader(options.fileChangingCommands)
   // Tool-name lookups run on every call and never change while the plugin runs: once per name.
   const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
   return (tool, args) => {
     const policy = watched(tool)
     if (policy === null) return undefined
-    const change = shellChangeOf(policy, args, shellChange)
-    const kind = change === 'none' ? classOf(policy, args) : 'mutating'
+    // A shell command line is read once: the reading that tells whether it changes files also tells what it changed.
+    const command = shellCommandOf(policy, args)
+    const line = command === undefined ? NO_SHELL_LINE : readShell(command)
+    const kind = line.change === 'none' ? classOf(policy, args) : 'mutating'
     if (kind === 'bookkeeping') return undefined
     const identityArgs = identityOf(policy, args)
     const key = callKey(tool, identityArgs)
     if (key === undefined) return undefined
-    const edits = kind === 'mutating' ? editsOf(policy, args, change !== 'none') : NO_EDITS
-    return { kind, key, args: identityArgs, changeStands: change === 'earlier', shell: policy.shellCommand !== undefined, edits }
+    const edits = kind === 'mutating' ? editsOf(policy, args, line) : NO_EDITS
+    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier', shell: policy.shellCommand !== undefined, edits }
   }
 }
 
 const NO_EDITS: readonly FileEdit[] = Object.freeze([])
 const UNSEEN: readonly FileEdit[] = Object.freeze([{ file: ANY_FILE, kind: 'other' }])
+/** What a call that runs no shell command line changes through one: nothing. */
+const NO_SHELL_LINE: ShellLine = Object.freeze({ change: 'none', commands: undefined })
 
 /**
- * The edits of a mutating call: read from its shell command line, or from a file tool's arguments as its policy says;
- * a mutating call that shows none changed files unseen.
+ * The edits of a mutating call: read from its shell command line when that changes files, or from a file tool's
+ * arguments as its policy says; a mutating call that shows none changed files unseen.
  */
-function editsOf(policy: ToolPolicy, args: unknown, shell: boolean): readonly FileEdit[] {
-  if (shell) {
-    const command = (args as Readonly<Record<string, unknown>>)[policy.shellCommand!]
-    const edits = shellEdits(command as string)
+function editsOf(policy: ToolPolicy, args: unknown, line: ShellLine): readonly FileEdit[] {
+  if (line.change !== 'none' && line.commands !== undefined) {
+    const edits = simpleCommandEdits(line.commands)
     return edits.length === 0 ? UNSEEN : edits
   }
   return policy.edits === undefined ? UNSEEN : toolEdits(policy.edits, args)

@@ -1,7 +1,7 @@
 /**
  * A bounded table of fingerprints, least recently used forgotten first: what every per-key detector state is indexed
- * by (it hands out slot numbers; each detector keeps its own data per slot). Typed arrays rather than a `Map` with
- * delete-and-reinsert, whose eviction walks the holes deletions leave, and most keys are new (bench/README.md).
+ * by (it hands out slot numbers; each detector keeps its own data per slot). Arrays indexed by slot rather than a `Map`
+ * with delete-and-reinsert, whose eviction walks the holes deletions leave, and most keys are new (bench/README.md).
  * Design: docs/design.md#bounds
  * @module dsh-brake/core/lru-table
  */
@@ -10,12 +10,18 @@ import type { Mutable } from './types.js'
 /**
  * Slots a table starts with; it grows fourfold up to its bound as keys arrive, so an agent that does little costs
  * little, and a table that fills (a few thousand lines of file content) is moved and rehashed a few times, not many.
+ * What it moves is its links and index: the keys lie in an array that only ever has keys appended.
  */
 const INITIAL_SLOTS = 16
 const GROWTH = 4
 const NONE = -1
-const NO_KEYS = new Float64Array(0)
-const NO_LINKS = new Int32Array(0)
+/**
+ * Keys a table holds at most: slot numbers (and slot + 1, in the index) are 16-bit. The links and index lie outside
+ * the heap, in memory fresh from the system as the table grows (faulted in page by page as it is zeroed), and the
+ * collector is pressed by every byte of it an agent allocates: two bytes a link, not four.
+ */
+export const MAX_LIMIT = 0x7fff
+const NO_LINKS = new Int16Array(0)
 
 /** A bounded fingerprint → slot table. */
 export interface LruTable {
@@ -34,11 +40,15 @@ export interface LruTable {
   readonly size: number
 }
 
-/** Create a table of at most `limit` keys (`limit` ≥ 1). Keys are non-negative safe integers (fingerprints). */
+/** Create a table of at most `limit` keys (1 ≤ `limit` ≤ `MAX_LIMIT`). Keys are non-negative safe integers (fingerprints). */
 export function createLruTable(limit: number): LruTable {
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new RangeError(`an LRU table holds 1 to ${MAX_LIMIT} keys, not ${limit}`)
   let slots = 0
-  // Shared empty arrays until the first key: a table that is never used allocates nothing.
-  let keys = NO_KEYS
+  // keys[slot], in a plain array: V8 keeps numbers in it unboxed, on the heap, where a typed array's memory would be
+  // fresh memory outside it, the greater part of a table's growth (a fingerprint takes eight bytes, a link two).
+  // Slots are handed out in order, so keys are appended: growth never copies them.
+  const keys: number[] = []
+  // Shared empty arrays until the first key: a table that is never used allocates no memory outside the heap.
   let newer = NO_LINKS
   let older = NO_LINKS
   // index[bucket] = slot + 1, 0 for an empty bucket; at least twice as many buckets as slots.
@@ -60,18 +70,15 @@ export function createLruTable(limit: number): LruTable {
     slots = Math.min(limit, Math.max(INITIAL_SLOTS, slots * GROWTH))
     let buckets = 2
     while (buckets < slots * 2) buckets *= 2
-    // One allocation for the four arrays (each one outside the heap costs the collector work of its own).
-    const memory = new ArrayBuffer(slots * 16 + buckets * 4)
-    const grownKeys = new Float64Array(memory, 0, slots)
-    const grownNewer = new Int32Array(memory, slots * 8, slots)
-    const grownOlder = new Int32Array(memory, slots * 12, slots)
-    grownKeys.set(keys)
+    // One allocation for the three arrays (each one outside the heap costs the collector work of its own).
+    const memory = new ArrayBuffer(slots * 4 + buckets * 2)
+    const grownNewer = new Int16Array(memory, 0, slots)
+    const grownOlder = new Int16Array(memory, slots * 2, slots)
     grownNewer.set(newer)
     grownOlder.set(older)
-    keys = grownKeys
     newer = grownNewer
     older = grownOlder
-    index = new Int32Array(memory, slots * 16, buckets)
+    index = new Int16Array(memory, slots * 4, buckets)
     mask = buckets - 1
     for (let slot = 0; slot < used; slot++) place(slot)
   }

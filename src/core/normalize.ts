@@ -44,25 +44,44 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
  */
 const MAY_CHANGE = /\d|-|te?mp|var\/folders/gi
 
-/** From where it starts, to the end of the last such character or name in the text (greedy: it backs off the end). */
-const LAST_CHANGE = /[\s\S]*(?:\d|-|te?mp|var\/folders)/iy
-
 /**
  * Tool output with its volatile fragments replaced by a placeholder. The fragments' pattern is tried only on the lines
- * from the first to the last that may hold one: it costs far more per character than looking for a
- * digit, and output often changes in a line or two (a duration, a count) under a long stretch of plain text.
+ * that may hold one (runs of such lines at once): it costs far more per character than looking for a digit, and in
+ * long output most lines hold none (in the real runs' longest results, a fifth of the characters lie on such lines).
  */
 export function normalizeResult(text: string): string {
   MAY_CHANGE.lastIndex = 0
   if (!MAY_CHANGE.test(text)) return text
-  // Neither search matches a line break, so both land on the lines that bound the region.
-  const start = text.lastIndexOf('\n', MAY_CHANGE.lastIndex - 1) + 1
-  LAST_CHANGE.lastIndex = start
-  LAST_CHANGE.test(text)
-  const newline = text.indexOf('\n', LAST_CHANGE.lastIndex)
-  const end = newline === -1 ? text.length : newline
-  if (start === 0 && end === text.length) return text.replace(VOLATILE, '∅')
-  return text.slice(0, start) + text.slice(start, end).replace(VOLATILE, '∅') + text.slice(end)
+  let normalized = ''
+  // Up to `done`, the text is in `normalized`; the run of lines from `from` to `to` may change.
+  let done = 0
+  let from = lineStart(text, MAY_CHANGE.lastIndex)
+  let to = lineEnd(text, MAY_CHANGE.lastIndex)
+  for (;;) {
+    MAY_CHANGE.lastIndex = to
+    const more = MAY_CHANGE.test(text)
+    // A hit on the very next line joins the run.
+    if (more && lineStart(text, MAY_CHANGE.lastIndex) === to + 1) {
+      to = lineEnd(text, MAY_CHANGE.lastIndex)
+      continue
+    }
+    normalized += text.slice(done, from) + text.slice(from, to).replace(VOLATILE, '∅')
+    done = to
+    if (!more) return normalized + text.slice(done)
+    from = lineStart(text, MAY_CHANGE.lastIndex)
+    to = lineEnd(text, MAY_CHANGE.lastIndex)
+  }
+}
+
+/** Where the line holding the character before `after` starts (a search's hit, which never holds a line break). */
+function lineStart(text: string, after: number): number {
+  return text.lastIndexOf('\n', after - 1) + 1
+}
+
+/** Where the line holding the character before `after` ends: its line break, or the text's end. */
+function lineEnd(text: string, after: number): number {
+  const newline = text.indexOf('\n', after)
+  return newline === -1 ? text.length : newline
 }
 
 /** How far `differsBeyondNormalizing` looks for where two texts part; a longer shared beginning is left to normalizing. */
@@ -87,8 +106,9 @@ export function differsBeyondNormalizing(a: string, b: string): boolean {
 
 /**
  * Whether two texts normalize to the same text, reading only the lines where they differ: normalizing works line by
- * line, so the lines both begin with and the lines both end with normalize alike in each, and the two are the same
- * exactly when the lines between do.
+ * line and keeps every line break, so the lines both begin with and the lines both end with normalize alike in each,
+ * and the two are the same exactly when the lines between pair up one for one, each pair equal or normalizing alike.
+ * The first pair that does not ends the comparison.
  */
 export function sameNormalized(a: string, b: string): boolean {
   const shorter = Math.min(a.length, b.length)
@@ -101,7 +121,21 @@ export function sameNormalized(a: string, b: string): boolean {
   const from = head === 0 ? 0 : a.lastIndexOf('\n', head - 1) + 1
   const lineEnd = a.indexOf('\n', a.length - tail)
   const after = lineEnd === -1 ? 0 : a.length - lineEnd
-  return normalizeResult(a.slice(from, a.length - after)) === normalizeResult(b.slice(from, b.length - after))
+  const endA = a.length - after
+  const endB = b.length - after
+  for (let atA = from, atB = from; ;) {
+    const breakA = a.indexOf('\n', atA)
+    const breakB = b.indexOf('\n', atB)
+    const lastA = breakA === -1 || breakA >= endA
+    // One text has more lines here than the other: normalized, it still has.
+    if (lastA !== (breakB === -1 || breakB >= endB)) return false
+    const lineA = a.slice(atA, lastA ? endA : breakA)
+    const lineB = b.slice(atB, lastA ? endB : breakB)
+    if (lineA !== lineB && normalizeResult(lineA) !== normalizeResult(lineB)) return false
+    if (lastA) return true
+    atA = breakA + 1
+    atB = breakB + 1
+  }
 }
 
 /** Whether the line of `text` from `start` holds neither a character or name a volatile fragment needs, nor `∅`. */

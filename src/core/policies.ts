@@ -6,7 +6,6 @@
  */
 import type { EditFields } from './file-edits.js'
 import { compilePatterns } from './patterns.js'
-import type { ShellChange } from './shell-command.js'
 import type { ToolClass } from './types.js'
 
 /** How one tool (or family of tools) is judged. */
@@ -85,11 +84,11 @@ export function classOf(policy: ToolPolicy, args: unknown): ToolClass {
   return policy.class
 }
 
-/** Where a shell tool's command changes files (see `shell-command.ts`); `none` for any other tool. */
-export function shellChangeOf(policy: ToolPolicy, args: unknown, test: (command: string) => ShellChange): ShellChange {
-  if (policy.shellCommand === undefined || !isRecord(args)) return 'none'
+/** A shell tool's command line, as its policy's `shellCommand` names it; undefined for any other tool. */
+export function shellCommandOf(policy: ToolPolicy, args: unknown): string | undefined {
+  if (policy.shellCommand === undefined || !isRecord(args)) return undefined
   const command = args[policy.shellCommand]
-  return typeof command === 'string' ? test(command) : 'none'
+  return typeof command === 'string' ? command : undefined
 }
 
 /** The part of the arguments that makes up identity: the policy's `identity` fields when the arguments are an object. */

@@ -4,7 +4,7 @@
  * Design: docs/design.md#progress
  * @module dsh-brake/core/progress
  */
-import { createLruTable } from './lru-table.js'
+import { createLruTable, type LruTable } from './lru-table.js'
 import { hold, release, sameResult, type ResultRef } from './results.js'
 import type { CallObservation, Mutable } from './types.js'
 
@@ -24,7 +24,8 @@ export function createProgress(maxPolls: number): Progress {
   let epoch = 0
   // The change that made the latest progress: making it again is no progress (every new change replaces it).
   let lastChange: number | undefined
-  const polled = createLruTable(maxPolls)
+  // Made at the first poll: most agents call no poller.
+  let polled: LruTable | undefined
   // The latest result of each poll, per slot of `polled`.
   const polls: ResultRef[] = []
 
@@ -40,6 +41,7 @@ export function createProgress(maxPolls: number): Progress {
       if (call.kind === 'mutating' && call.key !== lastChange) {
         progress(call.key)
       } else if (call.kind === 'poller') {
+        polled ??= createLruTable(maxPolls)
         const slot = polled.use(call.key)
         state.size = polled.size
         if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
@@ -53,7 +55,7 @@ export function createProgress(maxPolls: number): Progress {
     reset() {
       epoch = 0
       lastChange = undefined
-      polled.clear()
+      polled?.clear()
       polls.length = 0
       state.epoch = 0
       state.size = 0

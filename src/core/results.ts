@@ -86,8 +86,9 @@ export interface RecentResults {
 
 /** Create a window holding the text of at most `maxResults` results and `maxChars` characters. */
 export function createRecentResults(maxResults: number, maxChars: number): RecentResults {
-  // A ring of the last `maxResults` results; `oldest` is the next slot to reuse.
-  const ring: (ResultRef | undefined)[] = new Array<ResultRef | undefined>(maxResults).fill(undefined)
+  // A ring of the last `maxResults` results; `oldest` is the next slot to reuse. It is grown as results come, not made
+  // full-size up front: most agents remember far fewer results than the bound, and every agent makes a ring.
+  const ring: (ResultRef | undefined)[] = []
   let oldest = 0
   let chars = 0
   const forget = (slot: number, settle: boolean): void => {
@@ -108,16 +109,20 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
         result.text = undefined
         return
       }
-      forget(oldest, true)
-      ring[oldest] = result
+      if (oldest === ring.length) ring.push(result)
+      else {
+        forget(oldest, true)
+        ring[oldest] = result
+      }
       chars += text.length
       oldest = (oldest + 1) % maxResults
-      // Over the character bound: let the oldest texts go first.
-      for (let slot = oldest; chars > maxChars; slot = (slot + 1) % maxResults) forget(slot, true)
+      // Over the character bound: let the oldest texts go first (the ring, not yet full, starts at its first slot).
+      for (let slot = oldest % ring.length; chars > maxChars; slot = (slot + 1) % ring.length) forget(slot, true)
     },
     clear() {
       // Cleared with the tables that hold results: nothing compares these again, so nothing is owed.
-      for (let slot = 0; slot < maxResults; slot++) forget(slot, false)
+      for (let slot = 0; slot < ring.length; slot++) forget(slot, false)
+      ring.length = 0
       oldest = 0
     },
     size: () => ({ results: ring.filter(result => result !== undefined).length, chars }),

@@ -232,7 +232,11 @@ export type ShellChange = 'none' | 'last' | 'earlier'
  * words match `changing` (the file-changing command patterns, tested on the words joined by single spaces).
  */
 export function changeIn(command: string, changing: (words: string) => boolean): ShellChange {
-  const commands = simpleCommands(command)
+  return changeOf(simpleCommands(command), changing)
+}
+
+/** Where the simple commands of a command line change files (see {@link changeIn}). */
+function changeOf(commands: readonly SimpleCommand[], changing: (words: string) => boolean): ShellChange {
   let found: ShellChange = 'none'
   commands.forEach((simple, index) => {
     if (found === 'earlier' || !changes(simple, changing)) return
@@ -255,15 +259,33 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
 }
 
 /**
- * A test for shell commands that change files, given the file-changing command patterns (`*` wildcard). Most shell
- * commands (tests, builds, searches) mention none of those commands and no `>` or `tee` anywhere in their text: they
- * are answered from the raw text, and only the others are read word by word.
+ * A shell command line as read for the files it changes: where it changes them, and its simple commands when it had to
+ * be read word by word, so that what the call changed is read from the same reading.
  */
-export function createShellChangeTest(patterns: readonly string[]): (command: string) => ShellChange {
+export interface ShellLine {
+  readonly change: ShellChange
+  /** Undefined when the raw text alone showed that the command changes no file. */
+  readonly commands: readonly SimpleCommand[] | undefined
+}
+
+/** A command line whose raw text shows it changes no file. */
+const UNCHANGING: ShellLine = Object.freeze({ change: 'none', commands: undefined })
+
+/**
+ * A reader of shell command lines, given the file-changing command patterns (`*` wildcard). Most shell commands
+ * (tests, builds, searches) mention none of those commands and no `>` or `tee` anywhere in their text: they are
+ * answered from the raw text, and only the others are read word by word.
+ */
+export function createShellReader(patterns: readonly string[]): (command: string) => ShellLine {
   const changing = compilePatterns(patterns)
   const mentions = mentionsAny(patterns)
-  return command => mentions(command) ? changeIn(command, changing) : 'none'
+  return (command) => {
+    if (!mentions(command)) return UNCHANGING
+    const commands = simpleCommands(command)
+    return { change: changeOf(commands, changing), commands }
+  }
 }
+
 
 /**
  * Whether a command's raw text could change files: it holds a `>` or `tee`, or a pattern's first word followed by the

@@ -52,9 +52,9 @@ export interface CallObservation {
   /** For a `mutating` call, the edits it shows (`file-edits.ts`); empty for any other call. */
   readonly edits: readonly FileEdit[]
   /** What the call looked for, when it is a lookup (a search, or the opening of a file); absent otherwise. */
-  readonly lookup?: Lookup
+  readonly lookup?: Lookup | undefined
   /** The lines of one file the call showed, when it showed a window of them; absent otherwise. */
-  readonly window?: FileWindow
+  readonly window?: FileWindow | undefined
   /** Whether the result says there was nothing to find: a search that matched nothing, a path that does not exist. */
   readonly nothing?: boolean
 }

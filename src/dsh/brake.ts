@@ -10,7 +10,7 @@ import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../config/keys.js'
 import type { ResolvedConfig } from '../config/resolve.js'
-import { createBrakeState, type BrakeState } from '../core/brake-state.js'
+import { createBrakeState, type BrakeState, type DetectorFault } from '../core/brake-state.js'
 import type { RepetitionOptions } from '../core/detectors/repetition.js'
 import { createIdentify, type Identity } from '../core/identify.js'
 import type { BrakeEvents, EmitBrakeEvent } from './events.js'
@@ -91,6 +91,8 @@ export function createBrake(
       contain(`${name} listener`, error)
     }
   }
+  // A call detector that throws is switched off for its agent, and said once for all agents.
+  const detectorFault: DetectorFault = (detector, error) => contain(`tools/post-execute: the ${detector} detector`, error)
   const subagents = createSubagentStops()
   const waiting = new WeakMap<Agent, UserMessage[]>()
   // Made from the brake's parts ahead of the brake itself, which forgets through it.
@@ -106,8 +108,7 @@ export function createBrake(
     stateOf(agent) {
       let state = states.get(agent)
       if (state === undefined) {
-        // A call detector that throws is switched off for this agent, and said once for all agents.
-        states.set(agent, state = createBrakeState(detectors, (detector, error) => contain(`tools/post-execute: the ${detector} detector`, error)))
+        states.set(agent, state = createBrakeState(detectors, detectorFault))
         // Every DSH agent has a session; a host that hands in a bare agent still gets the rest of the brake.
         const session: unknown = agent.session
         if (typeof session === 'object' && session !== null) sessions.set(session, agent)

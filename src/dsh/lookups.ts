@@ -56,10 +56,20 @@ export function facetsOf(tool: string, args: unknown): Facets {
  * of 0, a search's exit code 1), or a path that does not exist.
  */
 export function foundNothing(text: string, isError: boolean): boolean {
-  const body = text.trimEnd().replace(/\n?\[exit code: 1\]$/, '').trim()
+  const body = withoutSearchExit(text.trimEnd()).trim()
   if (!isError && (body === '' || body === '(no output)' || body === 'No matches found' || body === 'No files found' || body === '0')) return true
   if (body.length > 600 || /command not found/i.test(body)) return false
   return /no such file or directory|does not exist|cannot access|cannot find|not found|ENOENT/i.test(body)
+}
+
+/** The closing line of a search that found nothing, as DSH's shell adds it. */
+const SEARCH_EXIT = '[exit code: 1]'
+
+/** `text` without its closing {@link SEARCH_EXIT} line, if it ends in one: only its end is read, however long it is. */
+function withoutSearchExit(text: string): string {
+  if (!text.endsWith(SEARCH_EXIT)) return text
+  const end = text.length - SEARCH_EXIT.length
+  return text.slice(0, text[end - 1] === '\n' ? end - 1 : end)
 }
 
 function fileFacets(file: string, window: { first: number; last: number } | undefined): Facets {

@@ -25,10 +25,12 @@ export function observeCall(
   const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
   // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
   // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
-  const failed = result.isError || (identity.shell && reportsShellFailure(text))
+  const shellFailed = identity.shell && reportsShellFailure(text)
+  const failed = result.isError || shellFailed
   // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
   const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
-  const nothing = facets?.lookup !== undefined && foundNothing(text, result.isError)
+  const lookup = facets?.lookup
+  // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
   return {
     tool: exec.name,
     args: identity.args,
@@ -42,10 +44,11 @@ export function observeCall(
     changeStands: identity.changeStands,
     // Only a check's failure is judged (a test, a build, a script run: class `default`), from what the command printed,
     // not the closing line DSH adds.
-    failure: refused || identity.kind !== 'default' ? undefined : failureOf(identity.shell ? withoutShellFailure(text) : text, failed),
+    failure: refused || identity.kind !== 'default' ? undefined : failureOf(shellFailed ? withoutShellFailure(text) : text, failed),
     edits: identity.edits,
-    ...facets,
-    ...nothing ? { nothing } : {},
+    lookup,
+    window: facets?.window,
+    nothing: lookup !== undefined && foundNothing(text, result.isError),
   }
 }
 

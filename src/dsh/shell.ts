@@ -18,11 +18,10 @@ export function reportsShellFailure(text: string): boolean {
 }
 
 /**
- * The output of a command without the closing line that reports its failure, when it has one: what the command itself
- * printed.
+ * The output of a command that failed, as {@link reportsShellFailure} tells, without the closing line that reports its
+ * failure: what the command itself printed.
  */
-export function withoutShellFailure(text: string): string {
-  if (!reportsShellFailure(text)) return text
-  const trimmed = text.trimEnd()
+export function withoutShellFailure(failedOutput: string): string {
+  const trimmed = failedOutput.trimEnd()
   return trimmed.slice(0, trimmed.lastIndexOf('\n') + 1)
 }

@@ -7,7 +7,7 @@
  */
 import { touch } from '../bounded-map.js'
 import { withRangeFingerprints } from '../fingerprint.js'
-import { createLruTable } from '../lru-table.js'
+import { createLruTable, type LruTable } from '../lru-table.js'
 import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
 import type { Detector } from './detector.js'
 
@@ -76,26 +76,32 @@ function addSource(entry: BlockEntry, source: string): void {
   }
 }
 
+const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
+
+function reuse(entry: BlockEntry): void {
+  entry.count = 0
+  entry.last = 0
+  entry.times = undefined
+  entry.sources = ''
+  entry.quietUntil = -Infinity
+}
+
 /** Create a duplicate-text detector. */
 export function createDuplicateTextDetector(options: DuplicateTextOptions): Detector<TextObservation, DuplicateTextFinding> {
-  const blocks = createLruTable(options.maxTracked)
+  // The blocks' table and the message ids are made at the first observation: an agent given no text to claim (no
+  // plugin adds any) never needs them.
+  let blocks: LruTable | undefined
   // Per slot of `blocks`; an entry is reused when its slot passes to another block.
   const entries: BlockEntry[] = []
-  const messageIds = new Map<string, true>()
-  const fresh = (): BlockEntry => ({ count: 0, last: 0, times: undefined, sources: '', quietUntil: -Infinity })
-  const reuse = (entry: BlockEntry): void => {
-    entry.count = 0
-    entry.last = 0
-    entry.times = undefined
-    entry.sources = ''
-    entry.quietUntil = -Infinity
-  }
+  let messageIds: Map<string, true> | undefined
 
-  function occur(key: number, text: string, start: number, end: number, source: string, at: number): DuplicateBlock | undefined {
-    const slot = blocks.use(key)
+  function occur(
+    table: LruTable, key: number, text: string, start: number, end: number, source: string, at: number,
+  ): DuplicateBlock | undefined {
+    const slot = table.use(key)
     let entry = entries[slot]
     if (entry === undefined) entries[slot] = entry = fresh()
-    else if (blocks.added) reuse(entry)
+    else if (table.added) reuse(entry)
     if (entry.count++ === 0) {
       entry.last = at
       if (typeof entry.sources === 'string') entry.sources = source
@@ -127,16 +133,18 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
   return {
     observe({ at, messages }) {
       let found: DuplicateBlock[] | undefined
+      const ids = messageIds ??= new Map()
+      const table = blocks ??= createLruTable(options.maxTracked)
       for (const message of messages) {
-        if (messageIds.has(message.id)) continue
-        touch(messageIds, message.id, options.maxMessageIds, yes)
+        if (ids.has(message.id)) continue
+        touch(ids, message.id, options.maxMessageIds, yes)
         for (const raw of message.texts) {
           const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw
           // The text is loaded for hashing once; each block is hashed where it lies.
           withRangeFingerprints(text, (range) => {
             forEachBlock(text, (start, end) => {
               if (end - start < options.minChars) return
-              const block = occur(range(start, end), text, start, end, message.source, at)
+              const block = occur(table, range(start, end), text, start, end, message.source, at)
               if (block !== undefined) (found ??= []).push(block)
             })
           })
@@ -145,11 +153,11 @@ export function createDuplicateTextDetector(options: DuplicateTextOptions): Dete
       return found === undefined ? undefined : { kind: 'duplicate-text', blocks: found, threshold: options.threshold, windowMs: options.windowMs }
     },
     reset() {
-      blocks.clear()
+      blocks?.clear()
       entries.length = 0
-      messageIds.clear()
+      messageIds?.clear()
     },
-    size: () => ({ blocks: blocks.size, messageIds: messageIds.size }),
+    size: () => ({ blocks: blocks?.size ?? 0, messageIds: messageIds?.size ?? 0 }),
   }
 }
 

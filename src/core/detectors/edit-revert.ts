@@ -7,9 +7,9 @@
  */
 import { touch } from '../bounded-map.js'
 import { canonicalJson } from '../canonical.js'
-import { sameFile } from '../failures.js'
+import { sameFile, type Failure } from '../failures.js'
 import { createFileStates, ORIGINAL, type Visit } from '../file-states.js'
-import type { CallStep, EditRevertFinding, Evidence } from '../types.js'
+import type { CallObservation, CallStep, EditRevertFinding, Evidence } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Options of the edit-revert detector. */
@@ -47,6 +47,17 @@ interface Check {
   toldCount: number
 }
 
+// Made where needed rather than as closures in `observe`, which runs on every call.
+const newCheck = (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 })
+
+/** The evidence that the check `call` failed as before: `count` runs, told by `evidence` (about `file` for a redo). */
+function told(call: CallObservation, failure: Failure, evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> {
+  return {
+    finding: { kind: 'edit-revert', evidence, tool: call.tool, args: canonicalJson(call.args) ?? 'null', file, count, failure: failure.line },
+    calls: [call.key],
+  }
+}
+
 /** Create an edit-revert detector. */
 export function createEditRevertDetector(options: EditRevertOptions): Detector<CallStep, Evidence<EditRevertFinding>> {
   const files = createFileStates()
@@ -57,19 +68,34 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   let entered: Visit[] = []
   // A file redone: the state's earlier visit, waiting for the next check.
   let redone: { readonly file: string; readonly before: Visit } | undefined
-  // The latest edits: the call each was made in and the file it named (a ring).
-  const edits: { at: number; file: string }[] = []
+  // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
+  const editAts: number[] = []
+  const editFiles: string[] = []
+  let made = 0
+
+  function moved(file: string, visit: Visit, before: Visit | undefined): void {
+    if (entered.length < ENTERED) entered.push(visit)
+    const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
+    if (undone && visit.state !== ORIGINAL) redone = { file, before }
+  }
 
   function edit(step: CallStep, at: number): void {
     for (const change of step.call.edits) {
-      edits.push({ at, file: change.file })
-      if (edits.length > EDITS_KEPT) edits.shift()
-      for (const { file, entered: visit, before } of files.apply(change, at)) {
-        if (entered.length < ENTERED) entered.push(visit)
-        const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
-        if (undone && visit.state !== ORIGINAL) redone = { file, before }
-      }
+      // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
+      const slot = made++ % EDITS_KEPT
+      editAts[slot] = at
+      editFiles[slot] = change.file
+      files.apply(change, at, moved)
     }
+  }
+
+  /** Whether an edit made after call `from` and before call `until` touched a file in `files`. */
+  function touchedBetween(from: number, until: number, files: readonly string[]): boolean {
+    for (let slot = 0; slot < Math.min(made, EDITS_KEPT); slot++) {
+      const at = editAts[slot]!
+      if (at > from && at < until && files.some(file => sameFile(editFiles[slot]!, file))) return true
+    }
+    return false
   }
 
   /**
@@ -84,8 +110,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const outcome = outcomes[back]!
       if (at - outcome.at > SPAN) break
       if (outcome.value !== latest.value || !outcome.failed) continue
-      const from = outcome.at
-      if (!edits.some(edit => edit.at > from && edit.at < after && files.some(file => sameFile(edit.file, file)))) break
+      if (!touchedBetween(outcome.at, after, files)) break
       runs++
       after = outcome.first
     }
@@ -106,14 +131,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const failure = call.failure
       for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
       entered = []
-      const tell = (evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> => ({
-        finding: { kind: 'edit-revert', evidence, tool: call.tool, args: canonicalJson(call.args) ?? 'null', file, count, failure: failure!.line },
-        calls: [call.key],
-      })
       const wasRedone = redone
       redone = undefined
-      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return tell('redo', wasRedone.file, 2)
-      const check = touch(checks, call.key, options.maxTracked, (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 }))
+      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return told(call, failure, 'redo', wasRedone.file, 2)
+      const check = touch(checks, call.key, options.maxTracked, newCheck)
       const value = failure?.place ?? call.result.raw
       const last = check.outcomes.at(-1)
       if (last !== undefined && last.value === value) {
@@ -124,11 +145,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
       if (failure === undefined) return undefined
       const runs = comeBack(check.outcomes, at, failure.files)
-      const told = check.toldPlace === value ? check.toldCount : 0
-      if (!isDue(options.schedule, runs, told)) return undefined
+      if (!isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
       check.toldPlace = value
       check.toldCount = runs
-      return tell('back', '', runs)
+      return told(call, failure, 'back', '', runs)
     },
     reset() {
       files.clear()
@@ -136,8 +156,10 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       entered = []
       redone = undefined
       lastCheckAt = 0
-      edits.length = 0
+      made = 0
+      editAts.length = 0
+      editFiles.length = 0
     },
-    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: edits.length }),
+    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: Math.min(made, EDITS_KEPT) }),
   }
 }

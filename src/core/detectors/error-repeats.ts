@@ -54,16 +54,18 @@ function blankChain(): Chain {
 
 /** Create a repeated-error detector. */
 export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, Evidence<SameErrorFinding>> {
-  const chains = new Map<string, Chain>()
+  // Made at the first failure: an agent whose calls all succeed never needs it.
+  let chains: Map<string, Chain> | undefined
   return {
     observe({ call, epoch }) {
       if (call.refused) return undefined
       const line = call.errorLine
       if (!call.failed || line === undefined) {
         // A success ends the tool's chain; most calls succeed while no chain runs at all.
-        if (chains.size > 0) chains.delete(call.tool)
+        if (chains !== undefined && chains.size > 0) chains.delete(call.tool)
         return undefined
       }
+      chains ??= new Map()
       // No closure per call: a failing tool is common enough for that to show in the collector's work.
       let chain = touch(chains, call.tool, options.maxTracked, blankChain)
       if (chain.n > 0 && (chain.epoch !== epoch || !sameError(chain, line))) {
@@ -87,8 +89,8 @@ export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector
       }
     },
     reset() {
-      chains.clear()
+      chains?.clear()
     },
-    size: () => ({ failingTools: chains.size }),
+    size: () => ({ failingTools: chains?.size ?? 0 }),
   }
 }

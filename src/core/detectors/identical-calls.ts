@@ -30,10 +30,6 @@ export interface IdenticalCallDetector extends Detector<CallStep, Evidence<Ident
   refusedCount(slot: number, epoch: number): number
 }
 
-/** Slots the chain columns start with; they grow fourfold as the call history hands out numbers. */
-const INITIAL_SLOTS = 16
-const NO_SLOTS = new Int32Array(0)
-const NO_FLAGS = new Uint8Array(0)
 /** Flags of a chain, a bit each. */
 const AWARE = 1
 const FAILED = 2
@@ -46,36 +42,16 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
   // n: calls in the chain, the latest included; version: the result version of its latest call; noticed: the chain
   // length at the latest notice (0 before the first); refused: calls of the chain refused before they ran (`n` less
   // these is what ran); flags: counted progress-aware (a poller always is), failed, a result changed within the chain
-  // (plain counting only).
-  let capacity = 0
-  let n: Int32Array = NO_SLOTS
-  let versions: Int32Array = NO_SLOTS
-  let epochs: Int32Array = NO_SLOTS
-  let noticed: Int32Array = NO_SLOTS
-  let refused: Int32Array = NO_SLOTS
-  let flags: Uint8Array = NO_FLAGS
-  // Slots below this have a chain; the others are unknown.
+  // (plain counting only). Plain columns, not typed ones (see columns.ts): every agent makes them, and most number a
+  // few dozen identities; the call history hands numbers out in order, so each column only ever grows at its end.
+  const n: number[] = []
+  const versions: number[] = []
+  const epochs: number[] = []
+  const noticed: number[] = []
+  const refused: number[] = []
+  const flags: number[] = []
+  // Slots below this have a chain; the others are unknown (a reset keeps the columns, and starts their chains afresh).
   let known = 0
-
-  function grow(slot: number): void {
-    let size = Math.max(INITIAL_SLOTS, capacity)
-    while (size <= slot) size *= 4
-    const memory = new ArrayBuffer(size * 21)
-    const column = (old: Int32Array, index: number): Int32Array => {
-      const grown = new Int32Array(memory, index * size * 4, size)
-      grown.set(old)
-      return grown
-    }
-    n = column(n, 0)
-    versions = column(versions, 1)
-    epochs = column(epochs, 2)
-    noticed = column(noticed, 3)
-    refused = column(refused, 4)
-    const grownFlags = new Uint8Array(memory, size * 20, size)
-    grownFlags.set(flags)
-    flags = grownFlags
-    capacity = size
-  }
 
   /** Start the chain at `slot` afresh (a new one, or one whose number passed to another identity). */
   function restart(slot: number): void {
@@ -88,8 +64,8 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
   }
 
   function chainAt(slot: number, fresh: boolean): void {
-    if (slot >= capacity) grow(slot)
     if (slot >= known) {
+      // Written in order, so the columns never have holes.
       for (let other = known; other <= slot; other++) restart(other)
       known = slot + 1
     } else if (fresh) {

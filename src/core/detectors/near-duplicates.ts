@@ -85,6 +85,8 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
   const seen = createLruTable(SEEN_LINES)
+  // Where each line of the result being read ends (its line break, or the text's end for the last).
+  const ends: number[] = []
   let at = 0
   // The stretch.
   let epoch = -1
@@ -151,18 +153,34 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   }
 
   /**
-   * Whether every line of content of a lookup's result was seen before; its lines are remembered either way (a line
-   * met twice in one result counts as seen the second time). A result of more than `RESULT_LINES` lines is news, and
-   * is not remembered: told by counting its line breaks, before any line is hashed.
+   * Whether every line of content of a lookup's result was seen before: each line without its number and the white
+   * space around it, lines too short to say anything left out, each hashed where it lies (nothing is cut out of the
+   * text). Its lines are remembered either way (a line met twice in one result counts as seen the second time). A
+   * result of more than `RESULT_LINES` lines is news, and is not remembered: told by its line breaks, before any line
+   * is hashed.
    */
   function allSeen(text: string): boolean {
-    if (longerThan(text, RESULT_LINES)) return false
-    let unseen = 0
-    const lines = forEachContentLine(text, (line) => {
-      seen.use(line)
-      if (seen.added) unseen++
+    const count = lineEnds(text, RESULT_LINES, ends)
+    if (count === -1) return false
+    return withRangeFingerprints(text, (range) => {
+      let lines = 0
+      let unseen = 0
+      let from = 0
+      for (let line = 0; line < count; line++) {
+        const end = ends[line]!
+        let first = from + numberLength(text, from, end)
+        let last = end
+        while (first < last && isSpace(text.charCodeAt(first))) first++
+        while (last > first && isSpace(text.charCodeAt(last - 1))) last--
+        if (last - first >= CONTENT_LINE) {
+          seen.use(range(first, last))
+          if (seen.added) unseen++
+          lines++
+        }
+        from = end + 1
+      }
+      return lines > 0 && unseen === 0
     })
-    return lines > 0 && unseen === 0
   }
 
   return {
@@ -267,6 +285,22 @@ function overlaps(scope: readonly string[], earlier: readonly string[]): boolean
 }
 
 /**
+ * Where each line of `text` ends (its line break, or the text's end for the last), into `ends` from 0 on, and how
+ * many lines there are; -1, with `ends` left unfinished, when there are more than `most`. A result's lines are
+ * counted this way before any is hashed.
+ */
+function lineEnds(text: string, most: number, ends: number[]): number {
+  let lines = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    // This break begins line `lines + 2`.
+    if (lines + 1 === most) return -1
+    ends[lines++] = at
+  }
+  ends[lines++] = text.length
+  return lines
+}
+
+/**
  * A line's number in front of its content, as files and searches print it: `  12\t`, `12:`, `Line 12: `,
  * `path:12:` or `path-12-`.
  */
@@ -279,42 +313,6 @@ const LINE_NUMBER_IN_PLACE = /(?:[^\S\n]*(?:Line[^\S\n]+)?\d+(?:[:\t]|-(?=[^\S\n
 /** Characters at the start of a line where its number is looked for. */
 const NUMBER_CHARS = 200
 
-/** Whether `text` has more than `lines` lines (a line break ends each but the last, which may be empty). */
-function longerThan(text: string, lines: number): boolean {
-  let at = -1
-  for (let breaks = 0; breaks < lines; breaks++) {
-    at = text.indexOf('\n', at + 1)
-    if (at === -1) return false
-  }
-  return true
-}
-
-/**
- * Hand `use` the fingerprint of each line of content of `text`, in order: each line without its number and
- * surrounding white space, lines too short to say anything left out. Nothing is cut out of the text. Returns how many
- * lines it handed over.
- */
-function forEachContentLine(text: string, use: (line: number) => void): number {
-  return withRangeFingerprints(text, (range) => {
-    let from = 0
-    let lines = 0
-    for (;;) {
-      const newline = text.indexOf('\n', from)
-      const end = newline === -1 ? text.length : newline
-      let first = from + numberLength(text, from, end)
-      let last = end
-      while (first < last && isSpace(text.charCodeAt(first))) first++
-      while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-      if (last - first >= CONTENT_LINE) {
-        use(range(first, last))
-        lines++
-      }
-      if (newline === -1) return lines
-      from = newline + 1
-    }
-  })
-}
-
 /** The length of the line number the line from `from` to `end` starts with, 0 for none. */
 function numberLength(text: string, from: number, end: number): number {
   if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
@@ -322,6 +320,7 @@ function numberLength(text: string, from: number, end: number): number {
   return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
 }
 
+/** Whether a character is trimmed from a line's content: a space, a tab, or a carriage return. */
 function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 13
 }

@@ -33,12 +33,15 @@ const RANGES = 8
 const ZOOM = 2
 
 interface FileReads {
-  /** Windows read: first and last line, and the window's number among the file's reads. */
-  readonly firsts: Float64Array
-  readonly lasts: Float64Array
-  readonly numbers: Float64Array
-  /** Whether each window went over old ground. */
-  readonly olds: Uint8Array
+  /**
+   * Windows read: first and last line, and the window's number among the file's reads. Columns that grow with the
+   * windows (a slot at their end is appended) until {@link WINDOWS} long, then are written over, oldest slot first.
+   */
+  readonly firsts: number[]
+  readonly lasts: number[]
+  readonly numbers: number[]
+  /** Whether each window went over old ground (1) or not (0). */
+  readonly olds: number[]
   reads: number
   /** Whether each of the latest windows went over old ground (a bit per window, the latest lowest). */
   recent: number
@@ -50,17 +53,14 @@ interface FileReads {
   /** The keys of the windows that went over old ground (the loop is made of them), the latest last. */
   readonly keys: Set<number>
   /** The ranges they showed, the latest last. */
-  ranges: { first: number; last: number }[]
+  readonly ranges: { first: number; last: number }[]
 }
 
 function fileReads(): FileReads {
-  // One allocation for the four columns: each typed array this size lies outside the heap, and allocating one costs
-  // microseconds of the collector's bookkeeping, for every file an agent reads.
-  const memory = new ArrayBuffer(WINDOWS * 25)
+  // Plain columns, not typed ones: one set for every file an agent pages through between two changes (see columns.ts),
+  // and most such files get a few windows, not {@link WINDOWS}.
   return {
-    firsts: new Float64Array(memory, 0, WINDOWS), lasts: new Float64Array(memory, WINDOWS * 8, WINDOWS),
-    numbers: new Float64Array(memory, WINDOWS * 16, WINDOWS), olds: new Uint8Array(memory, WINDOWS * 24, WINDOWS),
-    reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
+    firsts: [], lasts: [], numbers: [], olds: [], reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
   }
 }
 
@@ -107,7 +107,8 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       reads.keys.delete(call.key)
       reads.keys.add(call.key)
       if (reads.keys.size > WINDOWS) reads.keys.delete(reads.keys.values().next().value!)
-      reads.ranges = [...reads.ranges, { first, last }].slice(-RANGES)
+      reads.ranges.push({ first, last })
+      if (reads.ranges.length > RANGES) reads.ranges.shift()
       // Once told, a pass replayed window for window is exact repetition, which the other detectors go on telling.
       const due = reads.noticed === 0
         ? bits(reads.recent) >= options.schedule.first && spread(reads, options.among)

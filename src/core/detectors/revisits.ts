@@ -6,6 +6,7 @@
  * @module dsh-brake/core/detectors/revisits
  */
 import { canonicalJson } from '../canonical.js'
+import { zeros } from '../columns.js'
 import type { CallStep, Evidence, SameGroundFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -30,17 +31,15 @@ interface RunCall {
 
 /** Create a revisit detector. */
 export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
-  // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays; `run` counts the whole run.
+  // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays, filled in order as the run goes on
+  // and emptied when it ends, so an agent that goes over no old ground keeps nothing in them; `run` counts the whole run.
   const tools: string[] = []
-  // `keys` and `matching` share one allocation: each typed array lies outside the heap, and allocating one costs
-  // microseconds of the collector's bookkeeping, for every agent made.
-  const memory = new ArrayBuffer(RUN_WINDOW * 8 + (options.ownedPeriod + 1) * 4)
-  const keys = new Float64Array(memory, 0, RUN_WINDOW)
+  const keys: number[] = []
   const args: unknown[] = []
   let run = 0
   let noticed = 0
   // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
-  const matching = new Int32Array(memory, RUN_WINDOW * 8, options.ownedPeriod + 1)
+  const matching = zeros(options.ownedPeriod + 1)
 
   /** The run's calls still in the window, oldest first. */
   function runCalls(): RunCall[] {
@@ -83,6 +82,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
           // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
           args.length = 0
           tools.length = 0
+          keys.length = 0
         }
         return undefined
       }
@@ -103,6 +103,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
     },
     reset() {
       tools.length = 0
+      keys.length = 0
       args.length = 0
       run = 0
       noticed = 0

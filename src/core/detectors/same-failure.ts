@@ -6,7 +6,7 @@
  * Design: docs/design.md#the-same-failure-after-every-fix
  * @module dsh-brake/core/detectors/same-failure
  */
-import { touch } from '../bounded-map.js'
+import { remember } from '../bounded-map.js'
 import { canonicalJson } from '../canonical.js'
 import { ANY_FILE } from '../file-edits.js'
 import { sameFile } from '../failures.js'
@@ -81,25 +81,27 @@ export function createSameFailureDetector(options: SameFailureOptions): Detector
         if (chains.size > 0) chains.delete(call.key)
         return undefined
       }
-      let chain = chains.get(call.key)
-      if (chain !== undefined && chain.same === failure.same && chain.epoch === epoch && previous === call.key) {
+      const before = chains.get(call.key)
+      if (before !== undefined && before.same === failure.same && before.epoch === epoch && previous === call.key) {
         // Run again with no change: neither a round nor a break.
-        chain.at = at
+        before.at = at
         return undefined
       }
-      const aimed = changed.some(file => failure.files.some(named => sameFile(file, named)))
-      const goesOn = chain !== undefined && chain.same === failure.same && chain.epoch !== epoch && previous === call.key &&
-        at - chain.at <= MAX_GAP && !blind && !aimed
+      const goesOn = before !== undefined && before.same === failure.same && before.epoch !== epoch && previous === call.key &&
+        at - before.at <= MAX_GAP && !blind && !aimedAt(changed, failure.files)
+      let chain: Chain
       if (goesOn) {
-        chain = touch(chains, call.key, options.maxTracked, () => chain!)
+        chain = before
         chain.n++
-        chain.edited = [...[...changed].reverse(), ...chain.edited.filter(file => !changed.includes(file))].slice(0, NAMED_EDITS)
+        chain.edited = latestEdited(changed, chain.edited)
       } else {
-        chains.delete(call.key)
-        chain = touch(chains, call.key, options.maxTracked, (): Chain => ({
+        chain = {
           same: failure.same, line: failure.line, origin: failure.origin, files: failure.files, n: 1, epoch, at, noticed: 0, edited: [],
-        }))
+        }
       }
+      // Either way the chain becomes the most recently seen.
+      chains.delete(call.key)
+      remember(chains, call.key, chain, options.maxTracked)
       chain.epoch = epoch
       chain.at = at
       if (!isDue(options.schedule, chain.n, chain.noticed)) return undefined
@@ -118,4 +120,15 @@ export function createSameFailureDetector(options: SameFailureOptions): Detector
     },
     size: () => ({ failingChecks: chains.size, editsSinceCheck: edited.length }),
   }
+}
+
+/** Whether a file in `changed` is one of the files a failure points to. */
+function aimedAt(changed: readonly string[], files: readonly string[]): boolean {
+  for (const file of changed) if (files.some(named => sameFile(file, named))) return true
+  return false
+}
+
+/** The files a notice names: those `changed` now, latest first, then those edited before, at most {@link NAMED_EDITS}. */
+function latestEdited(changed: readonly string[], before: readonly string[]): string[] {
+  return [...[...changed].reverse(), ...before.filter(file => !changed.includes(file))].slice(0, NAMED_EDITS)
 }

@@ -5,6 +5,7 @@
  * Design: docs/design.md#cycles
  * @module dsh-brake/core/detectors/sequences
  */
+import { zeros } from '../columns.js'
 import type { CallStep, Evidence, CycleFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -23,15 +24,13 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
   const { maxLength, schedule, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1
-  // The four typed columns share one allocation: each typed array lies outside the heap, and allocating one costs
-  // microseconds of the collector's bookkeeping, for every agent made.
-  const memory = new ArrayBuffer(size * 24)
-  const keys = new Float64Array(memory, 0, size)
-  const versions = new Float64Array(memory, size * 8, size)
+  // Plain columns, not typed ones: every agent makes them (see columns.ts).
+  const keys = zeros(size)
+  const versions = zeros(size)
   const tools: string[] = new Array<string>(size).fill('')
   // runs[p]: calls in a row equal to the call p places earlier; noticed[p]: laps at the last notice of that run.
-  const runs = new Int32Array(memory, size * 16, maxLength + 1)
-  const noticed = new Int32Array(memory, size * 20, maxLength + 1)
+  const runs = zeros(maxLength + 1)
+  const noticed = zeros(maxLength + 1)
   let seen = 0
 
   const at = (back: number): number => (((seen - 1 - back) % size) + size) % size

@@ -178,6 +178,20 @@ const step = fc.oneof(
 )
 
 describe('bounded state', () => {
+  it('remembers no call for the voice until there is a finding or a notice heard, and forgets before then', () => {
+    const state = createBrakeState(options)
+    const read = callOf('read', { file_path: 'a' })
+    state.forgetCalls()
+    state.reset()
+    state.observeCall(read)
+    state.observeCall(read)
+    expect(state.size()['voice']).toBe(0)
+    expect(state.observeCall(read)?.finding.kind).toBe('identical-calls')
+    expect(state.size()['voice']).toBe(1)
+    state.forgetCalls()
+    expect(state.size()['voice']).toBe(0)
+  })
+
   // A property over random streams of calls and claimed texts: per-agent state stays within its bounds whatever the
   // agent does.
   it('never holds more than its bounds', () => {

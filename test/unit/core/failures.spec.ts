@@ -75,6 +75,32 @@ describe('a failure', () => {
     expect(failureOf(names, true)!.files).toHaveLength(NAMED_FILES)
   })
 
+  it('names the files near a failed output\'s end, trimmed of the dots and dashes around them, once each', () => {
+    const output = '../src/a.py:3 (tests/b.test.ts) é/c.rs,src/a.py\r\nsee .env- and -x.md. took 1.25s...\nd.py'
+    expect(failureOf(output, true)!.files).toEqual(['/src/a.py', 'tests/b.test.ts', '/c.rs', 'src/a.py', 'x.md', 'd.py'])
+    expect(failureOf('no names here. none at all...', true)!.files).toEqual([])
+    expect(failureOf('', true)!.files).toEqual([])
+    expect(failureOf(`src/far.py\n${'x '.repeat(600)}`, true)!.files).toEqual([])
+  })
+
+  it('names the same files as the runs of path characters a pattern finds', () => {
+    // The reading it replaced: every run of path characters, those with an extension kept.
+    const reference = (text: string): string[] => {
+      const names: string[] = []
+      for (const [run] of text.slice(-1000).matchAll(/[\w./@-]+/g)) {
+        const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
+        const dot = name.lastIndexOf('.')
+        if (dot > 0 && /^\.[A-Za-z]\w{0,5}$/.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)
+        if (names.length === NAMED_FILES) break
+      }
+      return names
+    }
+    const piece = fc.constantFrom('a', 'src', 'x1', '_', '.', '..', '/', '@', '-', 'py', 'ts', 'é', '日本', ' ', '\n', '\r\n', ':', '(', ')', '1', '2.5')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 60 }).map(pieces => pieces.join('')), (text) => {
+      expect(failureOf(text, true)!.files).toEqual(reference(text))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 1_000) })
+  })
+
   it('never throws, whatever the output', () => {
     fc.assert(fc.property(fc.string({ maxLength: 400 }), fc.boolean(), (text, failed) => {
       const failure = failureOf(text, failed)

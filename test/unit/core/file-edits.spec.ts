@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ABSENT, ANY_FILE, MAX_EDITS, shellEdits, TEXT_CHARS, toolEdits, type FileEdit } from '../../../src/core/file-edits.ts'
+import { ABSENT, ANY_FILE, MAX_EDITS, shellEdits, simpleCommandEdits, TEXT_CHARS, toolEdits, type FileEdit } from '../../../src/core/file-edits.ts'
+import { simpleCommands } from '../../../src/core/shell-command.ts'
 import { fingerprint } from '../../../src/core/fingerprint.ts'
 
 const replace = (file: string, old: string, by: string): FileEdit => ({ file, kind: 'replace', old: fingerprint(old), new: fingerprint(by) })
@@ -67,6 +68,8 @@ describe('the edits of a shell command', () => {
     ['pip install -e .', []],
   ])('%j', (command, expected) => {
     expect(shellEdits(command)).toEqual(expected)
+    // The same edits from the command line as already read.
+    expect(simpleCommandEdits(simpleCommands(command))).toEqual(expected)
   })
 
   it('keeps an inserted text to TEXT_CHARS, and takes too many edits as any file changed', () => {

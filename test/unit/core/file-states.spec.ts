@@ -1,15 +1,24 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ANY_FILE, shellEdits, toolEdits, type FileEdit } from '../../../src/core/file-edits.ts'
-import { createFileStates, MAX_FILES, ORIGINAL, type FileStates } from '../../../src/core/file-states.ts'
+import { createFileStates, MAX_FILES, ORIGINAL, type FileStates, type Visit } from '../../../src/core/file-states.ts'
 
 const EDIT = { file: 'file_path', old: 'old_string', new: 'new_string' }
 const WRITE = { file: 'file_path', content: 'content' }
 
+const ignore = (): void => {}
+
+/** Apply `edit` to `files`; the files it moved, as they were heard. */
+function moves(files: FileStates, edit: FileEdit, at: number): { file: string; entered: Visit; before: Visit | undefined }[] {
+  const heard: { file: string; entered: Visit; before: Visit | undefined }[] = []
+  files.apply(edit, at, (file, entered, before) => heard.push({ file, entered, before }))
+  return heard
+}
+
 /** Apply every edit of each command line in order; the state `file` ends in after each one. */
 function statesAfter(commands: readonly (string | FileEdit[])[], file = 'app.py', files: FileStates = createFileStates()): number[] {
   return commands.map((command, at) => {
-    for (const edit of typeof command === 'string' ? shellEdits(command) : command) files.apply(edit, at + 1)
+    for (const edit of typeof command === 'string' ? shellEdits(command) : command) files.apply(edit, at + 1, ignore)
     return files.current(file)?.state ?? ORIGINAL
   })
 }
@@ -58,14 +67,33 @@ describe('the state of a file', () => {
 
   it('tells where a file had been: the earlier stay in the state it comes back to', () => {
     const files = createFileStates()
-    expect(files.apply(shellEdits("sed -i 's/a/b/' app.py")[0]!, 1)).toEqual([{ file: 'app.py', entered: expect.objectContaining({ leftAt: Infinity }) as unknown, before: undefined }])
-    files.apply(shellEdits("sed -i 's/b/a/' app.py")[0]!, 2)
-    const [moved] = files.apply(shellEdits("sed -i 's/a/b/' app.py")[0]!, 3)
+    expect(moves(files, shellEdits("sed -i 's/a/b/' app.py")[0]!, 1)).toEqual([{ file: 'app.py', entered: expect.objectContaining({ leftAt: Infinity }) as unknown, before: undefined }])
+    files.apply(shellEdits("sed -i 's/b/a/' app.py")[0]!, 2, ignore)
+    const [moved] = moves(files, shellEdits("sed -i 's/a/b/' app.py")[0]!, 3)
     expect(moved!.before).toMatchObject({ leftAt: 2 })
     // The same file named another way is the same file; a change to any file moves every file known.
     expect(files.current('./app.py')).toBe(moved!.entered)
-    expect(files.apply({ file: ANY_FILE, kind: 'restore' }, 4)).toEqual([expect.objectContaining({ file: 'app.py' })])
+    expect(moves(files, { file: ANY_FILE, kind: 'restore' }, 4)).toEqual([expect.objectContaining({ file: 'app.py' })])
     expect(files.current('app.py')!.state).toBe(ORIGINAL)
+  })
+
+  it('tells each file an edit of any file moves, and none an edit that leaves its file where it was', () => {
+    const files = createFileStates()
+    files.apply(shellEdits("sed -i 's/a/b/' a.py")[0]!, 1, ignore)
+    files.apply(shellEdits("sed -i 's/a/b/' ././b.py")[0]!, 2, ignore)
+    files.apply(shellEdits('git checkout c.py')[0]!, 3, ignore)
+    // c.py is in its original state already: only a.py and b.py move, in the order they were last edited.
+    expect(moves(files, { file: ANY_FILE, kind: 'restore' }, 4).map(move => [move.file, move.entered.state, move.before?.leftAt])).toEqual([
+      ['a.py', ORIGINAL, 1], ['b.py', ORIGINAL, 2],
+    ])
+    expect(files.current('b.py')).toMatchObject({ state: ORIGINAL, leftAt: Infinity })
+    expect(moves(files, { file: ANY_FILE, kind: 'restore' }, 5)).toEqual([])
+    const written = toolEdits(WRITE, { file_path: 'a.py', content: 'v1' })[0]!
+    expect(moves(files, written, 6)).toHaveLength(1)
+    expect(moves(files, written, 7)).toEqual([])
+    // Every file that can move does, one state each, even a file the edit names no other way.
+    expect(moves(files, { file: ANY_FILE, kind: 'other' }, 8).map(move => move.file)).toEqual(['b.py', 'c.py', 'a.py'])
+    expect(new Set(['a.py', 'b.py', 'c.py'].map(file => files.current(file)!.state)).size).toBe(3)
   })
 
   it('stays within its bounds, whatever the edits', () => {
@@ -79,7 +107,7 @@ describe('the state of a file', () => {
     fc.assert(fc.property(fc.array(edit, { maxLength: 300 }), (commands) => {
       const files = createFileStates()
       commands.forEach((command, at) => {
-        for (const change of shellEdits(command)) files.apply(change, at)
+        for (const change of shellEdits(command)) files.apply(change, at, ignore)
         expect(files.size).toBeLessThanOrEqual(MAX_FILES)
       })
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 100) })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createLruTable } from '../../../src/core/lru-table.ts'
+import { createLruTable, MAX_LIMIT } from '../../../src/core/lru-table.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
@@ -83,4 +83,28 @@ describe('bounded fingerprint table', () => {
       }
     }), { numRuns: RUNS })
   }, 120_000)
+
+  it('fills a table of the largest size and forgets its least recently used first (slot numbers are 16-bit)', () => {
+    const table = createLruTable(MAX_LIMIT)
+    const key = (i: number) => i * 2 ** 21 + 12_345
+    const slots = new Set<number>()
+    for (let i = 0; i < MAX_LIMIT; i++) slots.add(table.use(key(i)))
+    expect(slots.size).toBe(MAX_LIMIT)
+    expect(Math.min(...slots)).toBe(0)
+    expect(Math.max(...slots)).toBe(MAX_LIMIT - 1)
+    expect(table.find(key(MAX_LIMIT - 1))).toBe(MAX_LIMIT - 1)
+    // The first key, used again, is the most recent; the second is now the least recent, and gives its slot up.
+    expect(table.use(key(0))).toBe(0)
+    expect(table.use(key(MAX_LIMIT))).toBe(1)
+    expect(table.find(key(1))).toBe(-1)
+    for (let i = 2; i < MAX_LIMIT; i++) table.use(key(MAX_LIMIT + i))
+    expect(table.find(key(0))).toBe(0)
+    expect(table.use(key(3 * MAX_LIMIT))).toBe(0)
+    expect(table.size).toBe(MAX_LIMIT)
+  })
+
+  it('refuses a size it cannot hold', () => {
+    expect(() => createLruTable(MAX_LIMIT + 1)).toThrow(RangeError)
+    expect(() => createLruTable(0)).toThrow(RangeError)
+  })
 })

@@ -38,6 +38,13 @@ describe('normalizing only the lines that may change', () => {
     expect(normalizeResult(text)).toBe('plain words\nDuration ∅\nmore plain words\nbuilt at ∅\ntrailing words')
   })
 
+  it('normalizes runs of such lines together and skips the plain lines between them, to the first and last line', () => {
+    const text = 'at 12:30:45\nin 4ms\nplain\nplain too\npid 42\nplain\n/tmp/a1\n/tmp/b2'
+    expect(normalizeResult(text)).toBe('at ∅\nin ∅\nplain\nplain too\n∅\nplain\n∅\n∅')
+    const long = Array.from({ length: 2000 }, (_, i) => i % 7 === 0 ? `step ${i} took ${i}ms` : 'nothing to see here').join('\n')
+    expect(normalizeResult(long)).toBe(long.replace(VOLATILE, '∅'))
+  })
+
   it('replaces nothing across a line break', () => {
     expect(normalizeResult('done in 12\nms')).not.toBe(normalizeResult('done in 13\nms'))
     expect(normalizeResult('pid\n4121')).not.toBe(normalizeResult('pid\n5530'))
@@ -87,6 +94,9 @@ describe('comparing normalized texts by the lines where they differ', () => {
     ['a line break moved', 'done in 12\nms', 'done in 12ms\n', false],
     ['the same text', 'same\n12', 'same\n12', true],
     ['empty and not', '', 'pid 42', false],
+    ['a line more, in the middle', 'start\nat 12:30:45\nend', 'start\nat 12:30:46\nat 12:30:47\nend', false],
+    ['lines that pair up, one unchanged between two that differ in a fragment', 'in 4ms\nsame\npid 7', 'in 9ms\nsame\npid 8', true],
+    ['lines that pair up, the second differing in more than a fragment', 'in 4ms\nsame\npid 7', 'in 9ms\nsame\npid 8 (killed)', false],
   ])('%s → %s', (_, a, b, same) => {
     expect(sameNormalized(a, b)).toBe(same)
   })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePatterns } from '../../../src/core/patterns.ts'
-import { changesFiles, commandWords, createShellChangeTest, simpleCommands } from '../../../src/core/shell-command.ts'
+import { changesFiles, commandWords, createShellReader, simpleCommands } from '../../../src/core/shell-command.ts'
 
 const changing = compilePatterns(['sed -i*', 'git apply*', 'git checkout *', 'patch *', 'pip install *', 'npm install*'])
 
@@ -81,7 +81,8 @@ describe('shell commands that change files', () => {
 describe('the quick reading of the raw text', () => {
   const patterns = ['sed -i*', 'sed * -i*', 'git apply*', 'rm *', 'npm install*', 'make install*', './apply.sh *', 'c++ *']
   const full = compilePatterns(patterns)
-  const quick = createShellChangeTest(patterns)
+  const read = createShellReader(patterns)
+  const quick = (command: string): string => read(command).change
 
   it('answers exactly as reading every command word by word', () => {
     const word = fc.constantFrom('sed', '-i', 's/a/b/', 'f.py', 'git', 'apply', 'x.patch', 'rm', 'format', 'npm', 'install',
@@ -93,9 +94,25 @@ describe('the quick reading of the raw text', () => {
   })
 
   it('reads every command word by word when a pattern has a wildcard in its first word', () => {
-    const loose = createShellChangeTest(['git*', '* --write*'])
-    expect(loose('gitk --all')).toBe('last')
-    expect(loose('prettier src --write')).toBe('last')
-    expect(loose('ls')).toBe('none')
+    const loose = createShellReader(['git*', '* --write*'])
+    expect(loose('gitk --all').change).toBe('last')
+    expect(loose('prettier src --write').change).toBe('last')
+    expect(loose('ls').change).toBe('none')
+  })
+})
+
+describe('a command line read once', () => {
+  const read = createShellReader(['sed -i*', 'rm *'])
+
+  it('keeps the simple commands it read, for what the call changed', () => {
+    const command = 'cd /repo && sed -i \'s/a/b/\' x.py && pytest -x'
+    expect(read(command)).toEqual({ change: 'earlier', commands: simpleCommands(command) })
+    expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n')).toEqual({ change: 'last', commands: simpleCommands('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n') })
+  })
+
+  it('reads a line that may change files but does not, and leaves unread one whose text rules any change out', () => {
+    expect(read('grep -rn parse src 2>/dev/null')).toEqual({ change: 'none', commands: simpleCommands('grep -rn parse src 2>/dev/null') })
+    expect(read('pytest -x')).toEqual({ change: 'none', commands: undefined })
+    expect(read('')).toEqual({ change: 'none', commands: undefined })
   })
 })

@@ -69,6 +69,12 @@ describe('a result that found nothing', () => {
     ['matches', 'Found 2 matches\n\nsrc/a.py\nLine 3: parse()', false, false],
     ['a missing command', 'bash: rg: command not found\n[exit code: 127]', false, false],
     ['grep\'s exit code 2 with an error', 'grep: Unmatched ( or \\(\n[exit code: 2]', false, false],
+    ['an exit code 1 alone', '[exit code: 1]', false, true],
+    ['an exit code 1 after a CRLF line, blanks after it', '0\r\n[exit code: 1]\n \n', false, true],
+    ['only the last exit code line is the shell\'s', 'No matches found\n[exit code: 1]\n[exit code: 1]', false, false],
+    ['an exit code 1 that does not close the output', '[exit code: 1]\nsrc/a.py', false, false],
+    ['a long output that closes with an exit code 1', `${'src/a.py: no such file or directory\n'.repeat(50)}[exit code: 1]`, false, false],
+    ['a missing file, then an exit code 1', 'cat: a.py: No such file or directory\n[exit code: 1]', false, true],
   ])('%s', (_, text, isError, expected) => {
     expect(foundNothing(text, isError)).toBe(expected)
   })

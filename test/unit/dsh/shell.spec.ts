@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { reportsShellFailure } from '../../../src/dsh/shell.ts'
+import { reportsShellFailure, withoutShellFailure } from '../../../src/dsh/shell.ts'
 
 describe('shell failures', () => {
   it.each([
@@ -24,5 +24,15 @@ describe('shell failures', () => {
     fc.assert(fc.property(fc.array(piece, { maxLength: 12, size: 'max' }).map(parts => parts.join('')), (text) => {
       expect(reportsShellFailure(text)).toBe(CLOSING.test(text))
     }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2_000) })
+  })
+
+  it.each([
+    ['FAIL test/a.spec.ts\n[exit code: 1]', 'FAIL test/a.spec.ts\n'],
+    ['out\r\nboom\r\n[exit code: 127]\r\n \n', 'out\r\nboom\r\n'],
+    ['[timed out after 5s]', ''],
+    ['日本語\n[killed by signal: SIGKILL]\t', '日本語\n'],
+  ])('%j printed %j', (text, printed) => {
+    expect(reportsShellFailure(text)).toBe(true)
+    expect(withoutShellFailure(text)).toBe(printed)
   })
 })

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { fingerprint } from '../../../src/core/fingerprint.ts'
 import { createIdentify } from '../../../src/core/identify.ts'
-import { createShellChangeTest } from '../../../src/core/shell-command.ts'
-import { classOf, shellChangeOf } from '../../../src/core/policies.ts'
+import { createShellReader } from '../../../src/core/shell-command.ts'
+import { classOf, shellCommandOf } from '../../../src/core/policies.ts'
 import { FILE_CHANGING_SHELL_COMMANDS, reminderCall, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
 
 describe('shell commands that change files', () => {
   const bash = STOCK_TOOL_POLICIES['bash']!
-  const changing = createShellChangeTest(FILE_CHANGING_SHELL_COMMANDS)
+  const changing = createShellReader(FILE_CHANGING_SHELL_COMMANDS)
+  /** Where the bash tool's command line changes files, as identify reads it. */
+  const changeOf = (command: string, read = changing): string => read(shellCommandOf(bash, { command })!).change
   /** The class identify gives: `mutating` wherever the command changes files, else the policy's. */
-  const kindOf = (command: string, test = changing): string =>
-    shellChangeOf(bash, { command }, test) === 'none' ? classOf(bash, { command }) : 'mutating'
+  const kindOf = (command: string, read = changing): string =>
+    changeOf(command, read) === 'none' ? classOf(bash, { command }) : 'mutating'
 
   it.each([
     ['git commit -m "fix"', 'mutating'],
@@ -28,15 +30,15 @@ describe('shell commands that change files', () => {
   })
 
   it('takes the user\'s own commands beside the built-in ones', () => {
-    const mine = createShellChangeTest([...FILE_CHANGING_SHELL_COMMANDS, 'make install*'])
+    const mine = createShellReader([...FILE_CHANGING_SHELL_COMMANDS, 'make install*'])
     expect(kindOf('make install')).toBe('default')
     expect(kindOf('cd build && make install PREFIX=/opt', mine)).toBe('mutating')
   })
 
   it('tells a change whose exit code is its own from one followed by another command', () => {
-    expect(shellChangeOf(bash, { command: 'git apply fix.patch' }, changing)).toBe('last')
-    expect(shellChangeOf(bash, { command: 'cd /repo && sed -i s/a/b/ f.py && pytest -x' }, changing)).toBe('earlier')
-    expect(shellChangeOf(bash, { command: 'pytest -x' }, changing)).toBe('none')
+    expect(changeOf('git apply fix.patch')).toBe('last')
+    expect(changeOf('cd /repo && sed -i s/a/b/ f.py && pytest -x')).toBe('earlier')
+    expect(changeOf('pytest -x')).toBe('none')
   })
 })
 

@@ -108,6 +108,17 @@ describe('duplicate text', () => {
     expect(detector.observe({ at: 2, messages: [msg(both)] })?.blocks).toHaveLength(2)
   })
 
+  it('holds nothing before its first message, and may be reset before it', () => {
+    const detector = createDuplicateTextDetector(defaults)
+    expect(detector.size()).toEqual({ blocks: 0, messageIds: 0 })
+    detector.reset()
+    expect(detector.size()).toEqual({ blocks: 0, messageIds: 0 })
+    detector.observe({ at: 0, messages: [msg(BLOCK)] })
+    detector.observe({ at: 1, messages: [msg(BLOCK)] })
+    expect(detector.observe({ at: 2, messages: [msg(BLOCK)] })?.blocks).toHaveLength(1)
+    expect(detector.size()).toEqual({ blocks: 1, messageIds: 3 })
+  })
+
   it('forgets blocks and message ids on reset', () => {
     const detector = createDuplicateTextDetector(defaults)
     detector.observe({ at: 0, messages: [msg(BLOCK, 'x', 'id-1')] })

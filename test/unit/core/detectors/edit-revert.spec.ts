@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createEditRevertDetector, SPAN } from '../../../../src/core/detectors/edit-revert.ts'
+import { createEditRevertDetector, EDITS_KEPT, SPAN } from '../../../../src/core/detectors/edit-revert.ts'
 import type { CallObservation, EditRevertFinding } from '../../../../src/core/types.ts'
 import { callOf, checkOf, editOf, observeAll, shellEditOf } from '../../../support/observations.ts'
 
@@ -69,6 +69,25 @@ describe('edits that undo each other', () => {
       failure: 'IndentationError: unexpected indent',
     })
     expect(told(calls)).toEqual(['11: back 3 '])
+  })
+
+  it(`count only edits among the latest ${EDITS_KEPT} as made between two runs`, () => {
+    // One call editing `count` other files, after the latest edits at the failure's file.
+    const elsewhere = (count: number): CallObservation => callOf('bash', { command: 'python3 rewrite.py' }, {
+      kind: 'mutating', result: '', edits: Array.from({ length: count }, (_, i) => ({ file: `other${i}.py`, kind: 'replace' as const, old: i, new: i + 1 })),
+    })
+    const calls = (count: number): CallObservation[] => [
+      checkOf(PROBE, indentation('print(f"DEBUG: root={root}")')), clean, checkOf(PROBE, lint('6.17'), true), insert('ignore={ignore}'),
+      checkOf(PROBE, lint('6.17'), true), insert('visiting root={root}'), checkOf(PROBE, indentation('print(f"DEBUG: visiting root={root}")')), clean,
+      insert('ignore={ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), elsewhere(count), checkOf(PROBE, indentation('for d in dirs: print(d)')),
+    ]
+    // Six edits at the file before, the third the latest between the first two failing runs: the third forgotten.
+    expect(told(calls(EDITS_KEPT - 6))).toEqual(['12: back 3 '])
+    expect(told(calls(EDITS_KEPT - 4))).toEqual(['12: back 3 '])
+    expect(told(calls(EDITS_KEPT - 3))).toEqual([])
+    const editReverts = detector()
+    observeAll(editReverts, calls(EDITS_KEPT + 5))
+    expect(editReverts.size()['editsKept']).toBe(EDITS_KEPT)
   })
 
   it.each<[string, CallObservation[]]>([

@@ -33,6 +33,18 @@ describe('same error, different arguments', () => {
     expect(noticesAt(calls)).toEqual(expected)
   })
 
+  it('remembers no tool until the first failure, and may be reset before it', () => {
+    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
+    detector.observe(attempt('read', 'ok'))
+    expect(detector.size()).toEqual({ failingTools: 0 })
+    detector.reset()
+    expect(detector.observe(attempt('read', 'a', ENOENT))).toBeUndefined()
+    expect(detector.size()).toEqual({ failingTools: 1 })
+    expect(detector.observe(attempt('read', 'b', ENOENT))?.finding.count).toBe(2)
+    detector.observe(attempt('read', 'ok'))
+    expect(detector.size()).toEqual({ failingTools: 0 })
+  })
+
   it('ignores refused attempts', () => {
     const refused = (args: string): CallStep => {
       const step = attempt('read', args, ENOENT)

@@ -87,6 +87,18 @@ describe('identical calls', () => {
     expect([a, b, c, d].map(call => detector.count(call.key, 0))).toEqual([2, 0, 1, 1])
   })
 
+  it('keeps many chains apart as their columns grow, and starts them afresh after a reset', () => {
+    const detector = detectorOf(DEFAULTS)
+    const calls = Array.from({ length: 40 }, (_, file) => obs('read', { file }))
+    for (const call of calls) detector.observe(call)
+    for (const call of calls.slice(20)) detector.observe(call)
+    expect(calls.map(call => detector.count(call.key, 0))).toEqual([...Array<number>(20).fill(1), ...Array<number>(20).fill(2)])
+    detector.reset()
+    expect(calls.map(call => detector.count(call.key, 0))).toEqual(Array<number>(40).fill(0))
+    // The call history still numbers them: a chain far into the columns starts at one, those before it stay unknown.
+    detector.observe(calls[30]!)
+    expect(calls.map(call => detector.count(call.key, 0))).toEqual([...Array<number>(30).fill(0), 1, ...Array<number>(9).fill(0)])
+  })
 })
 
 describe('progress-aware identical calls', () => {

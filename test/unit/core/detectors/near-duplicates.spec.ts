@@ -125,3 +125,40 @@ describe('a search term as a question', () => {
     expect(termOf(term)).toBe(question)
   })
 })
+
+describe('the lines of content of a lookup\'s result', () => {
+  /** A lookup that shows `text`, and the seen lines the detector holds after `texts` were shown in turn. */
+  const show = (text: string): CallObservation => callOf('grep', { pattern: 'x', path: 'src' }, { kind: 'read', lookup: { terms: ['x'], scope: ['src'] }, result: text })
+  function seenAfter(...texts: string[]): number {
+    const detector = createNearDuplicateDetector(DEFAULTS)
+    play(detector, texts.map(show))
+    return detector.size().seenLines ?? -1
+  }
+  const numbered = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}: line of content ${i}`).join('\n')
+
+  it('reads a result of 256 lines, and not one of 257 (the last line may be empty)', () => {
+    expect(seenAfter(numbered(256))).toBe(256)
+    expect(seenAfter(`${numbered(255)}\n`)).toBe(255)
+    expect(seenAfter(numbered(257))).toBe(0)
+    expect(seenAfter(`${numbered(256)}\n`)).toBe(0)
+  })
+
+  it('reads each line without its number, the white space around it, or a carriage return, and leaves short lines out', () => {
+    expect(seenAfter('')).toBe(0)
+    expect(seenAfter('\n\n')).toBe(0)
+    expect(seenAfter('12: abc\n  }\n\t\r\n')).toBe(0)
+    expect(seenAfter('  content here  \r\n10:content here\nsrc/a.py:3: content here\r', 'Line 7:  content here\t')).toBe(1)
+    expect(seenAfter('content here', 'content here!')).toBe(2)
+  })
+
+  it('tells a line among wide characters from the same line among narrow ones', () => {
+    expect(seenAfter('a.py:1: déjà vu, déjà\nother line', '漢字 are wide\n2: déjà vu, déjà')).toBe(3)
+    expect(seenAfter('漢字 are wide\nb.py-2- plain line', 'plain line\n漢字 are wide ')).toBe(2)
+  })
+
+  it('reads a line number in a long line from its first 200 characters', () => {
+    const long = `${' '.repeat(198)}12:${'x'.repeat(50)}`
+    expect(seenAfter(long, 'x'.repeat(50))).toBe(2)
+    expect(seenAfter(`${' '.repeat(196)}12:${'x'.repeat(50)}`, 'x'.repeat(50))).toBe(1)
+  })
+})

@@ -1,0 +1,16 @@
+/**
+ * The order variants are timed in within a round of interleaved timings.
+ * @module
+ */
+
+/**
+ * `names` in the order of round `round`: each in each place, and each right after each other as often as right
+ * before it. A variant timed right after one running the same code reads faster (an A/A comparison of one build
+ * against itself, timed in a fixed order, put the second copy 15% ahead), so the order is rotated each round and
+ * reversed every other `names.length` rounds: `2 × names.length` rounds balance it.
+ */
+export function roundOrder<K extends string>(names: readonly K[], round: number): K[] {
+  const order = names.map((_, i) => names[(i + round) % names.length]!)
+  if (Math.floor(round / names.length) % 2 === 1) order.reverse()
+  return order
+}
