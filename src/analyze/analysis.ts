@@ -50,7 +50,9 @@ export interface Loop {
   readonly response: number | null
   /**
    * Calls: its first, its first repeat (where work turned into a loop), its last, and how many it spans. A loop of
-   * responses spans none (`calls`: 0): it sits after call `firstCall` (0: before the agent's first call).
+   * responses spans none (`calls`: 0): it sits after call `firstCall` (0: before the agent's first call). Nor does a
+   * context text claimed again and again (`duplicate-text`): its copies went into the steps after calls `firstCall`,
+   * `begins` (the first repeat) and `lastCall`.
    */
   readonly firstCall: number
   readonly begins: number

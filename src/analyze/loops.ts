@@ -361,8 +361,9 @@ function priced(loop: Found, input: LoopInput): PricedLoop {
       firstCall: episode.start + 1,
       begins: episode.begins + 1,
       lastCall: episode.end + 1,
-      // A loop of responses spans no call: it sits after one.
-      calls: response === undefined ? Math.max(0, episode.end - episode.start + 1) : 0,
+      // A loop of responses spans no call: it sits after one. Nor does a text claimed step after step: the calls between
+      // its copies are the agent's work, whatever the text said.
+      calls: response === undefined && loop.kind !== 'duplicate-text' ? Math.max(0, episode.end - episode.start + 1) : 0,
       tokens: totalOf(tokens),
       wasted: totalOf(wasted),
       firstAction,

@@ -128,7 +128,7 @@ function agentSection(agent: AgentAnalysis, configs: readonly string[]): string 
   const who = agent.agent === 'main' ? 'main agent' : `subagent ${agent.agent}`
   const loops = agent.loops.length === 0 ? '<p>No loops found.</p>' : `<table><tr><th>loop</th><th>kind</th><th>calls</th><th>cost</th><th>wasted</th>${
     configs.map(config => `<th>${escape(config)}: first action, saved</th>`).join('')}<th>said in the session</th></tr>${
-    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(kindOf(loop))}</td><td>${escape(callsOf(loop))}${loop.response === null ? ` (${loop.calls})` : ''}</td><td class="num">${
+    agent.loops.map((loop, index) => `<tr><td>${index + 1}</td><td>${escape(kindOf(loop))}</td><td>${escape(callsOf(loop))}${loop.calls > 0 ? ` (${loop.calls})` : ''}</td><td class="num">${
       tokens(loop.tokens)}</td><td class="num">${tokens(loop.wasted)}</td>${configs.map(config => `<td>${escape(firstActionText(loop, config))}</td>`).join('')}<td>${
       escape(loop.kind === 'runaway' ? cutLive(loop) : place(loop.firstSaid))}</td></tr>`).join('')}</table>`
   return `<div class="agent" data-session="${escape(agent.session)}" data-agent="${escape(agent.agent)}">
@@ -152,7 +152,7 @@ function cutTable(agent: AgentAnalysis, configs: readonly string[]): string {
 /** The SVG timeline: the calls row, then one row of marks per config and one for the session itself. */
 function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
   const { cell, pitch, left, rowHeight, cellHeight, colors } = TIMELINE
-  // A loop of responses sits after a call, and shades none.
+  // A loop of responses sits after a call, and a loop of context text in the steps between calls: they shade none.
   const inLoop = (call: number): boolean => agent.loops.some(loop => loop.calls > 0 && call >= loop.firstCall && call <= loop.lastCall)
   const x = (call: number): number => left + (call - 1) * pitch
   const rows: string[] = [`<text x="0" y="${cellHeight - 2}">calls</text>`]

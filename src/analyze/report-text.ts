@@ -93,7 +93,7 @@ function loopText(loop: Loop, number: number, configs: readonly string[]): strin
     return `${config}: ${afterNotice === null ? 'nothing' : tokens(afterNotice)}${afterStop === null ? '' : ` (${tokens(afterStop)} after its stop)`}`
   })
   const heard = loop.callsAfterSaid === null ? '' : `; it went on ${plural(loop.callsAfterSaid, 'call')} after the brake's first notice in the session`
-  const span = loop.response === null ? ` (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop)` : ''
+  const span = loop.calls > 0 ? ` (${plural(loop.calls, 'call')}, from call ${loop.begins} a loop)` : ''
   return [
     `    loop ${number}: ${kindOf(loop)}, ${callsOf(loop)}${span}, found by ${loop.foundBy.join('+')}`,
     `      cost ${tokens(loop.tokens)} tokens, ${tokens(loop.wasted)} wasted; saved ${saved.join(' · ')}`,

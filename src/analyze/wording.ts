@@ -65,10 +65,11 @@ export function kindOf(loop: Loop): string {
 
 /**
  * Where a loop is: `calls 12–60`; a loop of responses by its response and the call it came after, `response 5, after
- * call 12`, `from response 3, after calls 4–6`.
+ * call 12`, `from response 3, after calls 4–6`; a context text by the steps that claimed it, `claimed after calls 4–9`.
  */
 export function callsOf(loop: Loop): string {
   if (loop.response !== null) return `${loop.kind === 'runaway' ? 'response' : 'from response'} ${loop.response}, ${afterCalls(loop.firstCall, loop.lastCall)}`
+  if (loop.kind === 'duplicate-text') return `claimed ${afterCalls(loop.firstCall, loop.lastCall)}`
   return loop.firstCall === loop.lastCall ? `call ${loop.firstCall}` : `calls ${loop.firstCall}–${loop.lastCall}`
 }
 

@@ -247,8 +247,9 @@ describe('scenarios on the stock headless tools', () => {
       '- 3 times within 2 min, from plugin hook-echo: "Stop hook: the task is not finished until the linter and the full test suite pass. Keep working."',
     ].join('\n')]])
     expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['repeated text × 3 from plugin hook-echo'])
-    // A step's notice: given as the step after the third call began, from the contexts that step claimed.
-    expect(analyze(home, cwd, '[]\n')).toMatchObject({ loops: [['duplicate-text', 1, 4, null]], replayed: ['notice@3'], said: ['notice@3'] })
+    // A step's notice: given as the step after the third call began, from the contexts that step claimed. The text
+    // spans none of the calls between its copies.
+    expect(analyze(home, cwd, '[]\n')).toMatchObject({ loops: [['duplicate-text', 1, 0, null]], replayed: ['notice@3'], said: ['notice@3'] })
   })
 
   it('a subagent\'s loop: its own log, noticed at its fourth read, and analyze reports it under its parent session', async () => {

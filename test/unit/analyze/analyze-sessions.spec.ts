@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Loop } from '../../../src/analyze/analysis.ts'
 import { analyzeSessions } from '../../../src/analyze/analyze-sessions.ts'
 import { createProgressLine } from '../../../src/analyze/progress-line.ts'
+import { htmlReport } from '../../../src/analyze/report-html.ts'
 import { textReport } from '../../../src/analyze/report-text.ts'
 import { brakeNotice, header, message, SessionScript, writeLog, type ScriptedCall } from '../../support/session-logs.ts'
 
@@ -82,7 +83,16 @@ describe('a loop\'s kind is read from its calls', () => {
     }
     const analysis = await analyzeSessions([writeLog(home, id, script.end().bytes())], DEFAULTS)
     const [loop] = analysis.sessions[0]!.agents[0]!.loops
-    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], firstCall: 1, lastCall: 3, tokens: { total: 3 * 24, estimated: true }, wasted: { total: 2 * 24 } })
+    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], firstCall: 1, lastCall: 3, calls: 0, tokens: { total: 3 * 24, estimated: true }, wasted: { total: 2 * 24 } })
+    // Both reports place it by the steps that claimed it, and count none of the reads between them as the loop's.
+    const text = textReport(analysis)
+    expect(text).toMatch(/loop 1: duplicate text \("Stop hook: .*"\), claimed after calls 1–3, found by duplicate-text\n/)
+    expect(text).not.toMatch(/duplicate text .*\(\d+ calls?, from call/)
+    const html = htmlReport(analysis)
+    expect(html).toContain('claimed after calls 1–3</td>')
+    // The timeline shades the calls of a loop; the reads between the text's copies are none.
+    expect(html).toContain('<title>call 2: read</title>')
+    expect(html).not.toContain('fill="#f28e2b"><title>call')
   })
 
   it('the same answer response after response is the same response', async () => {

@@ -147,7 +147,8 @@ describe('duplicate text', () => {
     const events = [user, step(context('c1', TEXT)), read('a'), step(context('c2', `  ${TEXT.replace(/ /g, '\n ')}`)), read('b'), step(context('c3', TEXT)), read('c')]
     const [loop, ...rest] = loopsOf(inputOf(events, { replayed: { defaults: [action('notice', 1)] } }))
     expect(rest).toEqual([])
-    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], what: TEXT, firstCall: 0, begins: 1, lastCall: 2 })
+    // Its copies went into the steps after calls 0, 1 and 2: it spans none of those calls.
+    expect(loop).toMatchObject({ kind: 'duplicate-text', foundBy: ['duplicate-text'], what: TEXT, firstCall: 0, begins: 1, lastCall: 2, calls: 0 })
     expect(loop!.tokens).toEqual(tokensOf(75, 0, true))
     expect(loop!.wasted).toEqual(tokensOf(50, 0, true))
     expect(loop!.saved).toEqual({ defaults: { afterNotice: null, afterStop: null } })

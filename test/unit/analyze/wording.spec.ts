@@ -51,4 +51,9 @@ describe('callsOf', () => {
     expect(callsOf(loop('same-response', null, 'x', 4, 6))).toBe('from response 5, after calls 4–6')
     expect(callsOf(loop('same-response', null, 'x', 0, 2))).toBe('from response 5, from before the first call to after call 2')
   })
+
+  it('places a context text claimed again and again by the steps that claimed it, not by calls it does not hold', () => {
+    expect(callsOf(loop('duplicate-text', null, 'x', 0, 2))).toBe('claimed from before the first call to after call 2')
+    expect(callsOf(loop('duplicate-text', null, 'x', 4, 9))).toBe('claimed after calls 4–9')
+  })
 })
