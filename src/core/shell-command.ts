@@ -41,17 +41,20 @@ function options(words: readonly string[], from: number, valued: readonly string
   return at - from
 }
 
-/** The words that name what a simple command does: its wrappers and leading `VAR=value` assignments left out. */
-export function commandWords(words: readonly string[]): string[] {
-  let rest = [...words]
+/**
+ * The words that name what a simple command does: its wrappers and leading `VAR=value` assignments left out. `words`
+ * itself when there are none (most commands), so that each reader of a command line can ask for them again at no cost.
+ */
+export function commandWords(words: readonly string[]): readonly string[] {
+  let start = 0
   for (;;) {
-    if (rest.length > 0 && /^\w+=/.test(rest[0]!)) {
-      rest = rest.slice(1)
+    if (start < words.length && /^\w+=/.test(words[start]!)) {
+      start++
       continue
     }
-    const wrapper = rest.length > 0 ? WRAPPERS.get(rest[0]!) : undefined
-    if (wrapper === undefined) return rest
-    rest = rest.slice(wrapper(rest))
+    const wrapper = start < words.length ? WRAPPERS.get(words[start]!) : undefined
+    if (wrapper === undefined) return start === 0 ? words : words.slice(start)
+    start += wrapper(words.slice(start))
   }
 }
 
@@ -206,9 +209,7 @@ function skipHeredocs(command: string, at: number, heredocs: Heredoc[]): number 
       }
       const newline = command.indexOf('\n', i)
       const end = newline === -1 ? command.length : newline
-      // A line ending `\r\n` closes the heredoc as one ending `\n` does.
-      const line = command.slice(i, command[end - 1] === '\r' ? end - 1 : end)
-      if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) {
+      if (isDelimiterLine(command, i, end, delimiter, strip)) {
         bodies.push(command.slice(start, i))
         i = end + 1
         break
@@ -219,6 +220,21 @@ function skipHeredocs(command: string, at: number, heredocs: Heredoc[]): number 
   heredocs.length = 0
   return Math.min(i, command.length)
 }
+
+/**
+ * Whether the line from `start` to `end` (its `\n`) closes a heredoc: it is the delimiter alone, after leading tabs
+ * when they are stripped. A line ending `\r\n` closes it as one ending `\n` does. Read in place: a heredoc's body is
+ * read line by line, and most of its lines are not the delimiter.
+ */
+function isDelimiterLine(command: string, start: number, end: number, delimiter: string, strip: boolean): boolean {
+  const last = end > start && command.charCodeAt(end - 1) === CR ? end - 1 : end
+  let first = start
+  if (strip) while (first < last && command.charCodeAt(first) === TAB) first++
+  return last - first === delimiter.length && command.startsWith(delimiter, first)
+}
+
+const TAB = 9
+const CR = 13
 
 /**
  * Where a command changes files, if anywhere: `none`; `last`, when only its last simple command does (its exit code
@@ -254,7 +270,7 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
   if (simple.writes.length > 0) return true
   const words = commandWords(simple.words)
   if (words.length === 0) return false
-  if (words[0] === 'tee' && words.slice(1).some(arg => !arg.startsWith('-') && arg !== '/dev/null')) return true
+  if (words[0] === 'tee' && words.some((arg, index) => index > 0 && !arg.startsWith('-') && arg !== '/dev/null')) return true
   return changing(words.join(' '))
 }
 

@@ -98,15 +98,18 @@ function viewWindow(range: unknown): { first: number; last: number } | undefined
 /** The facets of a shell command line: a search, or a window of one file, or neither. */
 function commandFacets(command: string): Facets {
   if (command.length > COMMAND_CHARS || !MAY_LOOK.test(command)) return NONE
-  const parsed = simpleCommands(command)
-  if (parsed.some(simple => simple.writes.length > 0)) return NONE
-  const words = parsed.map(simple => commandWords(simple.words)).filter(simple => simple.length > 0)
+  const words: (readonly string[])[] = []
+  for (const simple of simpleCommands(command)) {
+    if (simple.writes.length > 0) return NONE
+    const named = commandWords(simple.words)
+    if (named.length > 0) words.push(named)
+  }
   while (words.length > 1 && words[0]![0] === 'cd') words.shift()
   return shellWindow(words) ?? shellSearch(words) ?? NONE
 }
 
 /** `sed -n 'A,Bp' F`, `sed -n 'Ap' F`, `head -n N F`, or `cat -n F` / `nl -ba F` piped into either without a file. */
-function shellWindow(commands: readonly string[][]): Facets | undefined {
+function shellWindow(commands: readonly (readonly string[])[]): Facets | undefined {
   const printed = linesOf(commands.at(-1)!)
   if (printed === undefined) return undefined
   const lines = { first: printed.first, last: printed.last }
@@ -135,7 +138,7 @@ function linesOf(words: readonly string[]): { first: number; last: number; files
 }
 
 /** A search through filters: what it looked for (patterns, names) and where (paths); undefined for anything else. */
-function shellSearch(commands: readonly string[][]): Facets | undefined {
+function shellSearch(commands: readonly (readonly string[])[]): Facets | undefined {
   if (commands.length === 0) return undefined
   const terms: string[] = []
   const scope: string[] = []
