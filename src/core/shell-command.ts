@@ -12,10 +12,10 @@ import { compilePatterns, escapeRegExp } from './patterns.js'
  * them), and the bodies of the heredocs it reads, in order.
  */
 export interface SimpleCommand {
-  readonly words: string[]
-  readonly writes: string[]
-  readonly appends: string[]
-  readonly bodies: string[]
+  readonly words: readonly string[]
+  readonly writes: readonly string[]
+  readonly appends: readonly string[]
+  readonly bodies: readonly string[]
 }
 
 /** Leading words that only wrap the command that follows them: how many words each takes, itself included. */
@@ -62,10 +62,11 @@ export function commandWords(words: readonly string[]): readonly string[] {
 export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
   let words: string[] = []
-  let writes: string[] = []
-  let appends: string[] = []
+  // The rest, made only for a command that has any: most have none.
+  let writes: string[] = NONE
+  let appends: string[] = NONE
   // The heredoc bodies of the command being read: the heredoc's line ends later, and its body is filled in then.
-  let bodies: string[] = []
+  let bodies: string[] = NONE
   let word: string | undefined
   // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
   let redirect: 'file' | 'append' | 'other' | undefined
@@ -76,8 +77,12 @@ export function simpleCommands(command: string): SimpleCommand[] {
     if (redirect === 'file' || redirect === 'append') {
       // Devices (`/dev/null`, `/dev/stderr`, a terminal) are not files the command changes.
       if (!word.startsWith('/dev/')) {
+        if (writes === NONE) writes = []
         writes.push(word)
-        if (redirect === 'append') appends.push(word)
+        if (redirect === 'append') {
+          if (appends === NONE) appends = []
+          appends.push(word)
+        }
       }
     } else if (redirect === undefined) {
       words.push(word)
@@ -89,9 +94,9 @@ export function simpleCommands(command: string): SimpleCommand[] {
     endWord()
     if (words.length > 0 || writes.length > 0) commands.push({ words, writes, appends, bodies })
     words = []
-    writes = []
-    appends = []
-    bodies = []
+    writes = NONE
+    appends = NONE
+    bodies = NONE
   }
 
   let i = 0
@@ -137,6 +142,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
       i += 3
     } else if (char === '<' && command[i + 1] === '<') {
       endWord()
+      if (bodies === NONE) bodies = []
       i = readHeredoc(command, i + 2, heredocs, bodies)
     } else if (char === '>' || char === '<') {
       // A descriptor number right before the operator belongs to it (`2>`), not to the words.
@@ -163,6 +169,9 @@ export function simpleCommands(command: string): SimpleCommand[] {
   endCommand()
   return commands
 }
+
+/** No words, files or bodies: shared by the commands that have none (never written to). */
+const NONE: string[] = Object.freeze([]) as unknown as string[]
 
 /** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
 const PLAIN = /[^\s'"\\;&|<>()$]+/y
