@@ -87,6 +87,7 @@ function lookupOf(terms: string[], scope: string[]): Lookup {
   return { terms: bounded(terms), scope: bounded(scope) }
 }
 
+/** At most {@link PARTS} parts of at most {@link PART_CHARS} characters: `parts` itself when it is within both. */
 function bounded(parts: string[]): string[] {
   if (parts.length <= PARTS && parts.every(part => part.length <= PART_CHARS)) return parts
   return parts.slice(0, PARTS).map(clip)
