@@ -25,7 +25,7 @@
  * @module dsh-brake/core/detectors/near-duplicates
  */
 import { canonicalJson } from '../canonical.js'
-import { withRangeFingerprints } from '../fingerprint.js'
+import { lineFingerprints } from '../fingerprint.js'
 import { createLruTable } from '../lru-table.js'
 import type { CallObservation, CallStep, Evidence, Lookup, NearDuplicateFinding, NoNews } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -85,8 +85,12 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
   const seen = createLruTable(SEEN_LINES)
-  // Where each line of the result being read ends (its line break, or the text's end for the last).
+  // Where each line of the result being read ends (its line break, or the text's end for the last); where each of its
+  // lines of content starts and ends, and that content's fingerprint.
   const ends: number[] = []
+  const contentStarts: number[] = []
+  const contentEnds: number[] = []
+  const contentKeys: number[] = []
   let at = 0
   // The stretch.
   let epoch = -1
@@ -162,25 +166,27 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   function allSeen(text: string): boolean {
     const count = lineEnds(text, RESULT_LINES, ends)
     if (count === -1) return false
-    return withRangeFingerprints(text, (range) => {
-      let lines = 0
-      let unseen = 0
-      let from = 0
-      for (let line = 0; line < count; line++) {
-        const end = ends[line]!
-        let first = from + numberLength(text, from, end)
-        let last = end
-        while (first < last && isSpace(text.charCodeAt(first))) first++
-        while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-        if (last - first >= CONTENT_LINE) {
-          seen.use(range(first, last))
-          if (seen.added) unseen++
-          lines++
-        }
-        from = end + 1
+    let lines = 0
+    let from = 0
+    for (let line = 0; line < count; line++) {
+      const end = ends[line]!
+      let first = from + numberLength(text, from, end)
+      let last = end
+      while (first < last && isSpace(text.charCodeAt(first))) first++
+      while (last > first && isSpace(text.charCodeAt(last - 1))) last--
+      if (last - first >= CONTENT_LINE) {
+        contentStarts[lines] = first
+        contentEnds[lines++] = last
       }
-      return lines > 0 && unseen === 0
-    })
+      from = end + 1
+    }
+    lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
+    let unseen = 0
+    for (let line = 0; line < lines; line++) {
+      seen.use(contentKeys[line]!)
+      if (seen.added) unseen++
+    }
+    return lines > 0 && unseen === 0
   }
 
   return {
