@@ -105,9 +105,13 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   const keys = new Set<number>()
   const counted = new Set<number>()
   const tally = { nothing: 0, 'same-output': 0, seen: 0 }
-  let named: Named[] = []
+  // The stretch's latest calls, the latest first, each call once.
+  const named: Named[] = []
 
   function endStretch(): void {
+    // A stretch that never began left everything as ending one would (and a cleared `Set` allocates a fresh table):
+    // most progress comes outside a stretch.
+    if (count === 0) return
     count = 0
     reasked = 0
     variedSince = 0
@@ -119,7 +123,7 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     tally['same-output'] = 0
     tally.seen = 0
     // The arguments of an ended stretch are no longer needed: let them go.
-    named = []
+    named.length = 0
   }
 
   /** Whether `lookup` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
@@ -232,8 +236,7 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
         count++
         addKey(origin.key)
       }
-      named = [{ tool: call.tool, key: call.key, args: call.args, returned }, ...named.filter(entry => entry.key !== call.key)]
-        .slice(0, NAMED_CALLS)
+      name({ tool: call.tool, key: call.key, args: call.args, returned })
       while (counted.size > STRETCH_CALLS) counted.delete(counted.values().next().value!)
       if (keys.size < 2 || variedSince < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
       noticed = count
@@ -258,6 +261,14 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       endStretch()
     },
     size: () => ({ answered: Math.min(answeredNext, ANSWERED), outputs: outputs.size, seenLines: seen.size, stretchCalls: keys.size }),
+  }
+
+  /** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
+  function name(entry: Named): void {
+    const before = named.findIndex(other => other.key === entry.key)
+    if (before !== -1) named.splice(before, 1)
+    named.unshift(entry)
+    if (named.length > NAMED_CALLS) named.pop()
   }
 
   function addKey(key: number): void {

@@ -45,6 +45,15 @@ describe('near-duplicate calls', () => {
     })
   })
 
+  it('names each call of the stretch once, at its latest place: a call made again moves to the front', () => {
+    const patterns = ['parse_config', 'def parse_config', 'parse_conf', 'load_config', 'def parse_config']
+    const { at, last } = findings(patterns.map(pattern => grep(pattern)))
+    expect(at).toEqual(['5:5'])
+    expect(last?.calls.map(call => `${(JSON.parse(call.args) as { pattern: string }).pattern} ${call.returned}`)).toEqual([
+      'def parse_config repeat', 'load_config nothing', 'parse_conf nothing', 'parse_config nothing',
+    ])
+  })
+
   it('is re-told five calls later while new variants keep coming, and the loop is made of every call in the stretch', () => {
     const more = ['parse_cfg', 'config_parse', 'parse_configuration', 'def parse_cfg', 'ParseConfig']
     const calls = [...SPELLINGS, ...SPELLINGS, ...more].map(pattern => grep(pattern))
