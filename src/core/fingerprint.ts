@@ -93,7 +93,7 @@ export function lineFingerprint(line: string): number {
  * any other text is sliced, because a range of it may well fit in one byte where the whole does not.
  */
 export function lineFingerprints(
-  text: string, starts: readonly number[], ends: readonly number[], count: number, into: number[],
+  text: string, starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, into: Float64Array,
 ): void {
   if (WIDE.test(text)) {
     for (let i = 0; i < count; i++) into[i] = lineFingerprint(text.slice(starts[i], ends[i]))

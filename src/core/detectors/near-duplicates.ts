@@ -46,6 +46,16 @@ export const OUTPUTS = 256
 export const SEEN_LINES = 2048
 /** Lines of one result looked at, at most: a longer result is news (it is rarely all old, and it would cost). */
 const RESULT_LINES = 256
+/**
+ * The result being read: where each of its lines ends (its line break, or the text's end for the last), where each of
+ * its lines of content starts and ends, and that content's fingerprint. One result is read at a time, start to end,
+ * whatever the agent: every detector shares these, so no agent grows arrays of its own for them, and typed arrays keep
+ * the fingerprints unboxed.
+ */
+const ends = new Int32Array(RESULT_LINES)
+const contentStarts = new Int32Array(RESULT_LINES)
+const contentEnds = new Int32Array(RESULT_LINES)
+const contentKeys = new Float64Array(RESULT_LINES)
 /** Characters of trimmed output below which two outputs being the same says nothing ("True", "ok", a count). */
 const SUBSTANTIAL_OUTPUT = 40
 /** Characters of content below which a line says nothing on its own (a brace, `else:`). */
@@ -85,12 +95,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
   const seen = createLruTable(SEEN_LINES)
-  // Where each line of the result being read ends (its line break, or the text's end for the last); where each of its
-  // lines of content starts and ends, and that content's fingerprint.
-  const ends: number[] = []
-  const contentStarts: number[] = []
-  const contentEnds: number[] = []
-  const contentKeys: number[] = []
   let at = 0
   // The stretch.
   let epoch = -1
@@ -306,7 +310,7 @@ function overlaps(scope: readonly string[], earlier: readonly string[]): boolean
  * many lines there are; -1, with `ends` left unfinished, when there are more than `most`. A result's lines are
  * counted this way before any is hashed.
  */
-function lineEnds(text: string, most: number, ends: number[]): number {
+function lineEnds(text: string, most: number, ends: Int32Array): number {
   let lines = 0
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
     // This break begins line `lines + 2`.

@@ -161,10 +161,11 @@ describe('lineFingerprint', () => {
         const start = x % (text.length + 1)
         return [start, start + y % (text.length - start + 1)] as const
       })
-      const into = [-1, -1, -1, -1, -1, -1, -1]
+      const into = new Float64Array(7).fill(-1)
       lineFingerprints(text, ranges.map(([start]) => start), ranges.map(([, end]) => end), ranges.length, into)
       // The first `count` entries are written, and no others.
-      expect(into).toEqual([...ranges.map(([start, end]) => lineFingerprint(text.slice(start, end))), ...into.slice(ranges.length).map(() => -1)])
+      const expected = ranges.map(([start, end]) => lineFingerprint(text.slice(start, end)))
+      expect([...into]).toEqual([...expected, ...Array.from({ length: into.length - ranges.length }, () => -1)])
     }), { numRuns: RUNS * 10 })
   }, 60_000)
 
@@ -172,8 +173,8 @@ describe('lineFingerprint', () => {
     const big = Array.from({ length: 80_000 }, (_, i) => `line ${i} of a long tool output`).join('\n')
     expect(big.length).toBeGreaterThan(1 << 21)
     const pieces = [[0, 100], [1, 5_001], [2_000_001, big.length], [3, big.length - 2]] as const
-    const into: number[] = []
+    const into = new Float64Array(pieces.length)
     lineFingerprints(big, pieces.map(([start]) => start), pieces.map(([, end]) => end), pieces.length, into)
-    expect(into).toEqual(pieces.map(([start, end]) => lineFingerprint(big.slice(start, end))))
+    expect([...into]).toEqual(pieces.map(([start, end]) => lineFingerprint(big.slice(start, end))))
   })
 })
