@@ -130,22 +130,21 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     named.length = 0
   }
 
-  /** Whether `lookup` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
-  function askedBefore(lookup: Lookup, now: number): boolean {
-    const terms = lookup.terms.map(termOf).filter(term => term.length >= 3)
+  /** Whether `asked` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
+  function askedBefore(asked: Question, now: number): boolean {
     for (let back = 1; back <= Math.min(answeredNext, ANSWERED); back++) {
       const question = answered[(answeredNext - back) % ANSWERED]
       if (question === undefined || question.epoch !== now) break
-      if (related(terms, question.terms) && overlaps(lookup.scope, question.scope)) return true
+      if (related(asked.terms, question.terms) && overlaps(asked.scope, question.scope)) return true
     }
     return false
   }
 
-  function remember(lookup: Lookup, now: number): void {
+  function remember(asked: Question): void {
     answered[answeredNext % ANSWERED] = {
-      terms: lookup.terms.map(term => termOf(term).slice(0, QUESTION_CHARS)).filter(term => term.length >= 3),
-      scope: lookup.scope.map(place => scopeOf(place).slice(0, QUESTION_CHARS)),
-      epoch: now,
+      terms: asked.terms.map(term => term.slice(0, QUESTION_CHARS)),
+      scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
+      epoch: asked.epoch,
     }
     answeredNext++
   }
@@ -211,8 +210,9 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       let origin: { key: number; at: number } | undefined
       if (call.nothing === true && call.lookup !== undefined) {
         returned = revisit ? 'repeat' : 'nothing'
-        again = revisit || askedBefore(call.lookup, now)
-        remember(call.lookup, now)
+        const asked = questionOf(call.lookup, now)
+        again = revisit || askedBefore(asked, now)
+        remember(asked)
       } else {
         origin = sameOutputAs(call, now)
         const text = call.result.text
@@ -287,6 +287,11 @@ export function termOf(term: string): string {
   return term.toLowerCase().replace(/^\s*(?:def|class|function|fn|func|interface|type|struct)\s+/, '').replace(/[\\^$.*+?()[\]{}|"'/]+/g, ' ').trim()
 }
 
+/** What a lookup asks, read once: its terms as questions (of three characters or more), its places as scopes. */
+function questionOf(lookup: Lookup, epoch: number): Question {
+  return { terms: lookup.terms.map(termOf).filter(term => term.length >= 3), scope: lookup.scope.map(scopeOf), epoch }
+}
+
 /** A place as a question's scope: without `./` in front or `/` behind. */
 function scopeOf(place: string): string {
   return place.replace(/^\.\//, '').replace(/\/+$/, '')
@@ -298,9 +303,8 @@ function related(terms: readonly string[], earlier: readonly string[]): boolean 
 }
 
 /** Whether two scopes share a place: one is within the other (no place given is everywhere). */
-function overlaps(scope: readonly string[], earlier: readonly string[]): boolean {
-  if (scope.length === 0 || earlier.length === 0) return true
-  const places = scope.map(scopeOf)
+function overlaps(places: readonly string[], earlier: readonly string[]): boolean {
+  if (places.length === 0 || earlier.length === 0) return true
   return places.some(place => earlier.some(other => place === '' || other === '' || place === '.' || other === '.'
     || place.startsWith(`${other}/`) || other.startsWith(`${place}/`) || place === other))
 }

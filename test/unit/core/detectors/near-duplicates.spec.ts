@@ -45,6 +45,15 @@ describe('near-duplicate calls', () => {
     })
   })
 
+  it('reads a place however it is spelled: with `./` in front, `/` behind, or a folder for a file within it', () => {
+    const places = ['./src/', 'src/config.py', 'src', 'src/config.py/', './src/config.py']
+    const calls = [...SPELLINGS, ...SPELLINGS].map((pattern, i) => grep(pattern, places[i % places.length]))
+    expect(findings(calls).at).toEqual(['6:6'])
+    // Places apart: nothing is asked again but the repeats.
+    const apart = ['lib/', 'src/config.py', 'tests', 'docs/config.md', './setup.py']
+    expect(findings([...SPELLINGS, ...SPELLINGS].map((pattern, i) => grep(pattern, apart[i % apart.length]))).at).toEqual(['8:8'])
+  })
+
   it('names each call of the stretch once, at its latest place: a call made again moves to the front', () => {
     const patterns = ['parse_config', 'def parse_config', 'parse_conf', 'load_config', 'def parse_config']
     const { at, last } = findings(patterns.map(pattern => grep(pattern)))
