@@ -1,7 +1,8 @@
 /**
  * The hash behind every fingerprint: bytes in, a 53-bit number out (a safe integer, so a table keys it without
- * building a string), with MurmurHash3 x86 128-bit's block structure. Not a cryptographic hash: the brake hashes every
- * tool result, and a native crypto call costs more (bench/README.md). Pure: a function of its arguments alone.
+ * building a string), with MurmurHash3 x86 128-bit's block structure (and a two-lane variant of it for lines). Not a
+ * cryptographic hash: the brake hashes every tool result, and a native crypto call costs more (bench/README.md). Pure:
+ * a function of its arguments alone.
  * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/hash
  */
