@@ -9,7 +9,8 @@
  *
  * BENCH_BASE: the saved build's entry (default node_modules/.dist-base/index.js); BENCH_ROUNDS (default 16, a multiple
  * of 8 keeps the orders balanced);
- * BENCH_CLOCK=cpu to time the process's CPU rather than the wall. With BENCH_PROFILE=file.cpuprofile (or
+ * BENCH_CLOCK=cpu to time the process's CPU rather than the wall; BENCH_RESULTS=empty to replay the runs with every
+ * result's text emptied (`withEmptyResults`: the brake's work per call before it reads any result). With BENCH_PROFILE=file.cpuprofile (or
  * BENCH_ALLOCATIONS=file.heapprofile, every allocation sampled, collected ones included) the current build alone is
  * replayed under V8's profiler instead, loading left out: open the file in Chrome's DevTools.
  */
@@ -18,12 +19,13 @@ import { Session } from 'node:inspector/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
-import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
+import { loadRealRuns, replay, withEmptyResults, type RealRuns } from './real-runs.ts'
 import { roundOrder } from './rounds.ts'
 
 const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
-const real = await loadRealRuns(path)
-if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
+const loaded = await loadRealRuns(path)
+if (loaded === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
+const real = process.env['BENCH_RESULTS'] === 'empty' ? withEmptyResults(loaded) : loaded
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 16)
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc')

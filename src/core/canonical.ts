@@ -13,7 +13,7 @@ import { createValueFingerprinter } from './value-encoding.js'
 const fingerprintValue = createValueFingerprinter()
 /** The library's types say string, but a value JSON cannot hold at the top (`undefined`) gives `undefined`. */
 const stableJson = stringify as (value: unknown) => string | undefined
-const toolSeed = memoizeByName(tool => fingerprint(tool))
+const rememberedSeed = memoizeByName(toolSeed)
 
 /**
  * The identity key of a call. Arguments arrive as parsed JSON, or as the raw string when the model's argument JSON did
@@ -21,7 +21,20 @@ const toolSeed = memoizeByName(tool => fingerprint(tool))
  * string is its own value. `undefined` for arguments too deeply nested to walk.
  */
 export function callKey(tool: string, args: unknown): number | undefined {
-  return fingerprintValue(args, toolSeed(tool))
+  return argumentsKey(rememberedSeed(tool), args)
+}
+
+/** What a tool's name puts into its calls' keys. */
+export function toolSeed(tool: string): number {
+  return fingerprint(tool)
+}
+
+/**
+ * {@link callKey} from the tool's {@link toolSeed}, for a caller that looks a tool's name up once for all it needs of
+ * it.
+ */
+export function argumentsKey(seed: number, args: unknown): number | undefined {
+  return fingerprintValue(args, seed)
 }
 
 /**

@@ -76,7 +76,8 @@ export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit
   const edits: FileEdit[] = []
   for (const simple of commands) {
     const words = commandWords(simple.words)
-    edits.push(...redirectEdits(simple, words), ...commandEdits(words))
+    if (simple.writes.length > 0) edits.push(...redirectEdits(simple, words))
+    edits.push(...commandEdits(words))
     if (edits.length > MAX_EDITS) return [{ file: ANY_FILE, kind: 'other' }]
   }
   return edits
@@ -97,21 +98,33 @@ function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdi
 }
 
 /** The edits a simple command's words show (its wrappers stripped). */
-function commandEdits(words: readonly string[]): FileEdit[] {
-  const [program, ...rest] = words
-  const operands = rest.filter(word => !word.startsWith('-'))
-  switch (program) {
-    case 'sed': return sedEdits(rest)
-    case 'git': return gitEdits(rest)
-    case 'rm': return operands.map(file => ({ file, kind: 'content', content: ABSENT }))
-    case 'mv': return operands.length < 2 ? [] : [
-      ...operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'content', content: ABSENT })), { file: operands.at(-1)!, kind: 'other' },
-    ]
-    case 'cp': case 'ln': case 'touch': case 'truncate': case 'dd': return operands.length === 0 ? [] : [{ file: operands.at(-1)!, kind: 'other' }]
-    case 'perl': return rest.some(word => /^-\w*i/.test(word)) ? operands.slice(1).map(file => ({ file, kind: 'other' })) : []
+function commandEdits(words: readonly string[]): readonly FileEdit[] {
+  switch (words[0]) {
+    case 'sed': return sedEdits(words.slice(1))
+    case 'git': return gitEdits(words.slice(1))
+    case 'rm': return operandsOf(words).map(file => ({ file, kind: 'content', content: ABSENT }))
+    case 'mv': {
+      const operands = operandsOf(words)
+      return operands.length < 2 ? NO_EDITS : [
+        ...operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'content', content: ABSENT })), { file: operands.at(-1)!, kind: 'other' },
+      ]
+    }
+    case 'cp': case 'ln': case 'touch': case 'truncate': case 'dd': {
+      const operands = operandsOf(words)
+      return operands.length === 0 ? NO_EDITS : [{ file: operands.at(-1)!, kind: 'other' }]
+    }
+    case 'perl': return words.some(word => /^-\w*i/.test(word)) ? operandsOf(words).slice(1).map(file => ({ file, kind: 'other' })) : NO_EDITS
     case 'patch': case 'unzip': case 'tar': return [{ file: ANY_FILE, kind: 'other' }]
-    default: return []
+    // Most simple commands of a line that changes files (`cd`, `python`, `cat` into a file) show no edit of their own.
+    default: return NO_EDITS
   }
+}
+
+const NO_EDITS: readonly FileEdit[] = Object.freeze([])
+
+/** A simple command's operands: the words after its program that are not options. */
+function operandsOf(words: readonly string[]): string[] {
+  return words.filter((word, index) => index > 0 && !word.startsWith('-'))
 }
 
 /** Git commands that put files back as committed, or change files they do not name. */

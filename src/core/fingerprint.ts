@@ -4,7 +4,7 @@
  * Design: docs/design.md#fingerprints
  * @module dsh-brake/core/fingerprint
  */
-import { Domain, hashBytes, WIDE, type ByteView } from './hash.js'
+import { Domain, hashBytes, hashLineBytes, WIDE, type ByteView } from './hash.js'
 
 /** Bytes the scratch buffer keeps between calls at most; a longer text gets a buffer of its own. */
 const KEPT_BYTES = 1 << 20
@@ -71,4 +71,35 @@ export function withRangeFingerprints<T>(text: string, use: (range: (start: numb
   } finally {
     lent = false
   }
+}
+
+/**
+ * The fingerprint of a line, for tables that keep lines by the thousand: like `fingerprint` (a non-negative safe
+ * integer, Latin-1 and UTF-16 text told apart) by the lighter hash of `hashLineBytes`, so not `fingerprint`'s value
+ * for the same text.
+ */
+export function lineFingerprint(line: string): number {
+  if (WIDE.test(line)) {
+    const buffer = scratch(line.length * 2)
+    return hashLineBytes(buffer, 0, buffer.bytes.write(line, 0, 'utf16le'), Domain.UTF16)
+  }
+  const buffer = scratch(line.length)
+  return hashLineBytes(buffer, 0, buffer.bytes.write(line, 0, 'latin1'), Domain.LATIN1)
+}
+
+/**
+ * Line fingerprints of ranges of `text`: `into[i]` becomes `lineFingerprint(text.slice(starts[i], ends[i]))` for every
+ * `i` below `count`, without making the slices when every character of the text fits in one byte (it is loaded once);
+ * any other text is sliced, because a range of it may well fit in one byte where the whole does not.
+ */
+export function lineFingerprints(
+  text: string, starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, into: Float64Array,
+): void {
+  if (WIDE.test(text)) {
+    for (let i = 0; i < count; i++) into[i] = lineFingerprint(text.slice(starts[i], ends[i]))
+    return
+  }
+  const buffer = scratch(text.length)
+  buffer.bytes.write(text, 0, 'latin1')
+  for (let i = 0; i < count; i++) into[i] = hashLineBytes(buffer, starts[i]!, ends[i]! - starts[i]!, Domain.LATIN1)
 }

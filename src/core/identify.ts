@@ -3,7 +3,7 @@
  * call as another. Every mode and every listener goes through it.
  * @module dsh-brake/core/identify
  */
-import { callKey } from './canonical.js'
+import { argumentsKey, toolSeed } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
 import { classOf, createPolicyResolver, identityOf, shellCommandOf, type ToolPolicies, type ToolPolicy } from './policies.js'
 import { ANY_FILE, simpleCommandEdits, toolEdits, type FileEdit } from './file-edits.js'
@@ -51,22 +51,29 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
   const tracked = createToolFilter(options.include, options.exclude)
   const policyFor = createPolicyResolver(options.policies, options.defaults)
   const readShell = createShellReader(options.fileChangingCommands)
-  // Tool-name lookups run on every call and never change while the plugin runs: once per name.
-  const watched = memoizeByName((tool): ToolPolicy | null => tracked(tool) ? policyFor(tool) : null)
+  // Tool-name lookups run on every call and never change while the plugin runs: once per name, all in one.
+  const watched = memoizeByName((tool): WatchedTool | null => tracked(tool) ? { policy: policyFor(tool), seed: toolSeed(tool) } : null)
   return (tool, args) => {
-    const policy = watched(tool)
-    if (policy === null) return undefined
+    const known = watched(tool)
+    if (known === null) return undefined
+    const { policy } = known
     // A shell command line is read once: the reading that tells whether it changes files also tells what it changed.
     const command = shellCommandOf(policy, args)
     const line = command === undefined ? NO_SHELL_LINE : readShell(command)
     const kind = line.change === 'none' ? classOf(policy, args) : 'mutating'
     if (kind === 'bookkeeping') return undefined
     const identityArgs = identityOf(policy, args)
-    const key = callKey(tool, identityArgs)
+    const key = argumentsKey(known.seed, identityArgs)
     if (key === undefined) return undefined
     const edits = kind === 'mutating' ? editsOf(policy, args, line) : NO_EDITS
     return { kind, key, args: identityArgs, changeStands: line.change === 'earlier', shell: policy.shellCommand !== undefined, edits }
   }
+}
+
+/** What a watched tool's name decides: its policy, and what it puts into its calls' keys. */
+interface WatchedTool {
+  readonly policy: ToolPolicy
+  readonly seed: number
 }
 
 const NO_EDITS: readonly FileEdit[] = Object.freeze([])

@@ -12,10 +12,10 @@ import { compilePatterns, escapeRegExp } from './patterns.js'
  * them), and the bodies of the heredocs it reads, in order.
  */
 export interface SimpleCommand {
-  readonly words: string[]
-  readonly writes: string[]
-  readonly appends: string[]
-  readonly bodies: string[]
+  readonly words: readonly string[]
+  readonly writes: readonly string[]
+  readonly appends: readonly string[]
+  readonly bodies: readonly string[]
 }
 
 /** Leading words that only wrap the command that follows them: how many words each takes, itself included. */
@@ -41,17 +41,20 @@ function options(words: readonly string[], from: number, valued: readonly string
   return at - from
 }
 
-/** The words that name what a simple command does: its wrappers and leading `VAR=value` assignments left out. */
-export function commandWords(words: readonly string[]): string[] {
-  let rest = [...words]
+/**
+ * The words that name what a simple command does: its wrappers and leading `VAR=value` assignments left out. `words`
+ * itself when there are none (most commands), so that each reader of a command line can ask for them again at no cost.
+ */
+export function commandWords(words: readonly string[]): readonly string[] {
+  let start = 0
   for (;;) {
-    if (rest.length > 0 && /^\w+=/.test(rest[0]!)) {
-      rest = rest.slice(1)
+    if (start < words.length && /^\w+=/.test(words[start]!)) {
+      start++
       continue
     }
-    const wrapper = rest.length > 0 ? WRAPPERS.get(rest[0]!) : undefined
-    if (wrapper === undefined) return rest
-    rest = rest.slice(wrapper(rest))
+    const wrapper = start < words.length ? WRAPPERS.get(words[start]!) : undefined
+    if (wrapper === undefined) return start === 0 ? words : words.slice(start)
+    start += wrapper(words.slice(start))
   }
 }
 
@@ -59,10 +62,11 @@ export function commandWords(words: readonly string[]): string[] {
 export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
   let words: string[] = []
-  let writes: string[] = []
-  let appends: string[] = []
+  // The rest, made only for a command that has any: most have none.
+  let writes: string[] = NONE
+  let appends: string[] = NONE
   // The heredoc bodies of the command being read: the heredoc's line ends later, and its body is filled in then.
-  let bodies: string[] = []
+  let bodies: string[] = NONE
   let word: string | undefined
   // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
   let redirect: 'file' | 'append' | 'other' | undefined
@@ -73,8 +77,12 @@ export function simpleCommands(command: string): SimpleCommand[] {
     if (redirect === 'file' || redirect === 'append') {
       // Devices (`/dev/null`, `/dev/stderr`, a terminal) are not files the command changes.
       if (!word.startsWith('/dev/')) {
+        if (writes === NONE) writes = []
         writes.push(word)
-        if (redirect === 'append') appends.push(word)
+        if (redirect === 'append') {
+          if (appends === NONE) appends = []
+          appends.push(word)
+        }
       }
     } else if (redirect === undefined) {
       words.push(word)
@@ -86,9 +94,9 @@ export function simpleCommands(command: string): SimpleCommand[] {
     endWord()
     if (words.length > 0 || writes.length > 0) commands.push({ words, writes, appends, bodies })
     words = []
-    writes = []
-    appends = []
-    bodies = []
+    writes = NONE
+    appends = NONE
+    bodies = NONE
   }
 
   let i = 0
@@ -134,6 +142,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
       i += 3
     } else if (char === '<' && command[i + 1] === '<') {
       endWord()
+      if (bodies === NONE) bodies = []
       i = readHeredoc(command, i + 2, heredocs, bodies)
     } else if (char === '>' || char === '<') {
       // A descriptor number right before the operator belongs to it (`2>`), not to the words.
@@ -160,6 +169,9 @@ export function simpleCommands(command: string): SimpleCommand[] {
   endCommand()
   return commands
 }
+
+/** No words, files or bodies: shared by the commands that have none (never written to). */
+const NONE: string[] = Object.freeze([]) as unknown as string[]
 
 /** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
 const PLAIN = /[^\s'"\\;&|<>()$]+/y
@@ -206,9 +218,7 @@ function skipHeredocs(command: string, at: number, heredocs: Heredoc[]): number 
       }
       const newline = command.indexOf('\n', i)
       const end = newline === -1 ? command.length : newline
-      // A line ending `\r\n` closes the heredoc as one ending `\n` does.
-      const line = command.slice(i, command[end - 1] === '\r' ? end - 1 : end)
-      if ((strip ? line.replace(/^\t+/, '') : line) === delimiter) {
+      if (isDelimiterLine(command, i, end, delimiter, strip)) {
         bodies.push(command.slice(start, i))
         i = end + 1
         break
@@ -219,6 +229,21 @@ function skipHeredocs(command: string, at: number, heredocs: Heredoc[]): number 
   heredocs.length = 0
   return Math.min(i, command.length)
 }
+
+/**
+ * Whether the line from `start` to `end` (its `\n`) closes a heredoc: it is the delimiter alone, after leading tabs
+ * when they are stripped. A line ending `\r\n` closes it as one ending `\n` does. Read in place: a heredoc's body is
+ * read line by line, and most of its lines are not the delimiter.
+ */
+function isDelimiterLine(command: string, start: number, end: number, delimiter: string, strip: boolean): boolean {
+  const last = end > start && command.charCodeAt(end - 1) === CR ? end - 1 : end
+  let first = start
+  if (strip) while (first < last && command.charCodeAt(first) === TAB) first++
+  return last - first === delimiter.length && command.startsWith(delimiter, first)
+}
+
+const TAB = 9
+const CR = 13
 
 /**
  * Where a command changes files, if anywhere: `none`; `last`, when only its last simple command does (its exit code
@@ -254,7 +279,7 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
   if (simple.writes.length > 0) return true
   const words = commandWords(simple.words)
   if (words.length === 0) return false
-  if (words[0] === 'tee' && words.slice(1).some(arg => !arg.startsWith('-') && arg !== '/dev/null')) return true
+  if (words[0] === 'tee' && words.some((arg, index) => index > 0 && !arg.startsWith('-') && arg !== '/dev/null')) return true
   return changing(words.join(' '))
 }
 

@@ -29,6 +29,10 @@ const SEARCHES = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'find', '
 const FILTERS = new Set(['head', 'tail', 'sort', 'uniq', 'wc', 'cut', 'tr', 'column', 'nl', 'cat', 'awk', 'sed', 'xargs', 'less', 'more'])
 /** Options of grep-like searches that take a value (the pattern's `-e` aside). */
 const VALUED = new Set(['-A', '-B', '-C', '-m', '-f', '-g', '-t', '-T', '--include', '--exclude', '--exclude-dir', '--glob', '--type', '--max-count', '--context', '--after-context', '--before-context'])
+/** `find` tests whose value is a name or path looked for. */
+const FIND_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-wholename'])
+/** Options of `xargs` that take a value. */
+const XARGS_VALUED = new Set(['-I', '-n', '-P', '-d', '-L', '-s', '-E'])
 /** A command line that could be a lookup, by its first words (after a `cd`). */
 const MAY_LOOK = /^\s*(?:cd\s+[^;&|]+(?:&&|;)\s*)?(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|locate|git\s+grep|sed\s+-n|head|cat|nl)\b/
 
@@ -39,7 +43,7 @@ export function facetsOf(tool: string, args: unknown): Facets {
   switch (tool) {
     case 'grep':
     case 'glob':
-      return typeof fields['pattern'] === 'string' ? { lookup: lookupOf([fields['pattern']], typeof fields['path'] === 'string' ? [fields['path']] : []) } : NONE
+      return typeof fields['pattern'] === 'string' ? { lookup: { terms: [clip(fields['pattern'])], scope: typeof fields['path'] === 'string' ? [clip(fields['path'])] : [] } } : NONE
     case 'read':
       return typeof fields['file_path'] === 'string' ? fileFacets(fields['file_path'], readWindow(fields['offset'], fields['limit'])) : NONE
     case 'str_replace_editor':
@@ -73,12 +77,20 @@ function withoutSearchExit(text: string): string {
 }
 
 function fileFacets(file: string, window: { first: number; last: number } | undefined): Facets {
-  const lookup = lookupOf([baseName(file)], [file])
-  return window === undefined ? { lookup } : { lookup, window: { file: clip(file), ...window } }
+  const clipped = clip(file)
+  const lookup: Lookup = { terms: [clip(baseName(file))], scope: [clipped] }
+  return window === undefined ? { lookup } : { lookup, window: { file: clipped, first: window.first, last: window.last } }
 }
 
-function lookupOf(terms: readonly string[], scope: readonly string[]): Lookup {
-  return { terms: terms.slice(0, PARTS).map(clip), scope: scope.slice(0, PARTS).map(clip) }
+/** A lookup of `terms` in `scope`, arrays its caller made for it: taken as they are when within bounds. */
+function lookupOf(terms: string[], scope: string[]): Lookup {
+  return { terms: bounded(terms), scope: bounded(scope) }
+}
+
+/** At most {@link PARTS} parts of at most {@link PART_CHARS} characters: `parts` itself when it is within both. */
+function bounded(parts: string[]): string[] {
+  if (parts.length <= PARTS && parts.every(part => part.length <= PART_CHARS)) return parts
+  return parts.slice(0, PARTS).map(clip)
 }
 
 /** `read`'s window: from `offset` (1 when absent), `limit` lines; none without a limit (the whole file, or its first page). */
@@ -98,15 +110,18 @@ function viewWindow(range: unknown): { first: number; last: number } | undefined
 /** The facets of a shell command line: a search, or a window of one file, or neither. */
 function commandFacets(command: string): Facets {
   if (command.length > COMMAND_CHARS || !MAY_LOOK.test(command)) return NONE
-  const parsed = simpleCommands(command)
-  if (parsed.some(simple => simple.writes.length > 0)) return NONE
-  const words = parsed.map(simple => commandWords(simple.words)).filter(simple => simple.length > 0)
+  const words: (readonly string[])[] = []
+  for (const simple of simpleCommands(command)) {
+    if (simple.writes.length > 0) return NONE
+    const named = commandWords(simple.words)
+    if (named.length > 0) words.push(named)
+  }
   while (words.length > 1 && words[0]![0] === 'cd') words.shift()
   return shellWindow(words) ?? shellSearch(words) ?? NONE
 }
 
 /** `sed -n 'A,Bp' F`, `sed -n 'Ap' F`, `head -n N F`, or `cat -n F` / `nl -ba F` piped into either without a file. */
-function shellWindow(commands: readonly string[][]): Facets | undefined {
+function shellWindow(commands: readonly (readonly string[])[]): Facets | undefined {
   const printed = linesOf(commands.at(-1)!)
   if (printed === undefined) return undefined
   const lines = { first: printed.first, last: printed.last }
@@ -135,12 +150,13 @@ function linesOf(words: readonly string[]): { first: number; last: number; files
 }
 
 /** A search through filters: what it looked for (patterns, names) and where (paths); undefined for anything else. */
-function shellSearch(commands: readonly string[][]): Facets | undefined {
+function shellSearch(commands: readonly (readonly string[])[]): Facets | undefined {
   if (commands.length === 0) return undefined
   const terms: string[] = []
   const scope: string[] = []
   let searched = false
-  for (const [index, raw] of commands.entries()) {
+  for (let index = 0; index < commands.length; index++) {
+    const raw = commands[index]!
     let simple = raw
     if (simple[0] === 'xargs') simple = simple.slice(1 + operandsStart(simple.slice(1)))
     if (simple[0] === 'git' && simple[1] === 'grep') simple = ['grep', ...simple.slice(2)]
@@ -168,7 +184,7 @@ function searchWords(head: string, args: readonly string[]): { terms: string[]; 
     const scope: string[] = []
     for (let i = 0; i < args.length; i++) {
       const word = args[i]!
-      if (['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-wholename'].includes(word)) terms.push(args[++i] ?? '')
+      if (FIND_TESTS.has(word)) terms.push(args[++i] ?? '')
       else if (word.startsWith('-') || word === '(' || word === ')' || word === '!') {
         // A test's value (`-type f`, `-maxdepth 2`, `-exec … ;`) is not a place.
         if (word === '-exec' || word === '-execdir') while (i < args.length && args[i] !== ';' && args[i] !== '+') i++
@@ -206,12 +222,12 @@ function operands(args: readonly string[]): string[] {
 /** Where the command `xargs` runs begins among its own words (after its options). */
 function operandsStart(args: readonly string[]): number {
   let i = 0
-  while (i < args.length && args[i]!.startsWith('-')) i += ['-I', '-n', '-P', '-d', '-L', '-s', '-E'].includes(args[i]!) ? 2 : 1
+  while (i < args.length && args[i]!.startsWith('-')) i += XARGS_VALUED.has(args[i]!) ? 2 : 1
   return i
 }
 
 function baseName(path: string): string {
-  const trimmed = path.replace(/\/+$/, '')
+  const trimmed = path.endsWith('/') ? path.replace(/\/+$/, '') : path
   return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed
 }
 

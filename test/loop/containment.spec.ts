@@ -13,9 +13,10 @@ vi.mock('../../src/core/canonical.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/core/canonical.ts')>()
   return {
     ...real,
-    callKey: (tool: string, args: unknown) => {
-      if (faults.identify.has(tool)) throw new Error(`injected identity fault for ${tool}`)
-      return real.callKey(tool, args)
+    // identify keys a call from its tool's seed, taken once per tool name: the fault is injected where the key is made.
+    argumentsKey: (seed: number, args: unknown) => {
+      for (const tool of faults.identify) if (seed === real.toolSeed(tool)) throw new Error(`injected identity fault for ${tool}`)
+      return real.argumentsKey(seed, args)
     },
   }
 })

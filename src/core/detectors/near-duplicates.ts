@@ -25,7 +25,7 @@
  * @module dsh-brake/core/detectors/near-duplicates
  */
 import { canonicalJson } from '../canonical.js'
-import { withRangeFingerprints } from '../fingerprint.js'
+import { lineFingerprints } from '../fingerprint.js'
 import { createLruTable } from '../lru-table.js'
 import type { CallObservation, CallStep, Evidence, Lookup, NearDuplicateFinding, NoNews } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -46,6 +46,16 @@ export const OUTPUTS = 256
 export const SEEN_LINES = 2048
 /** Lines of one result looked at, at most: a longer result is news (it is rarely all old, and it would cost). */
 const RESULT_LINES = 256
+/**
+ * The result being read: where each of its lines ends (its line break, or the text's end for the last), where each of
+ * its lines of content starts and ends, and that content's fingerprint. One result is read at a time, start to end,
+ * whatever the agent: every detector shares these, so no agent grows arrays of its own for them, and typed arrays keep
+ * the fingerprints unboxed.
+ */
+const ends = new Int32Array(RESULT_LINES)
+const contentStarts = new Int32Array(RESULT_LINES)
+const contentEnds = new Int32Array(RESULT_LINES)
+const contentKeys = new Float64Array(RESULT_LINES)
 /** Characters of trimmed output below which two outputs being the same says nothing ("True", "ok", a count). */
 const SUBSTANTIAL_OUTPUT = 40
 /** Characters of content below which a line says nothing on its own (a brace, `else:`). */
@@ -85,8 +95,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
   const seen = createLruTable(SEEN_LINES)
-  // Where each line of the result being read ends (its line break, or the text's end for the last).
-  const ends: number[] = []
   let at = 0
   // The stretch.
   let epoch = -1
@@ -101,9 +109,13 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   const keys = new Set<number>()
   const counted = new Set<number>()
   const tally = { nothing: 0, 'same-output': 0, seen: 0 }
-  let named: Named[] = []
+  // The stretch's latest calls, the latest first, each call once.
+  const named: Named[] = []
 
   function endStretch(): void {
+    // A stretch that never began left everything as ending one would (and a cleared `Set` allocates a fresh table):
+    // most progress comes outside a stretch.
+    if (count === 0) return
     count = 0
     reasked = 0
     variedSince = 0
@@ -115,25 +127,24 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     tally['same-output'] = 0
     tally.seen = 0
     // The arguments of an ended stretch are no longer needed: let them go.
-    named = []
+    named.length = 0
   }
 
-  /** Whether `lookup` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
-  function askedBefore(lookup: Lookup, now: number): boolean {
-    const terms = lookup.terms.map(termOf).filter(term => term.length >= 3)
+  /** Whether `asked` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
+  function askedBefore(asked: Question, now: number): boolean {
     for (let back = 1; back <= Math.min(answeredNext, ANSWERED); back++) {
       const question = answered[(answeredNext - back) % ANSWERED]
       if (question === undefined || question.epoch !== now) break
-      if (related(terms, question.terms) && overlaps(lookup.scope, question.scope)) return true
+      if (related(asked.terms, question.terms) && overlaps(asked.scope, question.scope)) return true
     }
     return false
   }
 
-  function remember(lookup: Lookup, now: number): void {
+  function remember(asked: Question): void {
     answered[answeredNext % ANSWERED] = {
-      terms: lookup.terms.map(term => termOf(term).slice(0, QUESTION_CHARS)).filter(term => term.length >= 3),
-      scope: lookup.scope.map(place => scopeOf(place).slice(0, QUESTION_CHARS)),
-      epoch: now,
+      terms: asked.terms.map(term => term.slice(0, QUESTION_CHARS)),
+      scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
+      epoch: asked.epoch,
     }
     answeredNext++
   }
@@ -162,25 +173,27 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
   function allSeen(text: string): boolean {
     const count = lineEnds(text, RESULT_LINES, ends)
     if (count === -1) return false
-    return withRangeFingerprints(text, (range) => {
-      let lines = 0
-      let unseen = 0
-      let from = 0
-      for (let line = 0; line < count; line++) {
-        const end = ends[line]!
-        let first = from + numberLength(text, from, end)
-        let last = end
-        while (first < last && isSpace(text.charCodeAt(first))) first++
-        while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-        if (last - first >= CONTENT_LINE) {
-          seen.use(range(first, last))
-          if (seen.added) unseen++
-          lines++
-        }
-        from = end + 1
+    let lines = 0
+    let from = 0
+    for (let line = 0; line < count; line++) {
+      const end = ends[line]!
+      let first = from + numberLength(text, from, end)
+      let last = end
+      while (first < last && isSpace(text.charCodeAt(first))) first++
+      while (last > first && isSpace(text.charCodeAt(last - 1))) last--
+      if (last - first >= CONTENT_LINE) {
+        contentStarts[lines] = first
+        contentEnds[lines++] = last
       }
-      return lines > 0 && unseen === 0
-    })
+      from = end + 1
+    }
+    lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
+    let unseen = 0
+    for (let line = 0; line < lines; line++) {
+      seen.use(contentKeys[line]!)
+      if (seen.added) unseen++
+    }
+    return lines > 0 && unseen === 0
   }
 
   return {
@@ -197,8 +210,9 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       let origin: { key: number; at: number } | undefined
       if (call.nothing === true && call.lookup !== undefined) {
         returned = revisit ? 'repeat' : 'nothing'
-        again = revisit || askedBefore(call.lookup, now)
-        remember(call.lookup, now)
+        const asked = questionOf(call.lookup, now)
+        again = revisit || askedBefore(asked, now)
+        remember(asked)
       } else {
         origin = sameOutputAs(call, now)
         const text = call.result.text
@@ -226,8 +240,7 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
         count++
         addKey(origin.key)
       }
-      named = [{ tool: call.tool, key: call.key, args: call.args, returned }, ...named.filter(entry => entry.key !== call.key)]
-        .slice(0, NAMED_CALLS)
+      name({ tool: call.tool, key: call.key, args: call.args, returned })
       while (counted.size > STRETCH_CALLS) counted.delete(counted.values().next().value!)
       if (keys.size < 2 || variedSince < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
       noticed = count
@@ -254,6 +267,14 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     size: () => ({ answered: Math.min(answeredNext, ANSWERED), outputs: outputs.size, seenLines: seen.size, stretchCalls: keys.size }),
   }
 
+  /** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
+  function name(entry: Named): void {
+    const before = named.findIndex(other => other.key === entry.key)
+    if (before !== -1) named.splice(before, 1)
+    named.unshift(entry)
+    if (named.length > NAMED_CALLS) named.pop()
+  }
+
   function addKey(key: number): void {
     keys.delete(key)
     keys.add(key)
@@ -264,6 +285,11 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
 /** A search term as a question: lower case, without a leading `def`/`class`/`function`, regular-expression signs as spaces. */
 export function termOf(term: string): string {
   return term.toLowerCase().replace(/^\s*(?:def|class|function|fn|func|interface|type|struct)\s+/, '').replace(/[\\^$.*+?()[\]{}|"'/]+/g, ' ').trim()
+}
+
+/** What a lookup asks, read once: its terms as questions (of three characters or more), its places as scopes. */
+function questionOf(lookup: Lookup, epoch: number): Question {
+  return { terms: lookup.terms.map(termOf).filter(term => term.length >= 3), scope: lookup.scope.map(scopeOf), epoch }
 }
 
 /** A place as a question's scope: without `./` in front or `/` behind. */
@@ -277,9 +303,8 @@ function related(terms: readonly string[], earlier: readonly string[]): boolean 
 }
 
 /** Whether two scopes share a place: one is within the other (no place given is everywhere). */
-function overlaps(scope: readonly string[], earlier: readonly string[]): boolean {
-  if (scope.length === 0 || earlier.length === 0) return true
-  const places = scope.map(scopeOf)
+function overlaps(places: readonly string[], earlier: readonly string[]): boolean {
+  if (places.length === 0 || earlier.length === 0) return true
   return places.some(place => earlier.some(other => place === '' || other === '' || place === '.' || other === '.'
     || place.startsWith(`${other}/`) || other.startsWith(`${place}/`) || place === other))
 }
@@ -289,7 +314,7 @@ function overlaps(scope: readonly string[], earlier: readonly string[]): boolean
  * many lines there are; -1, with `ends` left unfinished, when there are more than `most`. A result's lines are
  * counted this way before any is hashed.
  */
-function lineEnds(text: string, most: number, ends: number[]): number {
+function lineEnds(text: string, most: number, ends: Int32Array): number {
   let lines = 0
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
     // This break begins line `lines + 2`.

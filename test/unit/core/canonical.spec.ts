@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import stringify from 'fast-json-stable-stringify'
-import { callKey, canonicalJson } from '../../../src/core/canonical.ts'
+import { argumentsKey, callKey, canonicalJson, toolSeed } from '../../../src/core/canonical.ts'
 import { fingerprint } from '../../../src/core/fingerprint.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
@@ -80,6 +80,13 @@ describe('call identity', () => {
       expect(callKey(toolA, a) === callKey(toolB, b)).toBe(toolA === toolB && stringify(a) === stringify(b))
     }), { numRuns: RUNS * 10 })
   }, 60_000)
+
+  it('gives the key a tool\'s seed and the arguments make, for a caller that took the seed once', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), (tool, args) => {
+      expect(argumentsKey(toolSeed(tool), args)).toBe(callKey(tool, args))
+    }), { numRuns: RUNS })
+    expect(argumentsKey(toolSeed('read'), { a: 1 })).not.toBe(argumentsKey(toolSeed('bash'), { a: 1 }))
+  })
 
   it('quotes exactly what fast-json-stable-stringify writes', () => {
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {

@@ -66,6 +66,15 @@ describe('the edits of a shell command', () => {
     ['cp a.py b.py', [other('b.py')]],
     ['patch -p1 < fix.diff', [other(ANY_FILE)]],
     ['pip install -e .', []],
+    // The other programs read, and a program no edit is read from, alone or among others.
+    ['ln -sf target link && touch a.py && truncate -s 0 b.log && dd if=/dev/zero of=c.bin', [other('link'), other('a.py'), other('b.log'), other('of=c.bin')]],
+    ['perl -pi -e s/a/b/ x.pl y.pl', [other('x.pl'), other('y.pl')]],
+    ['perl script.pl x.pl', []],
+    ['unzip pkg.zip', [other(ANY_FILE)]],
+    ['tar -xzf pkg.tgz', [other(ANY_FILE)]],
+    ['mv a.py', []],
+    ['touch', []],
+    ['cd /repo && python fix.py && rm -f out.txt', [{ file: 'out.txt', kind: 'content', content: ABSENT }]],
   ])('%j', (command, expected) => {
     expect(shellEdits(command)).toEqual(expected)
     // The same edits from the command line as already read.

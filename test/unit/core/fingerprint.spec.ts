@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fingerprint, withRangeFingerprints } from '../../../src/core/fingerprint.ts'
+import { fingerprint, lineFingerprint, lineFingerprints, withRangeFingerprints } from '../../../src/core/fingerprint.ts'
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 300)
 
@@ -94,5 +94,87 @@ describe('fingerprint', () => {
   it('lends its range fingerprinter only while the callback runs', () => {
     const kept = withRangeFingerprints('plain text', range => range)
     expect(() => kept(0, 5)).toThrow(/only valid while it is lent/)
+  })
+})
+
+describe('lineFingerprint', () => {
+  it.each([
+    ['', ' '],
+    ['a', 'b'],
+    ['ab', 'ba'],
+    ['\u0000', ''],
+    ['\uD800', '\uD801'],
+    // One byte string read as Latin-1 or as UTF-16 code units.
+    ['\u4241', 'AB'],
+    ['ab\u0100', 'ab\u0000\u0001'],
+    // Lengths around the word and step boundaries, the tail's last byte, and trailing zero bytes.
+    ['abcd', 'abce'],
+    ['abcde', 'abcdf'],
+    ['abcdefgh', 'abcdefgi'],
+    ['abcdefghi', 'abcdefghj'],
+    ['abcdefghijklmno', 'abcdefghijklmnp'],
+    ['abcdefgh', 'abcdefgh\u0000'],
+    ['abcdefghijklmnop', 'abcdefghijklmnop\u0000'],
+  ])('tells %j from %j', (a, b) => {
+    expect(lineFingerprint(a)).not.toBe(lineFingerprint(b))
+  })
+
+  // The families `fingerprint` is held to, and lines as a search prints them: only a number, eight bytes apart from
+  // another, or the file's name, differs.
+  it.each([
+    ['counters', (i: number) => `key-${i}`],
+    ['two numbers 8 bytes apart', (i: number) => `aaaaaaaa${String(i % 1000).padStart(4, '0')}bbbb${String(Math.floor(i / 1000)).padStart(4, '0')}cccc`],
+    ['a number in a long line', (i: number) => `${'x'.repeat(37)} count ${i} ${'y'.repeat(29)}`],
+    ['search hits', (i: number) => `src/module_${i % 600}.py:${Math.floor(i / 600)}:    return self.value`],
+  ])('spreads 300 000 %s over distinct values', (_, text) => {
+    const seen = new Set<number>()
+    for (let i = 0; i < 300_000; i++) seen.add(lineFingerprint(text(i)))
+    expect(seen.size).toBe(300_000)
+  }, 60_000)
+
+  it('changes with every byte of a short line, whatever its length', () => {
+    for (let length = 1; length <= 40; length++) {
+      const line = 'q'.repeat(length)
+      const values = new Set([lineFingerprint(line)])
+      for (let at = 0; at < length; at++) values.add(lineFingerprint(`${line.slice(0, at)}r${line.slice(at + 1)}`))
+      expect(values.size).toBe(length + 1)
+    }
+  })
+
+  it('is a non-negative safe integer, and depends on the text alone, not on how the engine stores it', () => {
+    for (const text of ['', 'a', 'x'.repeat(5000), '\u{1F600}', '\uDFFF']) {
+      const value = lineFingerprint(text)
+      expect(Number.isSafeInteger(value) && value >= 0).toBe(true)
+    }
+    const one = 'café au lait, '.repeat(20)
+    expect(lineFingerprint(`\u0100${one}`.slice(1))).toBe(lineFingerprint(one))
+  })
+
+  it.each([
+    ['one-byte', ['a', 'b', ' ', '\n', 'é', '\u0000', '\u00ff']],
+    ['mixed', ['a', 'b', ' ', 'é', '\u0100', '—', '\uD83D', '\uDE00']],
+  ])('fingerprints ranges of %s text exactly as it fingerprints their slices', (_, chars) => {
+    const char = fc.constantFrom(...chars)
+    const text = fc.array(char, { maxLength: 120, size: 'max' }).map(chars => chars.join(''))
+    fc.assert(fc.property(text, fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 }), (text, picks) => {
+      const ranges = picks.map(([x, y]) => {
+        const start = x % (text.length + 1)
+        return [start, start + y % (text.length - start + 1)] as const
+      })
+      const into = new Float64Array(7).fill(-1)
+      lineFingerprints(text, ranges.map(([start]) => start), ranges.map(([, end]) => end), ranges.length, into)
+      // The first `count` entries are written, and no others.
+      const expected = ranges.map(([start, end]) => lineFingerprint(text.slice(start, end)))
+      expect([...into]).toEqual([...expected, ...Array.from({ length: into.length - ranges.length }, () => -1)])
+    }), { numRuns: RUNS * 10 })
+  }, 60_000)
+
+  it('gives the same values for texts larger than the buffer it keeps', () => {
+    const big = Array.from({ length: 80_000 }, (_, i) => `line ${i} of a long tool output`).join('\n')
+    expect(big.length).toBeGreaterThan(1 << 21)
+    const pieces = [[0, 100], [1, 5_001], [2_000_001, big.length], [3, big.length - 2]] as const
+    const into = new Float64Array(pieces.length)
+    lineFingerprints(big, pieces.map(([start]) => start), pieces.map(([, end]) => end), pieces.length, into)
+    expect([...into]).toEqual(pieces.map(([start, end]) => lineFingerprint(big.slice(start, end))))
   })
 })

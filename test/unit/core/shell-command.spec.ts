@@ -58,6 +58,39 @@ describe('shell commands that change files', () => {
       { words: ['wc', '-l'], ...none },
     ])
     expect(commandWords(['timeout', '-s', 'KILL', '30', 'nohup', 'X=1', 'make'])).toEqual(['make'])
+    expect(commandWords(['timeout', '30'])).toEqual([])
+    expect(commandWords(['X=1'])).toEqual([])
+  })
+
+  it('hands back the words themselves when no wrapper or assignment leads them, for every reader to ask again', () => {
+    const words = ['sed', '-i', 's/a/b/', 'x.py']
+    expect(commandWords(words)).toBe(words)
+    expect(commandWords([])).toEqual([])
+    expect(commandWords(['sudo', ...words])).toEqual(words)
+  })
+
+  it('closes a heredoc on the line that is its delimiter alone, as reading it line by line does', () => {
+    // The reference: each line cut out, its `\r` and (with `<<-`) its leading tabs removed, compared whole.
+    const bodyOf = (rest: string, delimiter: string, strip: boolean): string => {
+      const lines = rest.split('\n')
+      const at = lines.findIndex((line) => {
+        const cut = line.replace(/\r$/, '')
+        return (strip ? cut.replace(/^\t+/, '') : cut) === delimiter
+      })
+      return at === -1 ? rest : lines.slice(0, at).map(line => `${line}\n`).join('')
+    }
+    const part = fc.constantFrom('EOF', 'EOFX', 'XEOF', ' EOF', 'EOF ', '\t', '\t\t', '\r', '\n', '\r\n', 'x = 1', '', 'E', 'OF')
+    fc.assert(fc.property(fc.array(part, { maxLength: 14 }), fc.boolean(), (parts, strip) => {
+      const body = parts.join('')
+      const [simple] = simpleCommands(`cat <<${strip ? '-' : ''}EOF > f.py\n${body}`)
+      expect(simple!.bodies).toEqual([bodyOf(body, 'EOF', strip)])
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2_000) })
+    expect(simpleCommands('cat <<-EOF > f\n\t\tx\n\tEOF\r\nls')).toEqual([
+      { words: ['cat'], writes: ['f'], appends: [], bodies: ['\t\tx\n'] },
+      { words: ['ls'], writes: [], appends: [], bodies: [] },
+    ])
+    expect(simpleCommands('cat <<EOF > f\n\tEOF\nEOF\r\n')[0]!.bodies).toEqual(['\tEOF\n'])
+    expect(simpleCommands('cat <<EOF > f\n\r\nEOF')[0]!.bodies).toEqual(['\r\n'])
   })
 
   it('hands each heredoc body to the command that reads it, and tells appending from writing', () => {

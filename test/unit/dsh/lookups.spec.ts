@@ -14,6 +14,12 @@ describe('what a stock tool\'s call looked for', () => {
     ['a view to the end of the file', 'str_replace_editor', { command: 'view', path: '/t/a.py', view_range: [120, -1] }, { lookup: { terms: ['a.py'], scope: ['/t/a.py'] } }],
     ['an edit', 'str_replace_editor', { command: 'str_replace', path: '/t/a.py', old_str: 'a', new_str: 'b' }, {}],
     ['another tool', 'web_fetch', { url: 'https://example.com' }, {}],
+    // Bounds, and paths ending in slashes.
+    ['a pattern too long to keep', 'grep', { pattern: `${'p'.repeat(200)}q`, path: `${'d/'.repeat(100)}e` }, { lookup: { terms: ['p'.repeat(200)], scope: ['d/'.repeat(100)] } }],
+    ['a read of a long path', 'read', { file_path: `/${'a'.repeat(300)}/b.py`, limit: 3 },
+      { lookup: { terms: ['b.py'], scope: [`/${'a'.repeat(199)}`] }, window: { file: `/${'a'.repeat(199)}`, first: 1, last: 3 } }],
+    ['a view of a directory', 'str_replace_editor', { command: 'view', path: '/t/pkg//' }, { lookup: { terms: ['pkg'], scope: ['/t/pkg//'] } }],
+    ['a read of the root', 'read', { file_path: '/' }, { lookup: { terms: [''], scope: ['/'] } }],
   ])('%s', (_, tool, args, expected) => {
     expect(facetsOf(tool, args)).toEqual(expected)
   })
@@ -38,6 +44,11 @@ describe('what a shell command looked for', () => {
     ['sed -n prints a line', 'sed -n 20p a.py', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 20, last: 20 } }],
     ['head -n', 'head -n 40 README.md', { lookup: { terms: ['README.md'], scope: ['README.md'] }, window: { file: 'README.md', first: 1, last: 40 } }],
     ['cat -n into sed -n', 'cat -n a.py | sed -n \'10,30p\'', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 10, last: 30 } }],
+    // Bounds: four terms and places at most, each clipped.
+    ['many filters', 'grep a f1 f2 f3 f4 f5 | grep b | grep c | grep d | grep e', { lookup: { terms: ['a', 'b', 'c', 'd'], scope: ['f1', 'f2', 'f3', 'f4'] } }],
+    ['a long pattern', `grep -rn "${'x'.repeat(250)}" src/`, { lookup: { terms: ['x'.repeat(200)], scope: ['src/'] } }],
+    ['find by names after a directory given with slashes', 'find src/ -name "*.py" -o -iname "*.pyi"', { lookup: { terms: ['*.py', '*.pyi'], scope: ['src/'] } }],
+    ['ls of directories', 'ls src/ lib//', { lookup: { terms: ['src', 'lib'], scope: ['src/', 'lib//'] } }],
   ])('%s', (_, command, expected) => {
     expect(facetsOf('bash', { command, description: 'look' })).toEqual(expected)
   })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { callKey } from '../../../src/core/canonical.ts'
 import { fingerprint } from '../../../src/core/fingerprint.ts'
 import { createIdentify } from '../../../src/core/identify.ts'
 import { createShellReader } from '../../../src/core/shell-command.ts'
@@ -59,6 +60,15 @@ describe('what the stock tools\' edits show', () => {
   it('reads a shell edit from its command line, and takes one it cannot read as a change to any file', () => {
     expect(editsOf('bash', { command: "sed -i 's/a/b/' a.py && pytest" })).toEqual([{ file: 'a.py', kind: 'replace', old: fingerprint('a'), new: fingerprint('b') }])
     expect(editsOf('bash', { command: 'pip install -e .' })).toEqual([{ file: '*', kind: 'other' }])
+  })
+
+  it('keys a call by its tool name and identity arguments, whichever tool came before it', () => {
+    const bash = { command: 'pytest -x', description: 'run the tests' }
+    const key = identify('bash', bash)?.key
+    expect(identify('read', { file_path: 'a.py' })?.key).toBe(callKey('read', { file_path: 'a.py' }))
+    expect(identify('bash', bash)?.key).toBe(key)
+    expect(key).toBe(callKey('bash', { command: 'pytest -x' }))
+    expect(identify('pwsh', bash)?.key).toBe(callKey('pwsh', { command: 'pytest -x' }))
   })
 
   it('shows none for a call that changes nothing', () => {

@@ -45,6 +45,24 @@ describe('near-duplicate calls', () => {
     })
   })
 
+  it('reads a place however it is spelled: with `./` in front, `/` behind, or a folder for a file within it', () => {
+    const places = ['./src/', 'src/config.py', 'src', 'src/config.py/', './src/config.py']
+    const calls = [...SPELLINGS, ...SPELLINGS].map((pattern, i) => grep(pattern, places[i % places.length]))
+    expect(findings(calls).at).toEqual(['6:6'])
+    // Places apart: nothing is asked again but the repeats.
+    const apart = ['lib/', 'src/config.py', 'tests', 'docs/config.md', './setup.py']
+    expect(findings([...SPELLINGS, ...SPELLINGS].map((pattern, i) => grep(pattern, apart[i % apart.length]))).at).toEqual(['8:8'])
+  })
+
+  it('names each call of the stretch once, at its latest place: a call made again moves to the front', () => {
+    const patterns = ['parse_config', 'def parse_config', 'parse_conf', 'load_config', 'def parse_config']
+    const { at, last } = findings(patterns.map(pattern => grep(pattern)))
+    expect(at).toEqual(['5:5'])
+    expect(last?.calls.map(call => `${(JSON.parse(call.args) as { pattern: string }).pattern} ${call.returned}`)).toEqual([
+      'def parse_config repeat', 'load_config nothing', 'parse_conf nothing', 'parse_config nothing',
+    ])
+  })
+
   it('is re-told five calls later while new variants keep coming, and the loop is made of every call in the stretch', () => {
     const more = ['parse_cfg', 'config_parse', 'parse_configuration', 'def parse_cfg', 'ParseConfig']
     const calls = [...SPELLINGS, ...SPELLINGS, ...more].map(pattern => grep(pattern))

@@ -1,0 +1,106 @@
+/**
+ * Where the brake's cost per call goes on the real runs, layer by layer: copies of the built `dist/` that stop early,
+ * each a little later in `tools/post-execute` than the one before (once the call is identified, once its result is
+ * read, once the call history has its step, after each call detector), replayed beside no listener, the reminder and
+ * the whole brake in balanced rounds, on the process's CPU clock. A layer's cost is what it adds to the one before.
+ * Behaviour-blind by design: a build that stops early gives no notices, so the layers after it are not paid for.
+ *
+ *   npm run build && node scripts/node.mjs --expose-gc --import ./scripts/ts-imports.mjs bench/layers.ts [runs.jsonl.gz]
+ *
+ * BENCH_ROUNDS (default 8). Each stop is a `return` put in after a line of the build, found by its text: a build
+ * whose code has moved on fails here by name, rather than measuring the wrong thing.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { host, type Waterfall } from './hosts.ts'
+import { loadRealRuns, replay } from './real-runs.ts'
+import { roundOrder } from './rounds.ts'
+
+/** A build that stops after the line `after` (its text in dist/index.js, found once), with `stop` put in after it. */
+interface Layer {
+  readonly name: string
+  readonly after: string
+  readonly stop: string
+}
+
+// What a stopped build does with what it made: kept where the compiler cannot leave the work out.
+const KEEP = 'globalThis.__dshBrakeLayer = '
+const LAYERS: readonly Layer[] = [
+  { name: 'identified', after: 'const identity = brake.identify(exec);\n  if (identity === void 0) return void 0;', stop: 'return void 0;' },
+  { name: 'state found', after: 'const state = brake.stateOf(exec.agent);', stop: 'return void 0;' },
+  { name: 'result read', after: 'const observation = observeCall(exec, identity, result, refused);', stop: `${KEEP}observation; return void 0;` },
+  { name: 'window and history', after: 'const step = history.step(call, progress.observe(call));', stop: `${KEEP}step; return void 0;` },
+  { name: 'identical calls … revisits', after: 'const again = detect(3, step);', stop: `${KEEP}again; return void 0;` },
+  { name: 'near-duplicates', after: 'const noNews = detect(4, step);', stop: `${KEEP}noNews; return void 0;` },
+  { name: 'rereading', after: 'const reread = detect(5, step);', stop: `${KEEP}reread; return void 0;` },
+  { name: 'edit-revert', after: 'const undone = detect(6, step);', stop: `${KEEP}undone; return void 0;` },
+  { name: 'same-failure', after: 'const unchanged = detect(7, step);', stop: `${KEEP}unchanged; return void 0;` },
+]
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url))
+const source = readFileSync(join(dist, 'index.js'), 'utf8')
+// Inside the project, where the copies' imports resolve as the build's own do.
+const cache = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url))
+mkdirSync(cache, { recursive: true })
+const copies = mkdtempSync(join(cache, 'dsh-brake-layers-'))
+
+/** A copy of dist/ whose entry stops after `layer`'s line. */
+async function stoppedBuild(layer: Layer): Promise<object> {
+  const at = source.indexOf(layer.after)
+  if (at === -1 || source.indexOf(layer.after, at + 1) !== -1) {
+    throw new Error(`bench/layers: the build has ${at === -1 ? 'no' : 'more than one'} line "${layer.after.split('\n').at(-1)!.trim()}" to stop the "${layer.name}" layer after`)
+  }
+  const end = at + layer.after.length
+  const copy = join(copies, layer.name.replace(/\W+/g, '-'))
+  cpSync(dist, copy, { recursive: true })
+  writeFileSync(join(copy, 'index.js'), `${source.slice(0, end)} ${layer.stop}${source.slice(end)}`)
+  return await import(pathToFileURL(join(copy, 'index.js')).href) as object
+}
+
+const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
+const real = await loadRealRuns(path)
+if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 8)
+const gc = (globalThis as { gc?: () => void }).gc
+if (gc === undefined) throw new Error('run with node --expose-gc')
+
+const hosts = new Map<string, Waterfall>([['none', await host('none')], ['reminder', await host('reminder')]])
+try {
+  for (const layer of LAYERS) hosts.set(layer.name, await host('brake', {}, await stoppedBuild(layer)))
+} finally {
+  // Every copy is loaded by now (or the run has failed): the files are no longer needed.
+  rmSync(copies, { recursive: true, force: true })
+}
+hosts.set('whole brake', await host('brake'))
+const names = [...hosts.keys()]
+for (const name of names) await replay(hosts.get(name)!, real)
+
+const samples = new Map<string, number[]>(names.map(name => [name, []]))
+for (let round = 0; round < rounds; round++) {
+  for (const name of roundOrder(names, round)) {
+    gc()
+    const cpu = process.cpuUsage()
+    await replay(hosts.get(name)!, real)
+    const used = process.cpuUsage(cpu)
+    samples.get(name)!.push((used.user + used.system) * 1000 / real.calls)
+  }
+}
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+const none = median(samples.get('none')!)
+const overhead = (name: string): number => median(samples.get(name)!) - none
+const reminder = overhead('reminder')
+console.log(`${real.runs.length} runs, ${real.calls} calls, ${rounds} rounds (CPU time); overhead per call past no listener:`)
+console.log(`  ${'repeat-tool-reminder'.padEnd(36)} ${reminder.toFixed(0).padStart(6)} ns`)
+let before = 0
+for (const name of names.slice(2)) {
+  const cost = overhead(name)
+  const step = cost - before
+  const added = `  (${step < 0 ? '−' : '+'}${Math.abs(step).toFixed(0)} ns${name === 'whole brake' ? ': findings, the voice, notices' : ''})`
+  console.log(`  ${`brake: ${name}`.padEnd(36)} ${cost.toFixed(0).padStart(6)} ns  ${(cost / reminder).toFixed(2)}× the reminder${added}`)
+  before = cost
+}
