@@ -19,8 +19,8 @@ import { Session } from 'node:inspector/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
-import { loadRealRuns, replay, withEmptyResults, type RealRuns } from './real-runs.ts'
-import { roundOrder } from './rounds.ts'
+import { loadRealRuns, replay, timedReplay, withEmptyResults } from './real-runs.ts'
+import { median, roundOrder } from './rounds.ts'
 
 const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
 const loaded = await loadRealRuns(path)
@@ -31,20 +31,7 @@ const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc')
 const cpuClock = process.env['BENCH_CLOCK'] === 'cpu'
 
-/** Nanoseconds per call of one replay of every run, on the chosen clock. */
-async function timed(waterfall: Waterfall, runs: RealRuns): Promise<number> {
-  const cpu = process.cpuUsage()
-  const wall = await replay(waterfall, runs)
-  if (!cpuClock) return wall / runs.calls
-  const used = process.cpuUsage(cpu)
-  return (used.user + used.system) * 1000 / runs.calls
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
+const clock = cpuClock ? 'cpu' : 'wall'
 
 const profileTo = process.env['BENCH_PROFILE']
 const allocationsTo = process.env['BENCH_ALLOCATIONS']
@@ -82,7 +69,7 @@ if (profileTo !== undefined || allocationsTo !== undefined) {
     const times: Record<string, number> = {}
     for (const name of roundOrder(names, round)) {
       gc()
-      times[name] = await timed(hosts[name]!, real)
+      times[name] = await timedReplay(hosts[name]!, real, clock)
       samples[name]!.push(times[name])
     }
     ratios.push((times['current']! - times['none']!) / (times['base']! - times['none']!))

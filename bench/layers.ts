@@ -14,8 +14,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
-import { loadRealRuns, replay } from './real-runs.ts'
-import { roundOrder } from './rounds.ts'
+import { loadRealRuns, replay, timedReplay } from './real-runs.ts'
+import { median, roundOrder } from './rounds.ts'
 
 /** A build that stops after the line `after` (its text in dist/index.js, found once), with `stop` put in after it. */
 interface Layer {
@@ -80,16 +80,8 @@ const samples = new Map<string, number[]>(names.map(name => [name, []]))
 for (let round = 0; round < rounds; round++) {
   for (const name of roundOrder(names, round)) {
     gc()
-    const cpu = process.cpuUsage()
-    await replay(hosts.get(name)!, real)
-    const used = process.cpuUsage(cpu)
-    samples.get(name)!.push((used.user + used.system) * 1000 / real.calls)
+    samples.get(name)!.push(await timedReplay(hosts.get(name)!, real, 'cpu'))
   }
-}
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 const none = median(samples.get('none')!)
 const overhead = (name: string): number => median(samples.get(name)!) - none

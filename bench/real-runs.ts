@@ -92,3 +92,15 @@ export function withEmptyResults(real: RealRuns): RealRuns {
     : event))
   return { ...real, runs, resultChars: 0 }
 }
+
+/**
+ * Nanoseconds per call of one {@link replay}, on the wall clock or on the process's CPU clock (which a busy machine's
+ * other work does not add to).
+ */
+export async function timedReplay(waterfall: Waterfall, real: RealRuns, clock: 'wall' | 'cpu'): Promise<number> {
+  const cpu = process.cpuUsage()
+  const wall = await replay(waterfall, real)
+  if (clock === 'wall') return wall / real.calls
+  const used = process.cpuUsage(cpu)
+  return (used.user + used.system) * 1000 / real.calls
+}

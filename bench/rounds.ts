@@ -1,5 +1,5 @@
 /**
- * The order variants are timed in within a round of interleaved timings.
+ * The order variants are timed in within a round of interleaved timings, and the figure the rounds give.
  * @module
  */
 
@@ -13,4 +13,11 @@ export function roundOrder<K extends string>(names: readonly K[], round: number)
   const order = names.map((_, i) => names[(i + round) % names.length]!)
   if (Math.floor(round / names.length) % 2 === 1) order.reverse()
   return order
+}
+
+/** The median of a variant's timings over the rounds: the figure each bench reads, as one slow round moves it least. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }

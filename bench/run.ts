@@ -23,7 +23,7 @@ import { Context } from '@deepseek-ai/cordis'
 import * as Brake from '../dist/index.js'
 import { accept, execution, host, signal, type Waterfall } from './hosts.ts'
 import { loadRealRuns, replay, type RealRuns } from './real-runs.ts'
-import { roundOrder } from './rounds.ts'
+import { median, roundOrder } from './rounds.ts'
 import { random, text, trace, type TraceCall } from './trace.ts'
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 11)
@@ -46,12 +46,6 @@ async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[], agent
     await waterfall('tools/post-execute', execution(call.name, call.args, agent, i), call.result, accept)
   }
   return Number(process.hrtime.bigint() - start)
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 /**
