@@ -311,7 +311,6 @@ export function createShellReader(patterns: readonly string[]): (command: string
   }
 }
 
-
 /**
  * Whether a command's raw text could change files: it holds a `>` or `tee`, or a pattern's first word followed by the
  * rest of that pattern's words (`npm` alone, as in `npm test`, is not enough). A superset of what reading the command
