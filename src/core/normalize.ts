@@ -5,8 +5,13 @@
  * @module dsh-brake/core/normalize
  */
 
-const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
+const MONTH_NAME = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)'
+const MONTH = `${MONTH_NAME}[a-z]*`
 const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
+/** A duration's unit, after its number. */
+const TIME_UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b'
+/** What introduces a process id, before its number. */
+const PID_LABEL = '(?:pid|process)(?:[^\\S\\n]|[:=#])*'
 
 /**
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
@@ -29,9 +34,9 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // Unix epoch seconds or milliseconds.
   '1\\d{9}(?:\\d{3})?\\b',
   // Durations: 12ms, 1.5 s, 3 seconds, 2m, 4 minutes, 1h.
-  '\\d+(?:\\.\\d+)?[^\\S\\n]?(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b',
+  `\\d+(?:\\.\\d+)?[^\\S\\n]?${TIME_UNIT}`,
   // Process ids.
-  '(?:pid|process)(?:[^\\S\\n]|[:=#])*\\d+',
+  `${PID_LABEL}\\d+`,
   // Windows temporary paths.
   '[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
 ].join('|')})|${
@@ -41,35 +46,61 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
 /**
  * What every volatile fragment holds at least one of: a digit (all but two kinds need one), a hyphen (a UUID made of
  * hexadecimal letters only) or the name of a temporary directory. A line without any of them has nothing to replace.
+ * It, not the narrower {@link VOLATILE_MARK}, says which lines `differsBeyondNormalizing` judges alone: which
+ * comparisons it settles decides which results owe a normalized fingerprint.
  */
 const MAY_CHANGE = /\d|-|te?mp|var\/folders/gi
 
 /**
+ * A mark that every volatile fragment leaves on its line: a line without one has nothing to replace. Narrower than
+ * {@link MAY_CHANGE}, which test output and numbered file listings meet on almost every line (a line number, a count,
+ * `python3`): most fragments hold a digit run that ends in a telling way (a unit, a colon and two digits, a month), so
+ * the marks are read where a digit run ends. Each mark lies within the fragment it stands for, its look-arounds
+ * included (none reaches past a line break), so a line without any holds no fragment, whatever surrounds it.
+ */
+const VOLATILE_MARK = new RegExp(`\\d(?!\\d)(?:${[
+  // A long hexadecimal id holds a digit run; the id is the whole hexadecimal run around it, twelve characters or more.
+  '(?=[\\da-f]*(?![\\da-f])(?<=[\\da-f]{12}))',
+  // `0x`, an ISO date's year, a written date's day before its month or after it, a clock time's hours, a slashed
+  // date's first number.
+  'x[\\da-f]', '-\\d', ` ${MONTH_NAME}`, `(?<=${MONTH} \\d+)`, ':\\d\\d:', '/\\d',
+  // An epoch: the whole run, ten or thirteen digits.
+  '(?<=\\d{10})',
+  // A duration's number, or its fraction, and its unit.
+  `[^\\S\\n]?${TIME_UNIT}`,
+  // A process id.
+  `(?<=${PID_LABEL}\\d+)`,
+].join('|')})|${[
+  // A UUID's second group, the temporary directories.
+  '-[\\da-f]{4}-', '\\\\(?<=te?mp\\\\)', '/(?:tmp|var/tmp|var/folders)/',
+].join('|')}`, 'gi')
+
+/**
  * Tool output with its volatile fragments replaced by a placeholder. The fragments' pattern is tried only on the lines
- * that may hold one (runs of such lines at once): it costs far more per character than looking for a digit, and in
- * long output most lines hold none (in the real runs' longest results, a fifth of the characters lie on such lines).
+ * that bear a mark of one (runs of such lines at once): it costs far more per character than looking for a mark, and
+ * in long output and test output most lines bear none.
  */
 export function normalizeResult(text: string): string {
-  MAY_CHANGE.lastIndex = 0
-  if (!MAY_CHANGE.test(text)) return text
+  VOLATILE_MARK.lastIndex = 0
+  if (!VOLATILE_MARK.test(text)) return text
   let normalized = ''
   // Up to `done`, the text is in `normalized`; the run of lines from `from` to `to` may change.
   let done = 0
-  let from = lineStart(text, MAY_CHANGE.lastIndex)
-  let to = lineEnd(text, MAY_CHANGE.lastIndex)
+  let from = lineStart(text, VOLATILE_MARK.lastIndex)
+  let to = lineEnd(text, VOLATILE_MARK.lastIndex)
   for (;;) {
-    MAY_CHANGE.lastIndex = to
-    const more = MAY_CHANGE.test(text)
-    // A hit on the very next line joins the run.
-    if (more && lineStart(text, MAY_CHANGE.lastIndex) === to + 1) {
-      to = lineEnd(text, MAY_CHANGE.lastIndex)
+    VOLATILE_MARK.lastIndex = to
+    const more = VOLATILE_MARK.test(text)
+    // A mark on the very next line joins the run.
+    if (more && lineStart(text, VOLATILE_MARK.lastIndex) === to + 1) {
+      to = lineEnd(text, VOLATILE_MARK.lastIndex)
       continue
     }
     normalized += text.slice(done, from) + text.slice(from, to).replace(VOLATILE, '∅')
     done = to
     if (!more) return normalized + text.slice(done)
-    from = lineStart(text, MAY_CHANGE.lastIndex)
-    to = lineEnd(text, MAY_CHANGE.lastIndex)
+    from = lineStart(text, VOLATILE_MARK.lastIndex)
+    to = lineEnd(text, VOLATILE_MARK.lastIndex)
   }
 }
 

@@ -61,6 +61,62 @@ describe('normalizing only the lines that may change', () => {
   })
 })
 
+describe('normalizing only the lines that bear a mark of a fragment', () => {
+  it.each([
+    ['a 13-digit epoch', 'at 1764484000123 ok'],
+    ['a month before its day, the day closed by a bracket', '(Nov 30)'],
+    ['a written date with its weekday', 'Mon, 30 Nov 2026'],
+    ['a full month name', 'since November 30, 2026'],
+    ['a process id after separators', 'killed (pid: 42)'],
+    ['a process id glued to its label', 'worker PROCESS7 done'],
+    ['a hexadecimal id with digits inside', 'commit abcdef123456abc'],
+    ['a long 0x address', 'at 0x7ffd3a2b1c40'],
+    ['a UUID of letters only', 'id abcdefab-abcd-abcd-abcd-abcdefabcdef'],
+    ['a Windows temporary path', 'wrote C:\\Users\\a\\AppData\\Local\\Temp\\x1.log'],
+    ['a Unix temporary path', 'wrote /private/var/folders/ab/T/x'],
+    ['a duration after a tab', '   12\tms'],
+    ['a duration in Greek microseconds', 'took 5 μs'],
+    ['a duration in capitals', 'took 1.5 MS'],
+    ['a clock time', 'at 9:05:07.123'],
+    ['a slashed date', 'on 1/2/2026'],
+    ['an ISO date-time with a zone', '2026-11-30 06:45:29+01:00'],
+  ])('replaces %s', (_, line) => {
+    const text = `plain words\r\n${line}\r\nno mark: python3, x86_64, 42%, line 7, 漢字 😀`
+    const normalized = normalizeResult(text)
+    expect(normalized).toBe(text.replace(VOLATILE, '∅'))
+    expect(normalized).toContain('∅')
+  })
+
+  it('leaves lines whose digits mark no fragment as they are', () => {
+    const text = '     1\tdef main():\n     2\t    return run(3)\n/testbed/django/db/backends/sqlite3/0001_initial.py\n[ 45%] 3 passed'
+    expect(normalizeResult(text)).toBe(text)
+  })
+
+  it('agrees with the fragments pattern run over the whole text, on any text dense in digits, separators and unit letters', () => {
+    const unit = fc.constantFrom(...'0123456789abcdefx1 \t\n\r-:/.,#=pidmsunhµμzt\\'.split(''), 'process', 'Nov', 'mon', 'tmp', 'temp',
+      'var/folders', 'é', '∅', '\u00a0', '😀')
+    fc.assert(fc.property(fc.string({ unit, maxLength: 80 }), (text) => {
+      expect(normalizeResult(text)).toBe(text.replace(VOLATILE, '∅'))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+
+  it('agrees with the fragments pattern run over the whole text, on any text built of whole fragments in any casing', () => {
+    const piece = fc.constantFrom('1764484000', '1764484000123', '17644840001', '2026-11-30T06:45:29.123Z', '2026-11-30 06:45',
+      '+01:00', 'Mon, 30 Nov 2026', 'Tue Dec 1', 'November 30, 2026', '30 Nov', 'Sat', 'May', '12:30:45', '1:2:3', '1/2/26',
+      '4.05s', '1.5 s', '3 seconds', '2m', '4 minutes', '1h', '12hrs', '120ms', '5 µs', '5 μs', '7ns', 'pid 42', 'pid42',
+      'process: 7', 'process=#3', 'PID\t9', '28960c95-e9da-434f-a0d1-23b48e4767d5', 'abcdefab-abcd-abcd-abcd-abcdefabcdef',
+      'deadbeefcafe1', 'abcdef123456', '0123456789ab', '0x7ffd3a2b1c40', '0x1f', '0xabcdef', 'C:\\Users\\a\\Temp\\x',
+      'd:\\tmp\\y', '/tmp/x1', '/private/tmp/q', '/var/folders/ab/c', '/var/tmp/z', 'python3', 'x86_64', 'sqlite3', '42%',
+      ' ', ' ', '\n', '\r\n', '\t', '-', ':', '/', '.', ',', '(', ')', '_', 'word', 'é', '漢', '😀', '∅')
+    const casing = fc.constantFrom((s: string) => s, (s: string) => s.toUpperCase())
+    const text = fc.array(fc.tuple(piece, casing), { maxLength: 30, size: 'max' })
+      .map(parts => parts.map(([part, cased]) => cased(part)).join(''))
+    fc.assert(fc.property(text, (text) => {
+      expect(normalizeResult(text)).toBe(text.replace(VOLATILE, '∅'))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 5_000) })
+  })
+})
+
 describe('telling results apart without normalizing', () => {
   it.each([
     ['other words first', 'compiled 3 modules\nDuration 4.05s', 'failed to compile\nDuration 4.05s', true],
