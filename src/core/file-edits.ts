@@ -48,19 +48,24 @@ export interface EditFields {
 export function toolEdits(fields: EditFields, args: unknown): FileEdit[] {
   if (typeof args !== 'object' || args === null) return [{ file: ANY_FILE, kind: 'other' }]
   const values = args as Readonly<Record<string, unknown>>
-  const text = (field: string | undefined): string | undefined => {
-    const value = field === undefined ? undefined : values[field]
-    return typeof value === 'string' ? value : undefined
-  }
-  const file = text(fields.file)
+  const file = textField(values, fields.file)
   if (file === undefined) return [{ file: ANY_FILE, kind: 'other' }]
-  const content = text(fields.content)
+  const content = textField(values, fields.content)
   if (content !== undefined) return [{ file, kind: 'content', content: fingerprint(content) }]
-  const old = text(fields.old)
-  const replacement = text(fields.new)
+  const old = textField(values, fields.old)
+  const replacement = textField(values, fields.new)
   if (old !== undefined && replacement !== undefined) return [{ file, kind: 'replace', old: fingerprint(old), new: fingerprint(replacement) }]
   if (replacement !== undefined) return [{ file, kind: 'insert', text: replacement.slice(0, TEXT_CHARS), line: undefined }]
   return [{ file, kind: 'other' }]
+}
+
+/**
+ * The text argument `field` names, if it names one and it is text. A function of its own rather than a closure over the
+ * arguments, which every file tool's call would make.
+ */
+function textField(values: Readonly<Record<string, unknown>>, field: string | undefined): string | undefined {
+  const value = field === undefined ? undefined : values[field]
+  return typeof value === 'string' ? value : undefined
 }
 
 /**

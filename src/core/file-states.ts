@@ -48,6 +48,7 @@ interface Change {
 
 interface FileState {
   base: number
+  /** Emptied in place when the file is written whole: no other list holds these. */
   changes: Change[]
   /** The latest last: its state is the file's now. */
   visits: Visit[]
@@ -76,11 +77,11 @@ export function createFileStates(): FileStates {
     switch (edit.kind) {
       case 'content':
         file.base = edit.content % MODULUS
-        file.changes = []
+        file.changes.length = 0
         return
       case 'restore':
         file.base = ORIGINAL
-        file.changes = []
+        file.changes.length = 0
         return
       case 'replace': {
         const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
@@ -114,7 +115,7 @@ export function createFileStates(): FileStates {
 
   function unknown(file: FileState): void {
     file.base = fingerprint(`\u0000unseen ${++unseen}`) % MODULUS
-    file.changes = []
+    file.changes.length = 0
   }
 
   function move(name: string, file: FileState, at: number, edit: FileEdit, onMove: OnMove): void {

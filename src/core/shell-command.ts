@@ -61,8 +61,9 @@ export function commandWords(words: readonly string[]): readonly string[] {
 /** The simple commands of a shell command line, heredoc bodies left out. */
 export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
-  let words: string[] = []
-  // The rest, made only for a command that has any: most have none.
+  // Each made only for a command that has any: most have no files or bodies, and the line's end leaves no command to
+  // make words for.
+  let words: string[] = NONE
   let writes: string[] = NONE
   let appends: string[] = NONE
   // The heredoc bodies of the command being read: the heredoc's line ends later, and its body is filled in then.
@@ -70,7 +71,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
   let word: string | undefined
   // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
   let redirect: 'file' | 'append' | 'other' | undefined
-  const heredocs: Heredoc[] = []
+  let heredocs: Heredoc[] = NO_HEREDOCS
 
   const endWord = (): void => {
     if (word === undefined) return
@@ -85,6 +86,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
         }
       }
     } else if (redirect === undefined) {
+      if (words === NONE) words = []
       words.push(word)
     }
     redirect = undefined
@@ -93,7 +95,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
   const endCommand = (): void => {
     endWord()
     if (words.length > 0 || writes.length > 0) commands.push({ words, writes, appends, bodies })
-    words = []
+    words = NONE
     writes = NONE
     appends = NONE
     bodies = NONE
@@ -118,7 +120,8 @@ export function simpleCommands(command: string): SimpleCommand[] {
       i = end
     } else if (char === '\n') {
       endCommand()
-      i = skipHeredocs(command, i + 1, heredocs)
+      // With no heredoc opened on the line that ended, the next line is commands.
+      i = heredocs.length === 0 ? i + 1 : skipHeredocs(command, i + 1, heredocs)
     } else if (char === ' ' || char === '\t') {
       endWord()
       i++
@@ -143,6 +146,7 @@ export function simpleCommands(command: string): SimpleCommand[] {
     } else if (char === '<' && command[i + 1] === '<') {
       endWord()
       if (bodies === NONE) bodies = []
+      if (heredocs === NO_HEREDOCS) heredocs = []
       i = readHeredoc(command, i + 2, heredocs, bodies)
     } else if (char === '>' || char === '<') {
       // A descriptor number right before the operator belongs to it (`2>`), not to the words.
@@ -172,6 +176,9 @@ export function simpleCommands(command: string): SimpleCommand[] {
 
 /** No words, files or bodies: shared by the commands that have none (never written to). */
 const NONE: string[] = Object.freeze([]) as unknown as string[]
+
+/** No heredocs waiting: a line opens none, as a rule (never written to). */
+const NO_HEREDOCS: Heredoc[] = Object.freeze([]) as unknown as Heredoc[]
 
 /** Characters with no meaning to the shell's splitting, in a run (sticky: matched where a word goes on). */
 const PLAIN = /[^\s'"\\;&|<>()$]+/y

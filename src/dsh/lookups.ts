@@ -45,9 +45,9 @@ export function facetsOf(tool: string, args: unknown): Facets {
     case 'glob':
       return typeof fields['pattern'] === 'string' ? { lookup: { terms: [clip(fields['pattern'])], scope: typeof fields['path'] === 'string' ? [clip(fields['path'])] : [] } } : NONE
     case 'read':
-      return typeof fields['file_path'] === 'string' ? fileFacets(fields['file_path'], readWindow(fields['offset'], fields['limit'])) : NONE
+      return typeof fields['file_path'] === 'string' ? fileFacets(fields['file_path'], readWindow(fields['file_path'], fields['offset'], fields['limit'])) : NONE
     case 'str_replace_editor':
-      return fields['command'] === 'view' && typeof fields['path'] === 'string' ? fileFacets(fields['path'], viewWindow(fields['view_range'])) : NONE
+      return fields['command'] === 'view' && typeof fields['path'] === 'string' ? fileFacets(fields['path'], viewWindow(fields['path'], fields['view_range'])) : NONE
     case 'bash':
       return typeof fields['command'] === 'string' ? commandFacets(fields['command']) : NONE
     default:
@@ -76,10 +76,15 @@ function withoutSearchExit(text: string): string {
   return text.slice(0, text[end - 1] === '\n' ? end - 1 : end)
 }
 
-function fileFacets(file: string, window: { first: number; last: number } | undefined): Facets {
-  const clipped = clip(file)
-  const lookup: Lookup = { terms: [clip(baseName(file))], scope: [clipped] }
-  return window === undefined ? { lookup } : { lookup, window: { file: clipped, first: window.first, last: window.last } }
+/** A look at `file`, and the window of it the call showed, if any (made by {@link windowOf}). */
+function fileFacets(file: string, window: FileWindow | undefined): Facets {
+  const lookup: Lookup = { terms: [clip(baseName(file))], scope: [clip(file)] }
+  return window === undefined ? { lookup } : { lookup, window }
+}
+
+/** The window from `first` to `last` of `file`, made where the lines are read: a call's window is made once. */
+function windowOf(file: string, first: number, last: number): FileWindow {
+  return { file: clip(file), first, last }
 }
 
 /** A lookup of `terms` in `scope`, arrays its caller made for it: taken as they are when within bounds. */
@@ -94,17 +99,18 @@ function bounded(parts: string[]): string[] {
 }
 
 /** `read`'s window: from `offset` (1 when absent), `limit` lines; none without a limit (the whole file, or its first page). */
-function readWindow(offset: unknown, limit: unknown): { first: number; last: number } | undefined {
+function readWindow(file: string, offset: unknown, limit: unknown): FileWindow | undefined {
   if (!isCount(limit)) return undefined
   const first = isCount(offset) ? offset : 1
-  return { first, last: first + limit - 1 }
+  return windowOf(file, first, first + limit - 1)
 }
 
 /** `str_replace_editor view`'s window: `view_range` [first, last]; none for `-1` (to the end) or no range. */
-function viewWindow(range: unknown): { first: number; last: number } | undefined {
+function viewWindow(file: string, range: unknown): FileWindow | undefined {
   if (!Array.isArray(range) || range.length !== 2) return undefined
-  const [first, last] = range as unknown[]
-  return isCount(first) && isCount(last) && last >= first ? { first, last } : undefined
+  const first: unknown = range[0]
+  const last: unknown = range[1]
+  return isCount(first) && isCount(last) && last >= first ? windowOf(file, first, last) : undefined
 }
 
 /** The facets of a shell command line: a search, or a window of one file, or neither. */
@@ -124,11 +130,11 @@ function commandFacets(command: string): Facets {
 function shellWindow(commands: readonly (readonly string[])[]): Facets | undefined {
   const printed = linesOf(commands.at(-1)!)
   if (printed === undefined) return undefined
-  const lines = { first: printed.first, last: printed.last }
-  if (commands.length === 1) return printed.files.length === 1 ? fileFacets(printed.files[0]!, lines) : undefined
-  if (commands.length !== 2 || printed.files.length > 0 || (commands[0]![0] !== 'cat' && commands[0]![0] !== 'nl')) return undefined
-  const files = operands(commands[0]!.slice(1))
-  return files.length === 1 ? fileFacets(files[0]!, lines) : undefined
+  // The file printed: named by the print itself, or by a `cat -n` / `nl` piped into it.
+  let files = printed.files
+  if (commands.length === 2 && files.length === 0 && (commands[0]![0] === 'cat' || commands[0]![0] === 'nl')) files = operands(commands[0]!.slice(1))
+  else if (commands.length !== 1) return undefined
+  return files.length === 1 ? fileFacets(files[0]!, windowOf(files[0]!, printed.first, printed.last)) : undefined
 }
 
 /** The lines a `sed -n` print or a `head` shows, and the files it reads. */
@@ -164,10 +170,8 @@ function shellSearch(commands: readonly (readonly string[])[]): Facets | undefin
     if (head === undefined) return undefined
     if (SEARCHES.has(head)) {
       searched = true
-      const asked = searchWords(head, simple.slice(1))
-      terms.push(...asked.terms)
       // A filter's own operands are the pipe's text, not places; only the first command (or a search fed file names) looks somewhere.
-      if (index === 0 || raw[0] === 'xargs') scope.push(...asked.scope)
+      searchWords(head, simple.slice(1), terms, index === 0 || raw[0] === 'xargs' ? scope : undefined)
     } else if (FILTERS.has(head) && !(head === 'sed' && simple.some(word => word.startsWith('-i')))) {
       if (index === 0) scope.push(...operands(simple.slice(1)))
     } else {
@@ -177,25 +181,38 @@ function shellSearch(commands: readonly (readonly string[])[]): Facets | undefin
   return searched ? { lookup: lookupOf(terms, scope) } : undefined
 }
 
-/** What one search command asked: its patterns or names, and its paths. Excluding patterns (`grep -v`) ask nothing. */
-function searchWords(head: string, args: readonly string[]): { terms: string[]; scope: string[] } {
+/**
+ * What one search command asked, added to the pipe's: its patterns or names to `terms`, its paths to `scope` (unless
+ * its places do not count). Excluding patterns (`grep -v`) ask nothing. Added in place: a pipe holds one search, as a
+ * rule, and a list of its own for each would be made to be copied.
+ */
+function searchWords(head: string, args: readonly string[], terms: string[], scope: string[] | undefined): void {
   if (head === 'find') {
-    const terms: string[] = []
-    const scope: string[] = []
+    // Places come before the first test.
+    let named = false
     for (let i = 0; i < args.length; i++) {
       const word = args[i]!
-      if (FIND_TESTS.has(word)) terms.push(args[++i] ?? '')
-      else if (word.startsWith('-') || word === '(' || word === ')' || word === '!') {
+      if (FIND_TESTS.has(word)) {
+        terms.push(args[++i] ?? '')
+        named = true
+      } else if (word.startsWith('-') || word === '(' || word === ')' || word === '!') {
         // A test's value (`-type f`, `-maxdepth 2`, `-exec … ;`) is not a place.
         if (word === '-exec' || word === '-execdir') while (i < args.length && args[i] !== ';' && args[i] !== '+') i++
         else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) i++
-      } else if (terms.length === 0) scope.push(word)
+      } else if (!named) scope?.push(word)
     }
-    return { terms, scope }
+    return
   }
   if (head === 'ls' || head === 'locate' || head === 'fd') {
     const places = operands(args)
-    return head === 'ls' ? { terms: places.map(baseName), scope: places } : { terms: places.slice(0, 1), scope: places.slice(1) }
+    if (head === 'ls') {
+      for (const place of places) terms.push(baseName(place))
+      scope?.push(...places)
+    } else {
+      terms.push(...places.slice(0, 1))
+      scope?.push(...places.slice(1))
+    }
+    return
   }
   // grep, rg, ag, ack: `-e` patterns, or the first operand; the rest are paths.
   const patterns: string[] = []
@@ -211,7 +228,8 @@ function searchWords(head: string, args: readonly string[]): { terms: string[]; 
     } else rest.push(word)
   }
   if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift()!)
-  return { terms: inverted ? [] : patterns, scope: rest }
+  if (!inverted) terms.push(...patterns)
+  scope?.push(...rest)
 }
 
 /** The operands among `args`: the words that are not options (`-n`, `--x`). */

@@ -65,7 +65,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   let observed = 0
   let lastCheckAt = 0
   // States files entered since the latest check: its outcome becomes theirs.
-  let entered: Visit[] = []
+  const entered: Visit[] = []
   // A file redone: the state's earlier visit, waiting for the next check.
   let redone: { readonly file: string; readonly before: Visit } | undefined
   // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
@@ -130,7 +130,8 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       lastCheckAt = at
       const failure = call.failure
       for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
-      entered = []
+      // Emptied in place: most checks follow no edit, and a new array for each would be made for nothing.
+      entered.length = 0
       const wasRedone = redone
       redone = undefined
       if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return told(call, failure, 'redo', wasRedone.file, 2)
@@ -153,7 +154,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
     reset() {
       files.clear()
       checks.clear()
-      entered = []
+      entered.length = 0
       redone = undefined
       lastCheckAt = 0
       made = 0

@@ -50,17 +50,19 @@ interface FileReads {
   noticed: number
   /** Windows over old ground since the latest notice that were no exact repeat of an earlier window. */
   drifted: number
-  /** The keys of the windows that went over old ground (the loop is made of them), the latest last. */
-  readonly keys: Set<number>
-  /** The ranges they showed, the latest last. */
-  readonly ranges: { first: number; last: number }[]
+  /**
+   * The keys of the windows that went over old ground (the loop is made of them), the latest last, and the ranges they
+   * showed: made at the first such window, as most files read between two changes never have one.
+   */
+  keys: Set<number> | undefined
+  ranges: { first: number; last: number }[] | undefined
 }
 
 function fileReads(): FileReads {
   // Plain columns, not typed ones: one set for every file an agent pages through between two changes (see columns.ts),
   // and most such files get a few windows, not {@link WINDOWS}.
   return {
-    firsts: [], lasts: [], numbers: [], olds: [], reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: new Set(), ranges: [],
+    firsts: [], lasts: [], numbers: [], olds: [], reads: 0, recent: 0, count: 0, noticed: 0, drifted: 0, keys: undefined, ranges: undefined,
   }
 }
 
@@ -72,6 +74,8 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
 
   /** How many lines of `first`–`last` earlier windows of `reads` showed (not the latest one, nor much larger ones). */
   function shownBefore(reads: FileReads, first: number, last: number): number {
+    // A file's first window shows nothing read before.
+    if (reads.reads === 0) return 0
     const size = last - first + 1
     const overlaps: [number, number][] = []
     for (let i = 0; i < Math.min(reads.reads, WINDOWS); i++) {
@@ -104,11 +108,13 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       if (!old) return undefined
       reads.count++
       if (!revisit) reads.drifted++
-      reads.keys.delete(call.key)
-      reads.keys.add(call.key)
-      if (reads.keys.size > WINDOWS) reads.keys.delete(reads.keys.values().next().value!)
-      reads.ranges.push({ first, last })
-      if (reads.ranges.length > RANGES) reads.ranges.shift()
+      const keys = reads.keys ??= new Set()
+      keys.delete(call.key)
+      keys.add(call.key)
+      if (keys.size > WINDOWS) keys.delete(keys.values().next().value!)
+      const ranges = reads.ranges ??= []
+      ranges.push({ first, last })
+      if (ranges.length > RANGES) ranges.shift()
       // Once told, a pass replayed window for window is exact repetition, which the other detectors go on telling.
       const due = reads.noticed === 0
         ? bits(reads.recent) >= options.schedule.first && spread(reads, options.among)
@@ -117,8 +123,8 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       reads.noticed = reads.count
       reads.drifted = 0
       return {
-        finding: { kind: 'rereading', file: window.file, count: reads.count, ranges: merged(reads.ranges) },
-        calls: [...reads.keys],
+        finding: { kind: 'rereading', file: window.file, count: reads.count, ranges: merged(ranges) },
+        calls: [...keys],
       }
     },
     reset() {

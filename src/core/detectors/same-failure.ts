@@ -73,7 +73,8 @@ export function createSameFailureDetector(options: SameFailureOptions): Detector
       const changed = edited
       const blind = unseen
       lastCheck = call.key
-      edited = []
+      // A new list only after edits (`changed` keeps the old one for this call): most checks follow none.
+      if (edited.length > 0) edited = []
       unseen = false
       // A failure told only by an exception the output went on after is not certain enough to call unchanged.
       const failure = call.failure?.loose === true ? undefined : call.failure

@@ -104,6 +104,22 @@ describe('shell commands that change files', () => {
     expect(simpleCommands('cat <<EOF > a.py\nx = 1')).toEqual([{ words: ['cat'], writes: ['a.py'], appends: [], bodies: ['x = 1'] }])
   })
 
+  it('reads empty commands, a redirect with no words, and heredocs opened on later lines', () => {
+    const none = { writes: [], appends: [], bodies: [] }
+    expect(simpleCommands('')).toEqual([])
+    expect(simpleCommands(';; && |\n\n')).toEqual([])
+    expect(simpleCommands('> out.txt; ls')).toEqual([{ words: [], writes: ['out.txt'], appends: [], bodies: [] }, { words: ['ls'], ...none }])
+    expect(simpleCommands('ls\ncat <<A > a\n1\nA\nls\ncat <<B >> b\n2\nB\nwc')).toEqual([
+      { words: ['ls'], ...none },
+      { words: ['cat'], writes: ['a'], appends: [], bodies: ['1\n'] },
+      { words: ['ls'], ...none },
+      { words: ['cat'], writes: ['b'], appends: ['b'], bodies: ['2\n'] },
+      { words: ['wc'], ...none },
+    ])
+    // An operator with no delimiter opens no heredoc: the next line is commands.
+    expect(simpleCommands('cat << \nls')).toEqual([{ words: ['cat'], ...none }, { words: ['ls'], ...none }])
+  })
+
   it('never throws, whatever the command', () => {
     fc.assert(fc.property(fc.string({ maxLength: 200 }), (command) => {
       expect(typeof changesFiles(command, changing)).toBe('boolean')

@@ -49,6 +49,13 @@ describe('what a shell command looked for', () => {
     ['a long pattern', `grep -rn "${'x'.repeat(250)}" src/`, { lookup: { terms: ['x'.repeat(200)], scope: ['src/'] } }],
     ['find by names after a directory given with slashes', 'find src/ -name "*.py" -o -iname "*.pyi"', { lookup: { terms: ['*.py', '*.pyi'], scope: ['src/'] } }],
     ['ls of directories', 'ls src/ lib//', { lookup: { terms: ['src', 'lib'], scope: ['src/', 'lib//'] } }],
+    // A search later in the pipe adds its terms; its places count only when it is fed file names.
+    ['find fed by a search', 'grep -l parse src | xargs find . -name "*.py"', { lookup: { terms: ['parse', '*.py'], scope: ['src', '.'] } }],
+    ['a later search\'s places', 'grep -rn parse src | grep -n test lib', { lookup: { terms: ['parse', 'test'], scope: ['src'] } }],
+    ['ls into xargs grep', 'ls src | xargs grep -n parse lib', { lookup: { terms: ['src', 'parse'], scope: ['src', 'lib'] } }],
+    ['fd and locate', 'fd parse src lib', { lookup: { terms: ['parse'], scope: ['src', 'lib'] } }],
+    ['locate', 'locate functions.py', { lookup: { terms: ['functions.py'], scope: [] } }],
+    ['nl into sed -n', 'nl -ba a.py | sed -n 5p', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 5, last: 5 } }],
   ])('%s', (_, command, expected) => {
     expect(facetsOf('bash', { command, description: 'look' })).toEqual(expected)
   })
@@ -61,6 +68,8 @@ describe('what a shell command looked for', () => {
     ['a search followed by something else', 'grep -n parse a.py && python a.py'],
     ['sed printing more than one range', 'sed -n \'1,5p;20,30p\' a.py'],
     ['a window of two files', 'head -n 5 a.py b.py'],
+    ['a window of what a program printed', 'python a.py | sed -n 1,5p'],
+    ['a window of three commands', 'cat -n a.py | sed -n 1,5p | head -n 2'],
   ])('%s is no lookup', (_, command) => {
     expect(facetsOf('bash', { command })).toEqual({})
   })
