@@ -17,7 +17,9 @@ const PID_LABEL = '(?:pid|process)(?:[^\\S\\n]|[:=#])*'
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
  * Unix temporary paths start at a word boundary, with a character from a short list: the shared `\b` and the
  * look-ahead let the engine skip every other position at once. No fragment
- * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line.
+ * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line. Every kind of fragment
+ * must have a mark in {@link VOLATILE_MARK}: a line holding only a fragment without one would go unnormalized, so a new
+ * kind also needs a sample in the property test over texts built of whole fragments (test/unit/core/normalize.spec.ts).
  */
 export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // UUIDs, then long hexadecimal ids (commit hashes, container ids, memory addresses).
