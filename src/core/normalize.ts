@@ -12,6 +12,8 @@ const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
 const TIME_UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b'
 /** What introduces a process id, before its number. */
 const PID_LABEL = '(?:pid|process)(?:[^\\S\\n]|[:=#])*'
+/** The Unix temporary directories, slashes included: a path under one is temporary. */
+const UNIX_TEMP_DIR = '/(?:tmp|var/tmp|var/folders)/'
 
 /**
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
@@ -43,7 +45,7 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   '[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
 ].join('|')})|${
   // Unix temporary paths.
-  '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+'}`, 'gi')
+  `(?:/private)?${UNIX_TEMP_DIR}[^\\s'"\`)\\]}]+`}`, 'gi')
 
 /**
  * What every volatile fragment holds at least one of: a digit (all but two kinds need one), a hyphen (a UUID made of
@@ -74,7 +76,7 @@ const VOLATILE_MARK = new RegExp(`\\d(?!\\d)(?:${[
   `(?<=${PID_LABEL}\\d+)`,
 ].join('|')})|${[
   // A UUID's second group, the temporary directories.
-  '-[\\da-f]{4}-', '\\\\(?<=te?mp\\\\)', '/(?:tmp|var/tmp|var/folders)/',
+  '-[\\da-f]{4}-', '\\\\(?<=te?mp\\\\)', UNIX_TEMP_DIR,
 ].join('|')}`, 'gi')
 
 /**
