@@ -50,8 +50,9 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
 /**
  * What every volatile fragment holds at least one of: a digit (all but two kinds need one), a hyphen (a UUID made of
  * hexadecimal letters only) or the name of a temporary directory. A line without any of them has nothing to replace.
- * It, not the narrower {@link VOLATILE_MARK}, says which lines `differsBeyondNormalizing` judges alone: which
- * comparisons it settles decides which results owe a normalized fingerprint.
+ * It, not the narrower {@link VOLATILE_MARK}, says which lines `differsBeyondNormalizing` judges alone. Narrowing it
+ * would change which results `sameResult` marks owed, and so which keep a normalized fingerprint once their text is
+ * let go.
  */
 const MAY_CHANGE = /\d|-|te?mp|var\/folders/gi
 
