@@ -48,7 +48,7 @@ interface Change {
 
 interface FileState {
   base: number
-  /** Emptied in place when the file is written whole: no other list holds these. */
+  /** Emptied in place (a write, a restore, an edit whose effect is not known): nothing else holds it. */
   changes: Change[]
   /** The latest last: its state is the file's now. */
   visits: Visit[]

@@ -12,12 +12,16 @@ const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*'
 const TIME_UNIT = '(?:ns|µs|us|ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)\\b'
 /** What introduces a process id, before its number. */
 const PID_LABEL = '(?:pid|process)(?:[^\\S\\n]|[:=#])*'
+/** The Unix temporary directories, slashes included: a path under one is temporary. */
+const UNIX_TEMP_DIR = '/(?:tmp|var/tmp|var/folders)/'
 
 /**
  * Fragments that differ from run to run without meaning anything, tried left to right at each position. All but the
  * Unix temporary paths start at a word boundary, with a character from a short list: the shared `\b` and the
  * look-ahead let the engine skip every other position at once. No fragment
- * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line.
+ * spans a line break (spaces inside one are `[^\S\n]`), so a text normalizes line by line. Every kind of fragment
+ * must have a mark in {@link VOLATILE_MARK}: a line holding only a fragment without one would go unnormalized, so a new
+ * kind also needs a sample in the property test over texts built of whole fragments (test/unit/core/normalize.spec.ts).
  */
 export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   // UUIDs, then long hexadecimal ids (commit hashes, container ids, memory addresses).
@@ -41,13 +45,14 @@ export const VOLATILE = new RegExp(`\\b(?=[\\da-fjmnopstw]|[a-z]:\\\\)(?:${[
   '[a-z]:\\\\(?:[^\\s\\\\]+\\\\)*?(?:temp|tmp)\\\\[^\\s\'"`)\\]}]+',
 ].join('|')})|${
   // Unix temporary paths.
-  '(?:/private)?/(?:tmp|var/tmp|var/folders)/[^\\s\'"`)\\]}]+'}`, 'gi')
+  `(?:/private)?${UNIX_TEMP_DIR}[^\\s'"\`)\\]}]+`}`, 'gi')
 
 /**
  * What every volatile fragment holds at least one of: a digit (all but two kinds need one), a hyphen (a UUID made of
  * hexadecimal letters only) or the name of a temporary directory. A line without any of them has nothing to replace.
- * It, not the narrower {@link VOLATILE_MARK}, says which lines `differsBeyondNormalizing` judges alone: which
- * comparisons it settles decides which results owe a normalized fingerprint.
+ * It, not the narrower {@link VOLATILE_MARK}, says which lines `differsBeyondNormalizing` judges alone. Narrowing it
+ * would change which results `sameResult` marks owed, and so which keep a normalized fingerprint once their text is
+ * let go.
  */
 const MAY_CHANGE = /\d|-|te?mp|var\/folders/gi
 
@@ -72,7 +77,7 @@ const VOLATILE_MARK = new RegExp(`\\d(?!\\d)(?:${[
   `(?<=${PID_LABEL}\\d+)`,
 ].join('|')})|${[
   // A UUID's second group, the temporary directories.
-  '-[\\da-f]{4}-', '\\\\(?<=te?mp\\\\)', '/(?:tmp|var/tmp|var/folders)/',
+  '-[\\da-f]{4}-', '\\\\(?<=te?mp\\\\)', UNIX_TEMP_DIR,
 ].join('|')}`, 'gi')
 
 /**

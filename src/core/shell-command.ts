@@ -61,8 +61,8 @@ export function commandWords(words: readonly string[]): readonly string[] {
 /** The simple commands of a shell command line, heredoc bodies left out. */
 export function simpleCommands(command: string): SimpleCommand[] {
   const commands: SimpleCommand[] = []
-  // Each made only for a command that has any: most have no files or bodies, and the line's end leaves no command to
-  // make words for.
+  // Each made only for a command that has any: most have no files or bodies, and the empty command after the last
+  // separator needs none.
   let words: string[] = NONE
   let writes: string[] = NONE
   let appends: string[] = NONE

@@ -189,17 +189,17 @@ function shellSearch(commands: readonly (readonly string[])[]): Facets | undefin
 function searchWords(head: string, args: readonly string[], terms: string[], scope: string[] | undefined): void {
   if (head === 'find') {
     // Places come before the first test.
-    let named = false
+    let tested = false
     for (let i = 0; i < args.length; i++) {
       const word = args[i]!
       if (FIND_TESTS.has(word)) {
         terms.push(args[++i] ?? '')
-        named = true
+        tested = true
       } else if (word.startsWith('-') || word === '(' || word === ')' || word === '!') {
         // A test's value (`-type f`, `-maxdepth 2`, `-exec … ;`) is not a place.
         if (word === '-exec' || word === '-execdir') while (i < args.length && args[i] !== ';' && args[i] !== '+') i++
         else if (i + 1 < args.length && !args[i + 1]!.startsWith('-')) i++
-      } else if (!named) scope?.push(word)
+      } else if (!tested) scope?.push(word)
     }
     return
   }

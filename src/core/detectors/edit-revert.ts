@@ -130,7 +130,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       lastCheckAt = at
       const failure = call.failure
       for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
-      // Emptied in place: most checks follow no edit, and a new array for each would be made for nothing.
+      // Emptied in place: only this detector holds it.
       entered.length = 0
       const wasRedone = redone
       redone = undefined

@@ -51,10 +51,11 @@ interface FileReads {
   /** Windows over old ground since the latest notice that were no exact repeat of an earlier window. */
   drifted: number
   /**
-   * The keys of the windows that went over old ground (the loop is made of them), the latest last, and the ranges they
-   * showed: made at the first such window, as most files read between two changes never have one.
+   * The keys of the windows that went over old ground (the loop is made of them), the latest last. Made at the first
+   * such window, as most files read between two changes never have one.
    */
   keys: Set<number> | undefined
+  /** The ranges they showed, the latest last. Made at the first window over old ground, as `keys` is. */
   ranges: { first: number; last: number }[] | undefined
 }
 

@@ -25,6 +25,11 @@ describe('the edits of a file tool', () => {
     expect(toolEdits(editFields, { old_string: 'x', new_string: 'y' })).toEqual([other(ANY_FILE)])
     expect(toolEdits(editFields, 'not an object')).toEqual([other(ANY_FILE)])
   })
+
+  it('takes a text argument that is no text (a number, say) as an edit it cannot read', () => {
+    expect(toolEdits({ file: 'file_path', content: 'content' }, { file_path: 'a.py', content: 42 })).toEqual([other('a.py')])
+    expect(toolEdits(editFields, { file_path: 'a.py', old_string: 1, new_string: 2 })).toEqual([other('a.py')])
+  })
 })
 
 describe('the edits of a shell command', () => {

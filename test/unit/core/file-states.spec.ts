@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ANY_FILE, shellEdits, toolEdits, type FileEdit } from '../../../src/core/file-edits.ts'
-import { createFileStates, MAX_FILES, ORIGINAL, type FileStates, type Visit } from '../../../src/core/file-states.ts'
+import { createFileStates, MAX_CHANGES, MAX_FILES, ORIGINAL, type FileStates, type Visit } from '../../../src/core/file-states.ts'
 
 const EDIT = { file: 'file_path', old: 'old_string', new: 'new_string' }
 const WRITE = { file: 'file_path', content: 'content' }
@@ -53,6 +53,19 @@ describe('the state of a file', () => {
     expect(written[2]).toBe(written[0])
     expect(written[1]).not.toBe(written[0])
     expect(written[3]).toBe(ORIGINAL)
+  })
+
+  it('does not keep, after a write of the whole file, the changes made before it', () => {
+    const states = statesAfter([toolEdits(WRITE, { file_path: 'app.py', content: 'v1' }),
+      toolEdits(EDIT, { file_path: 'app.py', old_string: 'a', new_string: 'b' }), toolEdits(WRITE, { file_path: 'app.py', content: 'v1' })])
+    expect(states[2]).toBe(states[0])
+  })
+
+  it(`starts afresh past ${MAX_CHANGES} changes, and comes back there when an edit made after is undone`, () => {
+    const insertions = Array.from({ length: MAX_CHANGES + 1 }, (_, n): FileEdit[] => [{ file: 'app.py', kind: 'insert', text: `print(${n})`, line: undefined }])
+    const states = statesAfter([...insertions, toolEdits(EDIT, { file_path: 'app.py', old_string: 'x', new_string: 'y' }),
+      toolEdits(EDIT, { file_path: 'app.py', old_string: 'y', new_string: 'x' })])
+    expect(states.at(-1)).toBe(states[MAX_CHANGES])
   })
 
   it('does not come back from an edit it cannot read, nor from deleting a line it did not see inserted', () => {

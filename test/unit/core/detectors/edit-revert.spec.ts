@@ -29,6 +29,16 @@ describe('edits that undo each other', () => {
     }, '-'])
   })
 
+  it('are told the same after many earlier edits, each checked, at another file', () => {
+    // More edits than a check waits on at once: each check lets go of the states it settled, or the latest go unheard.
+    const earlier = Array.from({ length: 20 }, (_, n) => [editOf('app/other.py', `v${n}`, `v${n + 1}`), checkOf('python -c pass', `ok ${n}\n`)]).flat()
+    const calls = [
+      ...earlier, checkOf(RUN, wrongCode), shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
+      shellEditOf("sed -i '32d' app/models.py"), shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
+    ]
+    expect(found(calls).at(-1)).toMatchObject({ evidence: 'redo', file: 'app/models.py' })
+  })
+
   it.each<[string, CallObservation[]]>([
     ['something was tried between the undo and the redo', [
       shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '32d' app/models.py"),

@@ -41,6 +41,12 @@ describe('the same failure after every fix', () => {
     expect(found(calls).at(-1)).toMatchObject({ count: 3 })
   })
 
+  it('lets an edit at the failure\'s file break only the round it was made in, not the rounds after', () => {
+    const calls = [run(nameError(15)), editOf('/repo/django/db/backends/sqlite3/base.py', 'x', 'y'), run(nameError(15)),
+      rewrite(1), run(nameError(15)), rewrite(2), run(nameError(15))]
+    expect(found(calls).map(finding => finding === '-' ? '-' : finding.count)).toEqual(['-', '-', '-', '-', '-', '-', 3])
+  })
+
   // ── traps: real work ──
   it.each<[string, CallObservation[]]>([
     ['fix → test → fix where the failure changes', [
