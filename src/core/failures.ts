@@ -5,10 +5,11 @@
  * Design: docs/design.md#progress-that-was-not-real
  * @module dsh-brake/core/failures
  */
+import { detached } from './detach.js'
 import { fingerprint } from './fingerprint.js'
 import { normalizeResult } from './normalize.js'
 
-/** A failure of a check, as its output tells it. */
+/** A failure of a check, as its output tells it. Its text is detached from the output (`detach.ts`): detectors keep it. */
 export interface Failure {
   /** Fingerprint of the failure as it reads (normalized; a long output's last {@link COMPARED_CHARS}): equal for the same failure. */
   readonly same: number
@@ -99,7 +100,7 @@ export function failureOf(body: string, failed: boolean): Failure | undefined {
     return { same, place, line, origin, files, loose: true }
   }
   return {
-    same, place: exception?.place ?? same, line: exception?.line ?? (lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS),
+    same, place: exception?.place ?? same, line: exception?.line ?? detached((lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS)),
     origin: exception?.origin ?? '', files: namedFiles(body.slice(-NAMED_TAIL_CHARS)), loose: false,
   }
 }
@@ -114,7 +115,7 @@ function exceptionOf(lines: readonly string[], at: number): Failure {
   for (let back = at - 1; back >= Math.max(0, at - FRAME_LINES); back--) {
     const frame = PYTHON_FRAME.exec(lines[back]!)
     if (frame !== null) {
-      origin = frame[1]!
+      origin = detached(frame[1]!)
       where = SYNTAX.test(exception) ? `${origin}:${frame[2]}` : `${origin} ${frame[3] ?? ''}`
       code = lines.slice(back + 1, at).find(line => !MARKER.test(line))?.trim() ?? ''
       break
@@ -122,14 +123,14 @@ function exceptionOf(lines: readonly string[], at: number): Failure {
   }
   const below = origin === '' ? JS_FRAME.exec(lines[at + 1] ?? '') : null
   if (below !== null) {
-    origin = below[2]!
+    origin = detached(below[2]!)
     where = `${origin} ${below[1] ?? ''}`
   }
   const place = SYNTAX.test(exception) ? where : origin
   return {
     same: fingerprint(`${where}\n${normalizeResult(code)}\n${exception}`),
     place: fingerprint(`${place}\n${exception}`),
-    line: exception.slice(0, LINE_CHARS),
+    line: detached(exception.slice(0, LINE_CHARS)),
     origin,
     files: origin === '' ? [] : [origin],
     loose: false,
@@ -172,7 +173,7 @@ function namedFiles(text: string): string[] {
     while (end < text.length && isPathChar(text.charCodeAt(end))) end++
     const name = text.slice(start, end).replace(/^[.@-]+|[.@-]+$/g, '')
     const last = name.lastIndexOf('.')
-    if (last > 0 && FILE_EXTENSION.test(name.slice(last)) && /[A-Za-z]/.test(name.slice(0, last)) && !names.includes(name)) names.push(name)
+    if (last > 0 && FILE_EXTENSION.test(name.slice(last)) && /[A-Za-z]/.test(name.slice(0, last)) && !names.includes(name)) names.push(detached(name))
     if (names.length === NAMED_FILES) break
     dot = text.indexOf('.', end)
   }

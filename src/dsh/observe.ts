@@ -3,6 +3,7 @@
  * @module dsh-brake/dsh/observe
  */
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { detached } from '../core/detach.js'
 import { failureOf } from '../core/failures.js'
 import type { Identity } from '../core/identify.js'
 import { errorLine } from '../core/normalize.js'
@@ -21,8 +22,9 @@ export function observeCall(
 ): CallObservation {
   const text = contentText(result.content)
   // The error shape is only taken from real error results: a shell failure's first line is its output, not an error.
-  // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document.
-  const line = result.isError ? errorLine(text).slice(0, ERROR_LINE_CHARS) : undefined
+  // Bounded: a chain keeps its latest line, and a one-line error can be a whole JSON document. Detached, or the line
+  // kept would keep the whole result alive.
+  const line = result.isError ? detached(errorLine(text).slice(0, ERROR_LINE_CHARS)) : undefined
   // A shell command that exited non-zero is a failed call, although DSH reports it as a successful tool call. Only
   // a shell tool's output is read that way: a file that happens to end in `[exit code: 1]` is just its content.
   const shellFailed = identity.shell && reportsShellFailure(text)

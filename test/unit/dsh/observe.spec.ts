@@ -1,4 +1,6 @@
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { Identity } from '../../../src/core/identify.ts'
 import { observeCall } from '../../../src/dsh/observe.ts'
@@ -32,5 +34,34 @@ describe('observing a call', () => {
       isError: true, content: [{ type: 'text', text: `Error: ${'x'.repeat(10_000)}` }], error: { message: 'x' },
     }
     expect(observeCall(exec('read'), identity(false), failure, false).errorLine).toHaveLength(2000)
+  })
+})
+
+describe('what an observation keeps of a large result', () => {
+  // vitest runs without --expose-gc: the collector is reached the way Node's own tests reach it.
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const heapUsed = (): number => {
+    gc()
+    gc()
+    return process.memoryUsage().heapUsed
+  }
+
+  it('keeps none of the output its error line and its failure were read from', () => {
+    const kept: unknown[] = []
+    const before = heapUsed()
+    for (let i = 0; i < 30; i++) {
+      // About half a megabyte each, distinct, so that nothing is shared between them.
+      const output = `output line ${i}, nothing to see here\n`.repeat(14_000)
+      const failed: ToolExecutionResult = { isError: true, content: [{ type: 'text', text: `Error: tool ${i} failed on its input\n${output}` }], error: { message: 'failed' } }
+      const error = observeCall(exec('tool'), identity(false), failed, false)
+      const raised = observeCall(exec('bash'), identity(true), ok(`${output}Traceback (most recent call last):\n  File "src/app_${i}.py", line 3, in run\n    check()\nAssertionError: expected the value of check ${i}\n[exit code: 1]`), false)
+      const named = observeCall(exec('bash'), identity(true), ok(`${output}FAILED tests/test_${i}.py::test_value - assert the value\n[exit code: 1]`), false)
+      kept.push(error.errorLine, raised.failure?.line, raised.failure?.origin, named.failure?.line, named.failure?.files)
+    }
+    expect(kept.filter(value => value === undefined)).toEqual([])
+    // 90 outputs of half a megabyte went through (45 MB): the lines kept of them come to a few kilobytes. A line kept
+    // as a view into its output would keep the output whole.
+    expect((heapUsed() - before) / 1024 / 1024).toBeLessThan(4)
   })
 })
