@@ -125,7 +125,8 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
   }
 }
 
-const NO_EDITS: readonly FileEdit[] = Object.freeze([])
+/** No edit: shared by every call and command that shows none (never written to). */
+export const NO_EDITS: readonly FileEdit[] = Object.freeze([])
 
 /** A simple command's operands: the words after its program that are not options. */
 function operandsOf(words: readonly string[]): string[] {

@@ -6,7 +6,7 @@
 import { argumentsKey, toolSeed } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
 import { classOf, createPolicyResolver, identityOf, shellCommandOf, type ToolPolicies, type ToolPolicy } from './policies.js'
-import { ANY_FILE, simpleCommandEdits, toolEdits, type FileEdit } from './file-edits.js'
+import { ANY_FILE, NO_EDITS, simpleCommandEdits, toolEdits, type FileEdit } from './file-edits.js'
 import { createShellReader, type ShellLine } from './shell-command.js'
 import type { WatchedClass } from './types.js'
 
@@ -76,7 +76,6 @@ interface WatchedTool {
   readonly seed: number
 }
 
-const NO_EDITS: readonly FileEdit[] = Object.freeze([])
 const UNSEEN: readonly FileEdit[] = Object.freeze([{ file: ANY_FILE, kind: 'other' }])
 /** What a call that runs no shell command line changes through one: nothing. */
 const NO_SHELL_LINE: ShellLine = Object.freeze({ change: 'none', commands: undefined })
