@@ -39,10 +39,10 @@ const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)')
 
 /**
- * Run `calls` through post-execute for `agent` (one fresh agent by default); returns nanoseconds, on the wall clock or
- * the process's CPU clock.
+ * Run `calls` through post-execute for `agent` (`{}` for a fresh one); returns nanoseconds, on the wall clock or the
+ * process's CPU clock.
  */
-async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[], agent: object = {}, clock: 'wall' | 'cpu' = 'wall'): Promise<number> {
+async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[], agent: object, clock: 'wall' | 'cpu' = 'wall'): Promise<number> {
   const start = process.hrtime.bigint()
   const cpu = process.cpuUsage()
   for (let i = 0; i < calls.length; i++) {
@@ -91,7 +91,7 @@ if (section('calls')) {
   const calls = trace(TRACE_LENGTH)
   const hosts = { none: await host('none'), noop: await host('noop'), reminder: await host('reminder'), brake: await host('brake') }
   // Warm every path up before measuring.
-  for (const waterfall of Object.values(hosts)) await dispatch(waterfall, calls.slice(0, 20_000))
+  for (const waterfall of Object.values(hosts)) await dispatch(waterfall, calls.slice(0, 20_000), {})
   const stringify = (): Promise<number> => {
     const start = process.hrtime.bigint()
     let sink = 0
@@ -100,10 +100,10 @@ if (section('calls')) {
     return Promise.resolve(Number(process.hrtime.bigint() - start))
   }
   const t = await rounds({
-    none: () => dispatch(hosts.none, calls),
-    noop: () => dispatch(hosts.noop, calls),
-    reminder: () => dispatch(hosts.reminder, calls),
-    brake: () => dispatch(hosts.brake, calls),
+    none: () => dispatch(hosts.none, calls, {}),
+    noop: () => dispatch(hosts.noop, calls, {}),
+    reminder: () => dispatch(hosts.reminder, calls, {}),
+    brake: () => dispatch(hosts.brake, calls, {}),
     stringify,
   })
   const perCall = (ns: number): number => ns / TRACE_LENGTH
@@ -206,10 +206,10 @@ if (section('sequence')) {
   const none = await host('none')
   const lengths = [2, 4, 8, 16]
   const hosts = Object.fromEntries(await Promise.all(lengths.map(async l => [l, await host('brake', { sequenceLength: l })] as const)))
-  for (const waterfall of [none, ...Object.values(hosts)]) await dispatch(waterfall, calls.slice(0, 10_000))
+  for (const waterfall of [none, ...Object.values(hosts)]) await dispatch(waterfall, calls.slice(0, 10_000), {})
   const variants: Record<string, () => Promise<number>> = {
-    none: () => dispatch(none, calls),
-    ...Object.fromEntries(lengths.map(l => [`s${l}`, () => dispatch(hosts[l]!, calls)])),
+    none: () => dispatch(none, calls, {}),
+    ...Object.fromEntries(lengths.map(l => [`s${l}`, () => dispatch(hosts[l]!, calls, {})])),
   }
   const t = await rounds(variants)
   const overhead = Object.fromEntries(lengths.map(l => [l, (t[`s${l}`]! - t['none']!) / calls.length]))
