@@ -6,7 +6,7 @@
  */
 import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
-import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../core/detectors/repetition.js'
+import { createRepetitionWatch, createWatchMemory, type Repetition, type RepetitionOptions, type WatchMemory } from '../core/detectors/repetition.js'
 import { foldText } from '../core/detectors/repetition-fold.js'
 import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
@@ -24,6 +24,8 @@ export function wouldCut(
   const stream = resolveOptions(Config(config)).stream
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
+  // The blocks are watched one after another, so one watch's memory serves them all: made once, not per block.
+  const memory = createWatchMemory(stream)
   for (const response of responses) {
     const quotedRun = createQuotedRun(() => foldText(quotableText(outputsBefore(calls, response.callsBefore), LIMITS.streamQuoteChars)))
     const total = responseChars(response)
@@ -32,7 +34,7 @@ export function wouldCut(
     for (const block of response.blocks) {
       const chars = length(block.deltas)
       // A block shorter than the fewest characters cut cannot repeat enough: most blocks, not watched at all.
-      const found = chars < stream.minChars ? undefined : firstRepetition(block.deltas, stream, quotedRun)
+      const found = chars < stream.minChars ? undefined : firstRepetition(block.deltas, stream, quotedRun, memory)
       if (found === undefined) {
         before += chars
         continue
@@ -67,9 +69,11 @@ export function liveCut(response: RecordedResponse): LiveCut {
   return { response: response.index + 1, callsBefore: response.callsBefore, at: responseChars(response), part: response.blocks.at(-1)?.part ?? 'text' }
 }
 
-/** The first repetition the plugin's watch finds in `deltas`, streamed as they were. */
-function firstRepetition(deltas: readonly string[], stream: RepetitionOptions, quotedRun: QuotedRun): Repetition | undefined {
-  const watch = createRepetitionWatch(stream, quotedRun)
+/** The first repetition the plugin's watch finds in `deltas`, streamed as they were, watched in `memory`. */
+function firstRepetition(
+  deltas: readonly string[], stream: RepetitionOptions, quotedRun: QuotedRun, memory: WatchMemory,
+): Repetition | undefined {
+  const watch = createRepetitionWatch(stream, quotedRun, memory)
   for (const delta of deltas) {
     const found = watch.push(delta)
     if (found !== undefined) return found

@@ -76,27 +76,74 @@ const GLITCH_COPIES = 8
 const SPARED = 4
 
 /**
- * Watch one text (one block of one response) for repetition. `quotedRun`, when given, says how long a run of a
- * repetition the request holds (a quote is spared up to that length and `minChars` more).
+ * The memory a watch writes into, tens of KB: its window of folded characters, beside each the value of its digits and
+ * where it began, and the tail of the text as streamed; made for one set of options. Every watch makes its own unless
+ * it is handed one: texts watched one after another (a session's responses, replayed) can share one, as a watch
+ * clears it when it starts. Its parts lie in one buffer: making memory outside the heap costs microseconds per
+ * buffer, several times what the watch then spends on a response of a few hundred characters.
  */
-export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: QuotedRun): RepetitionWatch {
+export interface WatchMemory {
+  /**
+   * Each folded character is written twice, `window` apart, so that the last `window` of them always lie side by
+   * side: they end just before the watch's `end()`, and a look reads them with no wrapping around.
+   */
+  readonly ring: Uint16Array
+  /** Beside each folded character (once), the value of the digits it folded (0 for other characters). */
+  readonly values: Uint16Array
+  /**
+   * Beside each folded character, where it began in the text as streamed; and the streamed text's tail, to quote a
+   * unit as the model wrote it. (These two are read at a few places, by their index modulo the window.)
+   */
+  readonly starts: Uint32Array
+  readonly raw: Uint16Array
+  /** The whole buffer, as bytes: what a watch clears when it starts. */
+  readonly bytes: Uint8Array
+  /**
+   * The window read backwards, and its Z-array, for a look that falls back on them: made at the first such look (most
+   * responses have none), then kept to spare the allocation. Written in full before each read.
+   */
+  reversed: Uint16Array | undefined
+  z: Int32Array | undefined
+}
+
+/** The folded characters a watch under `options` keeps: past `chars`, the characters rule comes first for every unit. */
+function windowOf({ chars, minCopies, maxUnit }: RepetitionOptions): number {
+  return Math.max(chars, minCopies * maxUnit)
+}
+
+/** Memory for watches under `options`, to hand to each of a series of them (see {@link WatchMemory}). */
+export function createWatchMemory(options: RepetitionOptions): WatchMemory {
+  const window = windowOf(options)
+  const rawLength = RAW_UNITS * options.maxUnit
+  // The 32-bit column first, so that it is aligned whatever the window's length; the 16-bit ones after it.
+  const buffer = new ArrayBuffer(4 * window + 2 * (2 * window) + 2 * window + 2 * rawLength)
+  return {
+    starts: new Uint32Array(buffer, 0, window),
+    ring: new Uint16Array(buffer, 4 * window, 2 * window),
+    values: new Uint16Array(buffer, 8 * window, window),
+    raw: new Uint16Array(buffer, 10 * window, rawLength),
+    bytes: new Uint8Array(buffer),
+    reversed: undefined,
+    z: undefined,
+  }
+}
+
+/**
+ * Watch one text (one block of one response) for repetition. `quotedRun`, when given, says how long a run of a
+ * repetition the request holds (a quote is spared up to that length and `minChars` more). `memory`, when given, is
+ * memory made for these options that no other watch is using any more: this watch clears it and writes into it.
+ */
+export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: QuotedRun, memory?: WatchMemory): RepetitionWatch {
   const { chars, copies, minCopies, minChars, maxUnit, every, edits } = options
-  // Past `chars`, the characters rule comes first for every unit: the copies rule never needs more of the text.
-  const window = Math.max(chars, minCopies * maxUnit)
-  // Each folded character is written twice, `window` apart, so that the last `window` of them always lie side by
-  // side: they end just before `end()`, and a look reads them with no wrapping around. Beside each (once), the value
-  // of the digits it folded (0 for other characters).
-  const ring = new Uint16Array(2 * window)
-  const values = new Uint16Array(window)
-  // Beside each folded character, where it began in the text as streamed; and the streamed text's tail, to quote a
-  // unit as the model wrote it. (These two are read at a few places, by their index modulo the window.)
-  const starts = new Uint32Array(window)
-  const raw = new Uint16Array(RAW_UNITS * maxUnit)
+  const window = windowOf(options)
+  if (memory !== undefined) {
+    if (memory.ring.length !== 2 * window || memory.raw.length !== RAW_UNITS * maxUnit) throw new Error('a watch was handed memory made for other options')
+    // A fresh watch's memory is all zeros, and a look may compare the ring's places before the text's first character.
+    memory.bytes.fill(0)
+  }
+  const own = memory ?? createWatchMemory(options)
+  const { ring, values, starts, raw } = own
   const folder = new Folder()
-  // The window read backwards, and its Z-array, for a look that falls back on them: made at the first such look (most
-  // responses have none), then kept to spare the allocation.
-  let reversed: Uint16Array | undefined
-  let z: Int32Array | undefined
   let folded = 0
   let seen = 0
   // Where the last folded character is in the ring's first half, and where the next streamed one goes in `raw`.
@@ -148,8 +195,8 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   /** The same answer as {@link look} from `first` on, from the Z-array of the window read backwards: z[p] + p is the span of period p. */
   function lookByZArray(length: number, longest: number, first: number, weighing: Weighing): Repetition | undefined {
     const last = end() - 1
-    reversed ??= new Uint16Array(window)
-    z ??= new Int32Array(window)
+    const reversed = own.reversed ??= new Uint16Array(window)
+    const z = own.z ??= new Int32Array(window)
     for (let i = 0; i < length; i++) reversed[i] = ring[last - i]!
     zArray(reversed, length, z)
     for (let period = first; period <= longest; period++) {

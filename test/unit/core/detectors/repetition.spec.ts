@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DEFAULTS as CONFIG } from '../../../../src/config/keys.ts'
 import { resolveOptions } from '../../../../src/config/resolve.ts'
-import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../../../../src/core/detectors/repetition.ts'
+import { createRepetitionWatch, createWatchMemory, type Repetition, type RepetitionOptions } from '../../../../src/core/detectors/repetition.ts'
 import { foldText } from '../../../../src/core/detectors/repetition-fold.ts'
 import { createQuotedRun } from '../../../../src/core/detectors/repetition-quotes.ts'
 import { unitKind } from '../../../../src/core/detectors/repetition-unit.ts'
@@ -283,6 +283,46 @@ describe('the look agrees with the obvious way', () => {
     const watcher = createRepetitionWatch(options)
     expect(watcher.push(text)).toBeUndefined()
     expect(watcher.push('a'.repeat(3))?.unit).toBe('a')
+  })
+})
+
+describe('memory handed from one watch to the next', () => {
+  // A small window, so that texts wrap around it; glitches followed, so that a look reads far back.
+  const options = { chars: 200, copies: 6, minCopies: 3, minChars: 40, maxUnit: 60, every: 7, edits: 4 }
+  const piece = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '1'), maxLength: 80 }),
+    fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' ', '7'), minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 30 }))
+      .map(([unit, times]) => unit.repeat(times)),
+  )
+  /** The first repetition a watch finds in `text`, fed in deltas of 5, with where it was found. */
+  const first = (text: string, memory?: ReturnType<typeof createWatchMemory>): [Repetition, number] | undefined => {
+    const watcher = createRepetitionWatch(options, undefined, memory)
+    for (let i = 0; i < text.length; i += 5) {
+      const found = watcher.push(text.slice(i, i + 5))
+      if (found !== undefined) return [found, i]
+    }
+    return undefined
+  }
+
+  it('answers every text as a watch with memory of its own does, whatever the texts before it left there', () => {
+    fc.assert(fc.property(fc.array(fc.array(piece, { maxLength: 20 }).map(pieces => pieces.join('')), { minLength: 2, maxLength: 6 }), (texts) => {
+      const memory = createWatchMemory(options)
+      for (const text of texts) expect(first(text, memory)).toEqual(first(text))
+    }), { numRuns: 300 })
+  })
+
+  it('does not count what an earlier text left before this one began', () => {
+    const memory = createWatchMemory(options)
+    expect(first(`${'a'.repeat(38)}${'b7aaaaaa'.repeat(20)}b7aa`, memory)).toBeUndefined()
+    // Fewer than six copies have streamed when the watch looks; the earlier text's tail, read as if it came before
+    // this one, would make them six.
+    const short = 'a aaaab7'.repeat(6)
+    expect(first(short)).toBeUndefined()
+    expect(first(short, memory)).toBeUndefined()
+  })
+
+  it('refuses memory made for other options', () => {
+    expect(() => createRepetitionWatch(options, undefined, createWatchMemory({ ...options, maxUnit: 61 }))).toThrow(/other options/)
   })
 })
 
