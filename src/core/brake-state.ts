@@ -5,7 +5,7 @@
  * they are about, when that loop is due one (voice.ts).
  * @module dsh-brake/core/brake-state
  */
-import { createDuplicateTextDetector, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
+import { createDuplicateTextDetector, NO_TEXT_SIZE, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
 import { createEditRevertDetector, type EditRevertOptions } from './detectors/edit-revert.js'
 import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/error-repeats.js'
 import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
@@ -18,7 +18,7 @@ import { createSequenceDetector, type SequenceOptions } from './detectors/sequen
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './results.js'
-import type { CallObservation, CallStep, DuplicateTextFinding, Evidence, Mutable } from './types.js'
+import type { CallObservation, CallStep, DuplicateTextFinding, Evidence } from './types.js'
 import { createVoice, type Told, type Voice, type VoiceOptions } from './voice.js'
 import type { Detector, Schedule } from './detectors/detector.js'
 
@@ -81,44 +81,45 @@ const RECENT_RESULT_CHARS = 65_536
 /** Calls remembered for another plugin's notice about one of them: more than a step usually makes. */
 export const LATEST_CALLS = 16
 
-/** The latest calls in a ring: the tool, the call's number and its key. */
-interface LatestCalls {
-  note(tool: string, at: number, key: number): void
-  find(tool: string): { at: number; key: number } | undefined
-  clear(): void
-  readonly size: number
-}
-
-function createLatestCalls(size: number): LatestCalls {
+/**
+ * The latest calls in a ring: the tool, the call's number and its key. A class, so that its methods are made once rather
+ * than as closures for every agent (see lru-table.ts).
+ */
+class LatestCalls {
+  /** Calls held now. */
+  size = 0
+  private readonly bound: number
   // Plain arrays, filled as calls come: typed ones would be allocated outside the heap for every agent made.
-  const tools: string[] = []
-  const numbers: number[] = []
-  const keys: number[] = []
-  let next = 0
-  // `size` a field, not a getter (see `Mutable`).
-  const latest: Mutable<LatestCalls> = {
-    note(tool, at, key) {
-      const slot = next++ % size
-      tools[slot] = tool
-      numbers[slot] = at
-      keys[slot] = key
-      latest.size = Math.min(next, size)
-    },
-    find(tool) {
-      for (let back = 1; back <= Math.min(next, size); back++) {
-        const slot = (next - back) % size
-        if (tools[slot] === tool) return { at: numbers[slot]!, key: keys[slot]! }
-      }
-      return undefined
-    },
-    clear() {
-      tools.length = 0
-      next = 0
-      latest.size = 0
-    },
-    size: 0,
+  private readonly tools: string[] = []
+  private readonly numbers: number[] = []
+  private readonly keys: number[] = []
+  private next = 0
+
+  constructor(bound: number) {
+    this.bound = bound
   }
-  return latest
+
+  note(tool: string, at: number, key: number): void {
+    const slot = this.next++ % this.bound
+    this.tools[slot] = tool
+    this.numbers[slot] = at
+    this.keys[slot] = key
+    this.size = Math.min(this.next, this.bound)
+  }
+
+  find(tool: string): { at: number; key: number } | undefined {
+    for (let back = 1; back <= Math.min(this.next, this.bound); back++) {
+      const slot = (this.next - back) % this.bound
+      if (this.tools[slot] === tool) return { at: this.numbers[slot]!, key: this.keys[slot]! }
+    }
+    return undefined
+  }
+
+  clear(): void {
+    this.tools.length = 0
+    this.next = 0
+    this.size = 0
+  }
 }
 
 /**
@@ -141,7 +142,6 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
   const errors = createErrorRepeatDetector(options.errors)
   const nearDuplicates = createNearDuplicateDetector(options.nearDuplicates)
   const rereading = createRereadingDetector(options.rereading)
-  const text = createDuplicateTextDetector(options.text)
   const responses = createResponseRepeats(options.responses)
   const editReverts = createEditRevertDetector(options.editReverts)
   const sameFailures = createSameFailureDetector(options.sameFailures)
@@ -150,10 +150,12 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
   // Made at the first finding or the first notice heard: most agents never have either.
   let voice: Voice | undefined
+  // Made at the first text claimed: most agents are given none (no plugin adds any).
+  let text: Detector<TextObservation, DuplicateTextFinding> | undefined
   const voiceNow = (): Voice => voice ??= createVoice({ ...options.voice, maxCalls: options.trackedCalls })
   // The latest calls, by tool, number and key, for a notice another plugin gave about one of them at the next step: a
   // ring, as a step seldom holds more calls than this.
-  const latest = createLatestCalls(LATEST_CALLS)
+  const latest = new LatestCalls(LATEST_CALLS)
   // Calls observed since the last reset: the voice counts repeats in them.
   let observed = 0
   // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
@@ -232,11 +234,11 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
       const call = latest.find(tool)
       if (call !== undefined) voiceNow().heard({ ...call, epoch: progress.epoch })
     },
-    observeText: observation => text.observe(observation),
+    observeText: observation => (text ??= createDuplicateTextDetector(options.text)).observe(observation),
     callCount: key => calls.count(history.find(key), progress.epoch),
     refusedCount: key => calls.refusedCount(history.find(key), progress.epoch),
     size: () => ({
-      ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...text.size(), polls: progress.size,
+      ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...(text?.size() ?? NO_TEXT_SIZE), polls: progress.size,
       ...nearDuplicates.size(), ...rereading.size(),
       history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice?.size ?? 0,
       ...responses.size(),
@@ -245,7 +247,7 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
     }),
     reset() {
       forgetCalls()
-      text.reset()
+      text?.reset()
       observed = 0
       faulted = 0
     },

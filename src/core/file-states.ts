@@ -71,57 +71,14 @@ export function createFileStates(): FileStates {
   // Gives each edit that cannot be read a state of its own.
   let unseen = 0
 
-  const fresh = (): FileState => ({ base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined }] })
-
-  function change(file: FileState, edit: FileEdit): void {
-    switch (edit.kind) {
-      case 'content':
-        file.base = edit.content % MODULUS
-        file.changes.length = 0
-        return
-      case 'restore':
-        file.base = ORIGINAL
-        file.changes.length = 0
-        return
-      case 'replace': {
-        const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
-        if (undone !== -1) file.changes.splice(undone, 1)
-        else file.changes.push({ id: fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS, old: edit.old, new: edit.new, text: undefined, line: undefined })
-        break
-      }
-      case 'insert':
-        file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, old: undefined, new: undefined, text: edit.text, line: edit.line })
-        break
-      case 'delete': {
-        const before = file.changes.length
-        if (edit.pattern === undefined) {
-          // A line number takes one line: the latest inserted there.
-          const at = file.changes.findLastIndex(other => other.text !== undefined && other.line !== undefined && other.line === edit.line)
-          if (at !== -1) file.changes.splice(at, 1)
-        } else {
-          const matches = lineMatcher(edit.pattern)
-          file.changes = file.changes.filter(other => other.text === undefined || !matches(other.text))
-        }
-        // Deleting lines the agent did not insert (as far as the brake saw) changes the file in a way not known.
-        if (file.changes.length === before) unknown(file)
-        break
-      }
-      case 'other':
-        unknown(file)
-        return
-    }
-    if (file.changes.length > MAX_CHANGES) unknown(file)
-  }
-
-  function unknown(file: FileState): void {
-    file.base = fingerprint(`\u0000unseen ${++unseen}`) % MODULUS
-    file.changes.length = 0
-  }
-
   function move(name: string, file: FileState, at: number, edit: FileEdit, onMove: OnMove): void {
     const { visits } = file
     const latest = visits[visits.length - 1]!
-    change(file, edit)
+    if (change(file, edit)) {
+      // Changed in a way not known: a state never met again.
+      file.base = fingerprint(`\u0000unseen ${++unseen}`) % MODULUS
+      file.changes.length = 0
+    }
     const to = stateOf(file)
     if (to === latest.state) return
     latest.leftAt = at
@@ -153,6 +110,54 @@ export function createFileStates(): FileStates {
     size: 0,
   }
   return states
+}
+
+/** A file not yet edited, as far as the brake saw. */
+function fresh(): FileState {
+  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined }] }
+}
+
+/**
+ * Apply `edit` to `file`'s changes; returns whether it changed the file in a way not known (the caller gives the file a
+ * state of its own then). A function of the module, not a closure: it is made once, not for every agent.
+ */
+function change(file: FileState, edit: FileEdit): boolean {
+  switch (edit.kind) {
+    case 'content':
+      file.base = edit.content % MODULUS
+      file.changes.length = 0
+      return false
+    case 'restore':
+      file.base = ORIGINAL
+      file.changes.length = 0
+      return false
+    case 'replace': {
+      const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
+      if (undone !== -1) file.changes.splice(undone, 1)
+      else file.changes.push({ id: fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS, old: edit.old, new: edit.new, text: undefined, line: undefined })
+      break
+    }
+    case 'insert':
+      file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, old: undefined, new: undefined, text: edit.text, line: edit.line })
+      break
+    case 'delete': {
+      const before = file.changes.length
+      if (edit.pattern === undefined) {
+        // A line number takes one line: the latest inserted there.
+        const at = file.changes.findLastIndex(other => other.text !== undefined && other.line !== undefined && other.line === edit.line)
+        if (at !== -1) file.changes.splice(at, 1)
+      } else {
+        const matches = lineMatcher(edit.pattern)
+        file.changes = file.changes.filter(other => other.text === undefined || !matches(other.text))
+      }
+      // Deleting lines the agent did not insert (as far as the brake saw) changes the file in a way not known.
+      if (file.changes.length === before) return true
+      break
+    }
+    case 'other':
+      return true
+  }
+  return file.changes.length > MAX_CHANGES
 }
 
 /** The state a file's changes bring it to: its base, plus each change, modulo {@link MODULUS}. */

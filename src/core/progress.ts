@@ -29,22 +29,21 @@ export function createProgress(maxPolls: number): Progress {
   // The latest result of each poll, per slot of `polled`.
   const polls: ResultRef[] = []
 
-  function progress(change?: number): void {
-    state.epoch = ++epoch
-    lastChange = change
-  }
-
   // `epoch` and `size` fields, not getters (see `Mutable`).
   const state: Mutable<Progress> = {
     observe(call) {
       if (call.refused || (call.failed && !call.changeStands)) return epoch
       if (call.kind === 'mutating' && call.key !== lastChange) {
-        progress(call.key)
+        state.epoch = ++epoch
+        lastChange = call.key
       } else if (call.kind === 'poller') {
         polled ??= createLruTable(maxPolls)
         const slot = polled.use(call.key)
         state.size = polled.size
-        if (!polled.added && !sameResult(polls[slot]!, call.result)) progress()
+        if (!polled.added && !sameResult(polls[slot]!, call.result)) {
+          state.epoch = ++epoch
+          lastChange = undefined
+        }
         // The slot's earlier result, whether this poll's or one forgotten, is no longer a latest here.
         if (polls[slot] !== undefined) release(polls[slot])
         polls[slot] = hold(call.result)

@@ -91,14 +91,6 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
   const ring: (ResultRef | undefined)[] = []
   let oldest = 0
   let chars = 0
-  const forget = (slot: number, settle: boolean): void => {
-    const old = ring[slot]
-    if (old === undefined) return
-    if (settle && old.owed && old.held > 0) normOf(old)
-    chars -= old.text?.length ?? 0
-    old.text = undefined
-    ring[slot] = undefined
-  }
   return {
     remember(result) {
       const text = result.text
@@ -111,20 +103,34 @@ export function createRecentResults(maxResults: number, maxChars: number): Recen
       }
       if (oldest === ring.length) ring.push(result)
       else {
-        forget(oldest, true)
+        chars -= forget(ring, oldest, true)
         ring[oldest] = result
       }
       chars += text.length
       oldest = (oldest + 1) % maxResults
       // Over the character bound: let the oldest texts go first (the ring, not yet full, starts at its first slot).
-      for (let slot = oldest % ring.length; chars > maxChars; slot = (slot + 1) % ring.length) forget(slot, true)
+      for (let slot = oldest % ring.length; chars > maxChars; slot = (slot + 1) % ring.length) chars -= forget(ring, slot, true)
     },
     clear() {
       // Cleared with the tables that hold results: nothing compares these again, so nothing is owed.
-      for (let slot = 0; slot < ring.length; slot++) forget(slot, false)
+      for (let slot = 0; slot < ring.length; slot++) chars -= forget(ring, slot, false)
       ring.length = 0
       oldest = 0
     },
     size: () => ({ results: ring.filter(result => result !== undefined).length, chars }),
   }
+}
+
+/**
+ * Let the text of the result at `slot` of `ring` go (its owed fingerprint made first when `settle`); returns the
+ * characters let go. A function of the module, not a closure: it is made once, not for every agent.
+ */
+function forget(ring: (ResultRef | undefined)[], slot: number, settle: boolean): number {
+  const old = ring[slot]
+  if (old === undefined) return 0
+  if (settle && old.owed && old.held > 0) normOf(old)
+  const length = old.text?.length ?? 0
+  old.text = undefined
+  ring[slot] = undefined
+  return length
 }

@@ -45,6 +45,9 @@ export interface TextObservation {
   readonly messages: readonly TextMessage[]
 }
 
+/** What `size()` tells of a detector that has observed nothing: for a holder that makes it at its first observation. */
+export const NO_TEXT_SIZE: Readonly<Record<string, number>> = Object.freeze({ blocks: 0, messageIds: 0 })
+
 /** Sources listed per block at most; more only make the notice longer. */
 const MAX_SOURCES = 4
 

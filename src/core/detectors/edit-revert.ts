@@ -79,43 +79,6 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
     if (undone && visit.state !== ORIGINAL) redone = { file, before }
   }
 
-  function edit(step: CallStep, at: number): void {
-    for (const change of step.call.edits) {
-      // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
-      const slot = made++ % EDITS_KEPT
-      editAts[slot] = at
-      editFiles[slot] = change.file
-      files.apply(change, at, moved)
-    }
-  }
-
-  /** Whether an edit made after call `from` and before call `until` touched a file in `files`. */
-  function touchedBetween(from: number, until: number, files: readonly string[]): boolean {
-    for (let slot = 0; slot < Math.min(made, EDITS_KEPT); slot++) {
-      const at = editAts[slot]!
-      if (at > from && at < until && files.some(file => sameFile(editFiles[slot]!, file))) return true
-    }
-    return false
-  }
-
-  /**
-   * The runs failing like the latest, the latest included, in the span, going back while an edit between each two
-   * touched a file in `files`: the edits there made the failure go away, and come back.
-   */
-  function comeBack(outcomes: readonly Outcome[], at: number, files: readonly string[]): number {
-    const latest = outcomes.at(-1)!
-    let runs = 1
-    let after = latest.first
-    for (let back = outcomes.length - 2; back >= 0; back--) {
-      const outcome = outcomes[back]!
-      if (at - outcome.at > SPAN) break
-      if (outcome.value !== latest.value || !outcome.failed) continue
-      if (!touchedBetween(outcome.at, after, files)) break
-      runs++
-      after = outcome.first
-    }
-    return runs
-  }
 
   return {
     observe(step) {
@@ -123,7 +86,14 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const at = ++observed
       if (call.refused) return undefined
       if (call.kind === 'mutating') {
-        if (!call.failed || call.changeStands) edit(step, at)
+        if (call.failed && !call.changeStands) return undefined
+        for (const change of call.edits) {
+          // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
+          const slot = made++ % EDITS_KEPT
+          editAts[slot] = at
+          editFiles[slot] = change.file
+          files.apply(change, at, moved)
+        }
         return undefined
       }
       if (call.kind !== 'default') return undefined
@@ -145,7 +115,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       check.outcomes.push({ value, failed: failure !== undefined, first: at, at })
       if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
       if (failure === undefined) return undefined
-      const runs = comeBack(check.outcomes, at, failure.files)
+      const runs = comeBack(check.outcomes, at, failure.files, editAts, editFiles, made)
       if (!isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
       check.toldPlace = value
       check.toldCount = runs
@@ -163,4 +133,43 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
     },
     size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: Math.min(made, EDITS_KEPT) }),
   }
+}
+
+// Helpers of the module rather than closures: functions of the module are made once, closures for every agent.
+
+/**
+ * Whether an edit made after call `from` and before call `until` touched a file in `files`, of the latest edits: a
+ * ring of columns (the call each was made in, the file it named), `made` edits in all.
+ */
+function touchedBetween(
+  editAts: readonly number[], editFiles: readonly string[], made: number, from: number, until: number, files: readonly string[],
+): boolean {
+  for (let slot = 0; slot < Math.min(made, EDITS_KEPT); slot++) {
+    const at = editAts[slot]!
+    if (at > from && at < until && files.some(file => sameFile(editFiles[slot]!, file))) return true
+  }
+  return false
+}
+
+/**
+ * The runs failing like the latest, the latest included, in the span, going back while an edit between each two
+ * touched a file in `files` (of the latest edits, as `touchedBetween` reads them): the edits there made the failure go
+ * away, and come back.
+ */
+function comeBack(
+  outcomes: readonly Outcome[], at: number, files: readonly string[],
+  editAts: readonly number[], editFiles: readonly string[], made: number,
+): number {
+  const latest = outcomes.at(-1)!
+  let runs = 1
+  let after = latest.first
+  for (let back = outcomes.length - 2; back >= 0; back--) {
+    const outcome = outcomes[back]!
+    if (at - outcome.at > SPAN) break
+    if (outcome.value !== latest.value || !outcome.failed) continue
+    if (!touchedBetween(editAts, editFiles, made, outcome.at, after, files)) break
+    runs++
+    after = outcome.first
+  }
+  return runs
 }

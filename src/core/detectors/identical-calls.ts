@@ -63,24 +63,15 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
     flags[slot] = AWARE
   }
 
-  function chainAt(slot: number, fresh: boolean): void {
-    if (slot >= known) {
-      // Written in order, so the columns never have holes.
-      for (let other = known; other <= slot; other++) restart(other)
-      known = slot + 1
-    } else if (fresh) {
-      restart(slot)
-    }
-  }
-
-  /** Whether the chain numbered `slot` stands in `epoch`: known, and (progress-aware) not broken by progress. */
-  function live(slot: number, epoch: number): boolean {
-    return slot !== -1 && slot < known && ((flags[slot]! & AWARE) === 0 || epochs[slot] === epoch)
-  }
-
   return {
     observe({ call, epoch, version, slot, fresh }) {
-      chainAt(slot, fresh)
+      if (slot >= known) {
+        // Written in order, so the columns never have holes.
+        for (let other = known; other <= slot; other++) restart(other)
+        known = slot + 1
+      } else if (fresh) {
+        restart(slot)
+      }
       const aware = options.progressAware || call.kind === 'poller'
       if (call.refused) {
         // A refused attempt has no result of its own: it extends the chain it was refused for.
@@ -110,11 +101,19 @@ export function createIdenticalCallDetector(options: IdenticalCallOptions): Iden
       }
       return { finding, calls: [call.key] }
     },
-    count: (slot, epoch) => live(slot, epoch) ? n[slot]! : 0,
-    refusedCount: (slot, epoch) => live(slot, epoch) ? refused[slot]! : 0,
+    count: (slot, epoch) => live(flags, epochs, known, slot, epoch) ? n[slot]! : 0,
+    refusedCount: (slot, epoch) => live(flags, epochs, known, slot, epoch) ? refused[slot]! : 0,
     reset() {
       known = 0
     },
     size: () => ({ calls: known }),
   }
+}
+
+/**
+ * Whether the chain numbered `slot` stands in `epoch`: known (below `known`), and (progress-aware) not broken by
+ * progress. A function of the module, not a closure: it is made once, not for every agent.
+ */
+function live(flags: readonly number[], epochs: readonly number[], known: number, slot: number, epoch: number): boolean {
+  return slot !== -1 && slot < known && ((flags[slot]! & AWARE) === 0 || epochs[slot] === epoch)
 }

@@ -26,7 +26,7 @@
  */
 import { canonicalJson } from '../canonical.js'
 import { lineFingerprints } from '../fingerprint.js'
-import { createLruTable } from '../lru-table.js'
+import { createLruTable, type LruTable } from '../lru-table.js'
 import type { CallObservation, CallStep, Evidence, Lookup, NearDuplicateFinding, NoNews } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -130,24 +130,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     named.length = 0
   }
 
-  /** Whether `asked` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
-  function askedBefore(asked: Question, now: number): boolean {
-    for (let back = 1; back <= Math.min(answeredNext, ANSWERED); back++) {
-      const question = answered[(answeredNext - back) % ANSWERED]
-      if (question === undefined || question.epoch !== now) break
-      if (related(asked.terms, question.terms) && overlaps(asked.scope, question.scope)) return true
-    }
-    return false
-  }
-
-  function remember(asked: Question): void {
-    answered[answeredNext % ANSWERED] = {
-      terms: asked.terms.map(term => term.slice(0, QUESTION_CHARS)),
-      scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
-      epoch: asked.epoch,
-    }
-    answeredNext++
-  }
 
   /** The call whose output this one repeats (another call, since the last progress), if any; remembers this one's. */
   function sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
@@ -161,39 +143,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     outputEpochs[slot] = now
     outputAt[slot] = at
     return before
-  }
-
-  /**
-   * Whether every line of content of a lookup's result was seen before: each line without its number and the white
-   * space around it, lines too short to say anything left out, each hashed where it lies (nothing is cut out of the
-   * text). Its lines are remembered either way (a line met twice in one result counts as seen the second time). A
-   * result of more than `RESULT_LINES` lines is news, and is not remembered: told by its line breaks, before any line
-   * is hashed.
-   */
-  function allSeen(text: string): boolean {
-    const count = lineEnds(text, RESULT_LINES, ends)
-    if (count === -1) return false
-    let lines = 0
-    let from = 0
-    for (let line = 0; line < count; line++) {
-      const end = ends[line]!
-      let first = from + numberLength(text, from, end)
-      let last = end
-      while (first < last && isSpace(text.charCodeAt(first))) first++
-      while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-      if (last - first >= CONTENT_LINE) {
-        contentStarts[lines] = first
-        contentEnds[lines++] = last
-      }
-      from = end + 1
-    }
-    lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
-    let unseen = 0
-    for (let line = 0; line < lines; line++) {
-      seen.use(contentKeys[line]!)
-      if (seen.added) unseen++
-    }
-    return lines > 0 && unseen === 0
   }
 
   return {
@@ -211,12 +160,12 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       if (call.nothing === true && call.lookup !== undefined) {
         returned = revisit ? 'repeat' : 'nothing'
         const asked = questionOf(call.lookup, now)
-        again = revisit || askedBefore(asked, now)
-        remember(asked)
+        again = revisit || askedBefore(answered, answeredNext, asked, now)
+        answered[answeredNext++ % ANSWERED] = kept(asked)
       } else {
         origin = sameOutputAs(call, now)
         const text = call.result.text
-        const old = looks && !call.failed && text !== undefined && allSeen(text)
+        const old = looks && !call.failed && text !== undefined && allSeen(seen, text)
         if (revisit) returned = 'repeat'
         else if (origin !== undefined) returned = 'same-output'
         else if (old) returned = 'seen'
@@ -233,14 +182,14 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
       if (again) reasked++
       if (returned !== 'repeat') variedSince++
       tally[returned === 'repeat' ? 'seen' : returned]++
-      addKey(call.key)
+      addKey(keys, call.key)
       // The call that first gave the output these repeat belongs to the stretch, when it came just before it.
       if (origin !== undefined && origin.at >= start - 1 - NEWS_BETWEEN && !counted.has(origin.at)) {
         counted.add(origin.at)
         count++
-        addKey(origin.key)
+        addKey(keys, origin.key)
       }
-      name({ tool: call.tool, key: call.key, args: call.args, returned })
+      name(named, { tool: call.tool, key: call.key, args: call.args, returned })
       while (counted.size > STRETCH_CALLS) counted.delete(counted.values().next().value!)
       if (keys.size < 2 || variedSince < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
       noticed = count
@@ -266,20 +215,76 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     },
     size: () => ({ answered: Math.min(answeredNext, ANSWERED), outputs: outputs.size, seenLines: seen.size, stretchCalls: keys.size }),
   }
+}
 
-  /** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
-  function name(entry: Named): void {
-    const before = named.findIndex(other => other.key === entry.key)
-    if (before !== -1) named.splice(before, 1)
-    named.unshift(entry)
-    if (named.length > NAMED_CALLS) named.pop()
-  }
+// The detector's helpers take what they read as arguments rather than closing over it: functions of the module are
+// made once, where closures would be made for every agent.
 
-  function addKey(key: number): void {
-    keys.delete(key)
-    keys.add(key)
-    if (keys.size > STRETCH_CALLS) keys.delete(keys.values().next().value!)
+/** Whether `asked` asks what a question already answered "nothing" in `now` asked, or a narrower thing. */
+function askedBefore(answered: readonly (Question | undefined)[], answeredNext: number, asked: Question, now: number): boolean {
+  for (let back = 1; back <= Math.min(answeredNext, ANSWERED); back++) {
+    const question = answered[(answeredNext - back) % ANSWERED]
+    if (question === undefined || question.epoch !== now) break
+    if (related(asked.terms, question.terms) && overlaps(asked.scope, question.scope)) return true
   }
+  return false
+}
+
+/** A question answered "nothing", as it is remembered: each term and scope cut to {@link QUESTION_CHARS}. */
+function kept(asked: Question): Question {
+  return {
+    terms: asked.terms.map(term => term.slice(0, QUESTION_CHARS)),
+    scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
+    epoch: asked.epoch,
+  }
+}
+
+/**
+ * Whether every line of content of a lookup's result was seen before: each line without its number and the white
+ * space around it, lines too short to say anything left out, each hashed where it lies (nothing is cut out of the
+ * text). Its lines are remembered either way (a line met twice in one result counts as seen the second time). A
+ * result of more than `RESULT_LINES` lines is news, and is not remembered: told by its line breaks, before any line
+ * is hashed.
+ */
+function allSeen(seen: LruTable, text: string): boolean {
+  const count = lineEnds(text, RESULT_LINES, ends)
+  if (count === -1) return false
+  let lines = 0
+  let from = 0
+  for (let line = 0; line < count; line++) {
+    const end = ends[line]!
+    let first = from + numberLength(text, from, end)
+    let last = end
+    while (first < last && isSpace(text.charCodeAt(first))) first++
+    while (last > first && isSpace(text.charCodeAt(last - 1))) last--
+    if (last - first >= CONTENT_LINE) {
+      contentStarts[lines] = first
+      contentEnds[lines++] = last
+    }
+    from = end + 1
+  }
+  lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
+  let unseen = 0
+  for (let line = 0; line < lines; line++) {
+    seen.use(contentKeys[line]!)
+    if (seen.added) unseen++
+  }
+  return lines > 0 && unseen === 0
+}
+
+/** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
+function name(named: Named[], entry: Named): void {
+  const before = named.findIndex(other => other.key === entry.key)
+  if (before !== -1) named.splice(before, 1)
+  named.unshift(entry)
+  if (named.length > NAMED_CALLS) named.pop()
+}
+
+/** Make `key` the latest of the stretch's distinct calls, the oldest falling off. */
+function addKey(keys: Set<number>, key: number): void {
+  keys.delete(key)
+  keys.add(key)
+  if (keys.size > STRETCH_CALLS) keys.delete(keys.values().next().value!)
 }
 
 /** A search term as a question: lower case, without a leading `def`/`class`/`function`, regular-expression signs as spaces. */

@@ -73,21 +73,6 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
   const mask = (1 << options.among) - 1
   let epoch = -1
 
-  /** How many lines of `first`–`last` earlier windows of `reads` showed (not the latest one, nor much larger ones). */
-  function shownBefore(reads: FileReads, first: number, last: number): number {
-    // A file's first window shows nothing read before.
-    if (reads.reads === 0) return 0
-    const size = last - first + 1
-    const overlaps: [number, number][] = []
-    for (let i = 0; i < Math.min(reads.reads, WINDOWS); i++) {
-      if (reads.numbers[i]! >= reads.reads) continue
-      const from = Math.max(first, reads.firsts[i]!)
-      const to = Math.min(last, reads.lasts[i]!)
-      if (from <= to && reads.lasts[i]! - reads.firsts[i]! + 1 <= ZOOM * size) overlaps.push([from, to])
-    }
-    return union(overlaps)
-  }
-
   return {
     observe({ call, epoch: now, revisit }) {
       const window = call.window
@@ -134,6 +119,24 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
     },
     size: () => ({ files: files.size, windows: [...files.values()].reduce((sum, reads) => sum + Math.min(reads.reads, WINDOWS), 0) }),
   }
+}
+
+/**
+ * How many lines of `first`–`last` earlier windows of `reads` showed (not the latest one, nor much larger ones). A
+ * function of the module, not a closure: it is made once, not for every agent.
+ */
+function shownBefore(reads: FileReads, first: number, last: number): number {
+  // A file's first window shows nothing read before.
+  if (reads.reads === 0) return 0
+  const size = last - first + 1
+  const overlaps: [number, number][] = []
+  for (let i = 0; i < Math.min(reads.reads, WINDOWS); i++) {
+    if (reads.numbers[i]! >= reads.reads) continue
+    const from = Math.max(first, reads.firsts[i]!)
+    const to = Math.min(last, reads.lasts[i]!)
+    if (from <= to && reads.lasts[i]! - reads.firsts[i]! + 1 <= ZOOM * size) overlaps.push([from, to])
+  }
+  return union(overlaps)
 }
 
 /**

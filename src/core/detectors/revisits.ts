@@ -38,39 +38,9 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
   const args: unknown[] = []
   let run = 0
   let noticed = 0
-  // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod).
-  const matching = zeros(options.ownedPeriod + 1)
-
-  /** The run's calls still in the window, oldest first. */
-  function runCalls(): RunCall[] {
-    const count = Math.min(run, RUN_WINDOW)
-    const calls: RunCall[] = []
-    for (let back = count - 1; back >= 0; back--) {
-      const slot = (run - 1 - back) % RUN_WINDOW
-      calls.push({ tool: tools[slot]!, key: keys[slot]!, args: args[slot] })
-    }
-    return calls
-  }
-
-  /** The key of the run's call `back` places before its latest (within the window). */
-  const keyBack = (back: number): number => keys[(run - 1 - back) % RUN_WINDOW]!
-
-  /**
-   * Whether the run (as far as the window reaches) is a plain repeat, or a cycle of distinct calls the sequence
-   * detector reports: periodic with that period across the window, every call of a lap distinct.
-   */
-  function owned(): boolean {
-    const count = Math.min(run, RUN_WINDOW)
-    for (let period = 1; period <= options.ownedPeriod && period < count; period++) {
-      if (matching[period]! >= count - period && distinctLap(period)) return true
-    }
-    return false
-  }
-
-  function distinctLap(period: number): boolean {
-    for (let i = 0; i < period; i++) for (let j = i + 1; j < period; j++) if (keyBack(i) === keyBack(j)) return false
-    return true
-  }
+  // matching[p]: the run's calls in a row that repeat the call p places before them (for p up to ownedPeriod). Made
+  // at the first revisit: most agents never go over old ground.
+  let matching: number[] | undefined
 
   return {
     observe({ call, revisit }) {
@@ -78,7 +48,7 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
         if (run > 0) {
           run = 0
           noticed = 0
-          matching.fill(0)
+          matching!.fill(0)
           // The arguments of an ended run are no longer needed: let them go (a file tool's could be a whole file).
           args.length = 0
           tools.length = 0
@@ -86,19 +56,20 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
         }
         return undefined
       }
+      matching ??= zeros(options.ownedPeriod + 1)
       const slot = run % RUN_WINDOW
       tools[slot] = call.tool
       keys[slot] = call.key
       args[slot] = call.args
       run++
       for (let period = 1; period <= options.ownedPeriod; period++) {
-        matching[period] = run > period && call.key === keyBack(period) ? matching[period]! + 1 : 0
+        matching[period] = run > period && call.key === keyBack(keys, run, period) ? matching[period]! + 1 : 0
       }
       if (!isDue(options.schedule, run, noticed)) return undefined
       // The other detectors' business: nothing to say now, and the next look comes on the schedule, not every call.
       noticed = run
-      if (owned()) return undefined
-      const calls = runCalls()
+      if (owned(keys, run, matching, options.ownedPeriod)) return undefined
+      const calls = runCalls(tools, keys, args, run)
       return { finding: { kind: 'same-ground', count: run, calls: named(calls) }, calls: [...new Set(calls.map(call => call.key))] }
     },
     reset() {
@@ -107,10 +78,46 @@ export function createRevisitDetector(options: RevisitOptions): Detector<CallSte
       args.length = 0
       run = 0
       noticed = 0
-      matching.fill(0)
+      matching?.fill(0)
     },
     size: () => ({ runWindow: Math.min(run, RUN_WINDOW) }),
   }
+}
+
+// The run's helpers take its ring as arguments rather than closing over it: functions of the module are made once,
+// where closures would be made for every agent.
+
+/** The run's calls still in the window, oldest first. */
+function runCalls(tools: readonly string[], keys: readonly number[], args: readonly unknown[], run: number): RunCall[] {
+  const count = Math.min(run, RUN_WINDOW)
+  const calls: RunCall[] = []
+  for (let back = count - 1; back >= 0; back--) {
+    const slot = (run - 1 - back) % RUN_WINDOW
+    calls.push({ tool: tools[slot]!, key: keys[slot]!, args: args[slot] })
+  }
+  return calls
+}
+
+/** The key of the run's call `back` places before its latest (within the window). */
+function keyBack(keys: readonly number[], run: number, back: number): number {
+  return keys[(run - 1 - back) % RUN_WINDOW]!
+}
+
+/**
+ * Whether the run (as far as the window reaches) is a plain repeat, or a cycle of distinct calls the sequence
+ * detector reports: periodic with that period across the window, every call of a lap distinct.
+ */
+function owned(keys: readonly number[], run: number, matching: readonly number[], ownedPeriod: number): boolean {
+  const count = Math.min(run, RUN_WINDOW)
+  for (let period = 1; period <= ownedPeriod && period < count; period++) {
+    if (matching[period]! >= count - period && distinctLap(keys, run, period)) return true
+  }
+  return false
+}
+
+function distinctLap(keys: readonly number[], run: number, period: number): boolean {
+  for (let i = 0; i < period; i++) for (let j = i + 1; j < period; j++) if (keyBack(keys, run, i) === keyBack(keys, run, j)) return false
+  return true
 }
 
 /** The run's most repeated calls, most first (latest first among equals), with their canonical arguments. */

@@ -52,20 +52,17 @@ export function createSameFailureDetector(options: SameFailureOptions): Detector
   let edited: string[] = []
   let unseen = false
 
-  function noteEdits(step: CallStep): void {
-    for (const edit of step.call.edits) {
-      if (edit.file === ANY_FILE || edited.length === EDITED_FILES) unseen = true
-      else if (!edited.includes(edit.file)) edited.push(edit.file)
-    }
-  }
-
   return {
     observe(step) {
       const { call, epoch } = step
       const at = ++observed
       if (call.refused) return undefined
       if (call.kind === 'mutating') {
-        if (!call.failed || call.changeStands) noteEdits(step)
+        if (call.failed && !call.changeStands) return undefined
+        for (const edit of call.edits) {
+          if (edit.file === ANY_FILE || edited.length === EDITED_FILES) unseen = true
+          else if (!edited.includes(edit.file)) edited.push(edit.file)
+        }
         return undefined
       }
       if (call.kind !== 'default') return undefined

@@ -33,19 +33,6 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
   const noticed = zeros(maxLength + 1)
   let seen = 0
 
-  const at = (back: number): number => (((seen - 1 - back) % size) + size) % size
-
-  function distinctLap(period: number): boolean {
-    for (let i = 0; i < period; i++) {
-      const slot = at(i)
-      for (let j = i + 1; j < period; j++) {
-        const other = at(j)
-        if (keys[other] === keys[slot] && versions[other] === versions[slot]) return false
-      }
-    }
-    return true
-  }
-
   return {
     observe(step) {
       const call = step.call
@@ -58,7 +45,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
       seen++
       let found: Evidence<CycleFinding> | undefined
       for (let period = 2; period <= maxLength; period++) {
-        const back = at(period)
+        const back = at(seen, size, period)
         if (seen <= period || keys[back] !== key || versions[back] !== version) {
           runs[period] = 0
           noticed[period] = 0
@@ -68,13 +55,13 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
         const span = run + period
         if (found !== undefined || span % period !== 0) continue
         const done = span / period
-        if (!isDue(schedule, done, noticed[period]!) || !distinctLap(period)) continue
+        if (!isDue(schedule, done, noticed[period]!) || !distinctLap(keys, versions, seen, size, period)) continue
         noticed[period] = done
         const lap: string[] = []
         const calls: number[] = []
         for (let i = period - 1; i >= 0; i--) {
-          lap.push(tools[at(i)]!)
-          calls.push(keys[at(i)]!)
+          lap.push(tools[at(seen, size, i)]!)
+          calls.push(keys[at(seen, size, i)]!)
         }
         found = { finding: { kind: 'cycle', tools: lap, laps: done, sameResults: progressAware }, calls }
       }
@@ -87,4 +74,24 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
     },
     size: () => ({ window: Math.min(seen, size) }),
   }
+}
+
+// The ring's helpers take it as arguments rather than closing over it: functions of the module are made once, where
+// closures would be made for every agent.
+
+/** The slot of the call `back` places before the latest, in a ring of `size` slots that has seen `seen` calls. */
+function at(seen: number, size: number, back: number): number {
+  return (((seen - 1 - back) % size) + size) % size
+}
+
+/** Whether the latest `period` calls of the ring are pairwise distinct (key and result version). */
+function distinctLap(keys: readonly number[], versions: readonly number[], seen: number, size: number, period: number): boolean {
+  for (let i = 0; i < period; i++) {
+    const slot = at(seen, size, i)
+    for (let j = i + 1; j < period; j++) {
+      const other = at(seen, size, j)
+      if (keys[other] === keys[slot] && versions[other] === versions[slot]) return false
+    }
+  }
+  return true
 }

@@ -192,6 +192,20 @@ describe('bounded state', () => {
     expect(state.size()['voice']).toBe(0)
   })
 
+  it('tells the duplicate-text parts before any text is claimed, and forgets them on reset', () => {
+    const state = createBrakeState(options)
+    const before = state.size()
+    expect(before['blocks']).toBe(0)
+    expect(before['messageIds']).toBe(0)
+    state.reset()
+    const message = { id: 'm1', source: 'plugin hooks', texts: ['a block of text long enough to be tracked by the detector'] }
+    state.observeText({ at: 1, messages: [message] })
+    expect(Object.keys(state.size()).sort()).toEqual(Object.keys(before).sort())
+    expect(state.size()['messageIds']).toBe(1)
+    state.reset()
+    expect(state.size()['messageIds']).toBe(0)
+  })
+
   // A property over random streams of calls and claimed texts: per-agent state stays within its bounds whatever the
   // agent does.
   it('never holds more than its bounds', () => {

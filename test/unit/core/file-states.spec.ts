@@ -68,6 +68,13 @@ describe('the state of a file', () => {
     expect(states.at(-1)).toBe(states[MAX_CHANGES])
   })
 
+  it(`forgets the changes past ${MAX_CHANGES}: deleting the latest inserted line then brings no state back`, () => {
+    const insertions = Array.from({ length: MAX_CHANGES + 1 }, (_, n): FileEdit[] => [{ file: 'app.py', kind: 'insert', text: `print(${n})`, line: undefined }])
+    const latest: FileEdit[] = [{ file: 'app.py', kind: 'delete', pattern: `print(${MAX_CHANGES})`, line: undefined }]
+    const states = statesAfter([...insertions, latest])
+    expect(new Set(states).size).toBe(states.length)
+  })
+
   it('does not come back from an edit it cannot read, nor from deleting a line it did not see inserted', () => {
     const states = statesAfter(["sed -i 's/a/b/' app.py", "sed -i '3c\\x' app.py", "sed -i 's/b/a/' app.py"])
     expect(new Set([ORIGINAL, ...states]).size).toBe(4)
