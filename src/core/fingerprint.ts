@@ -9,7 +9,6 @@ import { Domain, hashBytes, hashLineBytes, WIDE, type ByteView } from './hash.js
 /** Bytes the scratch buffer keeps between calls at most; a longer text gets a buffer of its own. */
 const KEPT_BYTES = 1 << 20
 
-
 interface Scratch extends ByteView {
   readonly bytes: Buffer
 }
