@@ -79,7 +79,6 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
     if (undone && visit.state !== ORIGINAL) redone = { file, before }
   }
 
-
   return {
     observe(step) {
       const { call } = step

@@ -130,7 +130,6 @@ export function createNearDuplicateDetector(options: NearDuplicateOptions): Dete
     named.length = 0
   }
 
-
   /** The call whose output this one repeats (another call, since the last progress), if any; remembers this one's. */
   function sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
     const text = call.result.text
