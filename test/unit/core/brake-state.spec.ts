@@ -192,6 +192,16 @@ describe('bounded state', () => {
     expect(state.size()['voice']).toBe(0)
   })
 
+  it(`keeps the latest ${LATEST_CALLS} calls for a notice heard, and counts afresh once they are forgotten`, () => {
+    const state = createBrakeState(options)
+    for (let n = 0; n < LATEST_CALLS + 4; n++) state.observeCall(callOf('read', { file_path: `f${n}` }))
+    expect(state.size()['latestCalls']).toBe(LATEST_CALLS)
+    state.forgetCalls()
+    expect(state.size()['latestCalls']).toBe(0)
+    state.observeCall(callOf('read', { file_path: 'g' }))
+    expect(state.size()['latestCalls']).toBe(1)
+  })
+
   it('tells the duplicate-text parts before any text is claimed, and forgets them on reset', () => {
     const state = createBrakeState(options)
     const before = state.size()
