@@ -29,6 +29,16 @@ describe('edits that undo each other', () => {
     }, '-'])
   })
 
+  it('count an edit whose call failed only when its change stands (a later command failed after it)', () => {
+    const redoing = (over: { failed: boolean; changeStands: boolean }): CallObservation[] => [
+      checkOf(RUN, wrongCode), shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
+      shellEditOf("sed -i '32d' app/models.py"), shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`, over), checkOf(RUN, syntaxError, true),
+    ]
+    expect(told(redoing({ failed: true, changeStands: true }))).toEqual(['5: redo 2 app/models.py'])
+    // Not made: the file stays as the undo left it, so the failure that follows is not the edit made again.
+    expect(told(redoing({ failed: true, changeStands: false }))).toEqual([])
+  })
+
   it('are told the same after many earlier edits, each checked, at another file', () => {
     // More edits than a check waits on at once: each check lets go of the states it settled, or the latest go unheard.
     const earlier = Array.from({ length: 20 }, (_, n) => [editOf('app/other.py', `v${n}`, `v${n + 1}`), checkOf('python -c pass', `ok ${n}\n`)]).flat()

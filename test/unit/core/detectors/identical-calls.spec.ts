@@ -154,6 +154,17 @@ describe('progress-aware identical calls', () => {
     expect(detector.count(call.key, 1)).toBe(0)
   })
 
+  it('reads a chain counted plainly as it stands after later progress: only a progress-aware chain is broken by it', () => {
+    const detector = detectorOf({ ...DEFAULTS, progressAware: false })
+    const call = obs('bash', { command: 'make' })
+    for (let i = 0; i < 3; i++) detector.observe(call)
+    expect(detector.count(call.key, 1)).toBe(3)
+    // A poller's chain is judged by its results whatever the counting: progress breaks it.
+    const poll = callOf('job_output', { id: 1 }, { kind: 'poller' })
+    detector.observe(poll)
+    expect(detector.count(poll.key, 1)).toBe(0)
+  })
+
   it.each<[string, Override[], Partial<Options>, string]>([
     ['same-result', [{}, {}], {}, 'same-result'],
     ['same-failure', [{ failed: true }, { failed: true }], {}, 'same-failure'],

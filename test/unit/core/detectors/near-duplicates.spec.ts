@@ -154,6 +154,22 @@ describe('the lines of content of a lookup\'s result', () => {
   }
   const numbered = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}: line of content ${i}`).join('\n')
 
+  it('takes a question answered "nothing" before the latest progress for a new one after it', () => {
+    // Each name after the progress contains the one searched before it, and none contains another.
+    const after = ['configa', 'configb', 'configc', 'configd', 'confige', 'configf'].map(pattern => grep(pattern))
+    expect(findings([grep('config'), PROGRESS, ...after]).at).toEqual([])
+    expect(findings([grep('config'), ...after]).at).not.toEqual([])
+  })
+
+  it('keeps the stretch\'s latest distinct calls: a call made again is kept over one made once since', () => {
+    const names = Array.from({ length: 64 }, (_, i) => `name_${i}`)
+    const found = play(createNearDuplicateDetector(DEFAULTS), [...names, names[0]!, 'name_64', 'name_65', 'name_66', 'name_67'].map(pattern => grep(pattern)))
+    const last = found.at(-1)!.found.calls
+    expect(last).toHaveLength(64)
+    expect(last).toContain(grep(names[0]!).key)
+    expect(last).not.toContain(grep(names[1]!).key)
+  })
+
   it('reads a result of 256 lines, and not one of 257 (the last line may be empty)', () => {
     expect(seenAfter(numbered(256))).toBe(256)
     expect(seenAfter(`${numbered(255)}\n`)).toBe(255)
