@@ -49,7 +49,9 @@ describe('the same failure after every fix', () => {
 
   it('takes a failed edit at the failure\'s file for an edit only when its change stands (a shell change before the part that failed)', () => {
     const failedEdit = (changeStands: boolean): CallObservation => editOf('/repo/django/db/backends/sqlite3/base.py', 'x', 'y', { failed: true, changeStands })
-    const rounds = (edit: CallObservation): CallObservation[] => [run(nameError(15)), rewrite(1), run(nameError(15)), rewrite(2), edit, run(nameError(15))]
+    const rounds = (edit: CallObservation): CallObservation[] => [
+      run(nameError(15)), rewrite(1), run(nameError(15)), rewrite(2), edit, run(nameError(15)),
+    ]
     expect(found(rounds(failedEdit(false))).at(-1)).toMatchObject({ count: 3 })
     expect(found(rounds(failedEdit(true))).at(-1)).toBe('-')
   })
