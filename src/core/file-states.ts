@@ -74,7 +74,7 @@ export function createFileStates(): FileStates {
   function move(name: string, file: FileState, at: number, edit: FileEdit, onMove: OnMove): void {
     const { visits } = file
     const latest = visits[visits.length - 1]!
-    if (change(file, edit)) {
+    if (applyEdit(file, edit)) {
       // Changed in a way not known: a state never met again.
       file.base = fingerprint(`\u0000unseen ${++unseen}`) % MODULUS
       file.changes.length = 0
@@ -118,13 +118,13 @@ function fresh(): FileState {
 }
 
 /**
- * Apply `edit` to `file`'s changes; returns whether it changed the file in a way not known (the caller gives the file a
- * state of its own then). A function of the module, not a closure: it is made once, not for every agent.
+ * Apply `fileEdit` to `file`'s changes; true when it leaves the file in a state the brake cannot know (the caller then
+ * gives the file a state of its own). A function of the module, not a closure: it is made once, not for every agent.
  */
-function change(file: FileState, edit: FileEdit): boolean {
-  switch (edit.kind) {
+function applyEdit(file: FileState, fileEdit: FileEdit): boolean {
+  switch (fileEdit.kind) {
     case 'content':
-      file.base = edit.content % MODULUS
+      file.base = fileEdit.content % MODULUS
       file.changes.length = 0
       return false
     case 'restore':
@@ -132,22 +132,22 @@ function change(file: FileState, edit: FileEdit): boolean {
       file.changes.length = 0
       return false
     case 'replace': {
-      const undone = file.changes.findLastIndex(other => other.old === edit.new && other.new === edit.old)
+      const undone = file.changes.findLastIndex(other => other.old === fileEdit.new && other.new === fileEdit.old)
       if (undone !== -1) file.changes.splice(undone, 1)
-      else file.changes.push({ id: fingerprint(`r\u0000${edit.old}\u0000${edit.new}`) % MODULUS, old: edit.old, new: edit.new, text: undefined, line: undefined })
+      else file.changes.push({ id: fingerprint(`r\u0000${fileEdit.old}\u0000${fileEdit.new}`) % MODULUS, old: fileEdit.old, new: fileEdit.new, text: undefined, line: undefined })
       break
     }
     case 'insert':
-      file.changes.push({ id: fingerprint(`i\u0000${edit.text}`) % MODULUS, old: undefined, new: undefined, text: edit.text, line: edit.line })
+      file.changes.push({ id: fingerprint(`i\u0000${fileEdit.text}`) % MODULUS, old: undefined, new: undefined, text: fileEdit.text, line: fileEdit.line })
       break
     case 'delete': {
       const before = file.changes.length
-      if (edit.pattern === undefined) {
+      if (fileEdit.pattern === undefined) {
         // A line number takes one line: the latest inserted there.
-        const at = file.changes.findLastIndex(other => other.text !== undefined && other.line !== undefined && other.line === edit.line)
+        const at = file.changes.findLastIndex(other => other.text !== undefined && other.line !== undefined && other.line === fileEdit.line)
         if (at !== -1) file.changes.splice(at, 1)
       } else {
-        const matches = lineMatcher(edit.pattern)
+        const matches = lineMatcher(fileEdit.pattern)
         file.changes = file.changes.filter(other => other.text === undefined || !matches(other.text))
       }
       // Deleting lines the agent did not insert (as far as the brake saw) changes the file in a way not known.
