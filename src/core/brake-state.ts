@@ -150,7 +150,7 @@ export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault)
   const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
   // Made at the first finding or the first notice heard: most agents never have either.
   let voice: Voice | undefined
-  // Made at the first text claimed: most agents are given none (no plugin adds any).
+  // Made at the first text claimed: an agent that no other plugin gives context to never needs it.
   let text: Detector<TextObservation, DuplicateTextFinding> | undefined
   const voiceNow = (): Voice => voice ??= createVoice({ ...options.voice, maxCalls: options.trackedCalls })
   // The latest calls, by tool, number and key, for a notice another plugin gave about one of them at the next step: a
