@@ -45,7 +45,7 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
       seen++
       let found: Evidence<CycleFinding> | undefined
       for (let period = 2; period <= maxLength; period++) {
-        const back = at(seen, size, period)
+        const back = slotBack(seen, size, period)
         if (seen <= period || keys[back] !== key || versions[back] !== version) {
           runs[period] = 0
           noticed[period] = 0
@@ -60,8 +60,8 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
         const lap: string[] = []
         const calls: number[] = []
         for (let i = period - 1; i >= 0; i--) {
-          lap.push(tools[at(seen, size, i)]!)
-          calls.push(keys[at(seen, size, i)]!)
+          lap.push(tools[slotBack(seen, size, i)]!)
+          calls.push(keys[slotBack(seen, size, i)]!)
         }
         found = { finding: { kind: 'cycle', tools: lap, laps: done, sameResults: progressAware }, calls }
       }
@@ -80,16 +80,16 @@ export function createSequenceDetector(options: SequenceOptions): Detector<CallS
 // closures would be made for every agent.
 
 /** The slot of the call `back` places before the latest, in a ring of `size` slots that has seen `seen` calls. */
-function at(seen: number, size: number, back: number): number {
+function slotBack(seen: number, size: number, back: number): number {
   return (((seen - 1 - back) % size) + size) % size
 }
 
 /** Whether the latest `period` calls of the ring are pairwise distinct (key and result version). */
 function distinctLap(keys: readonly number[], versions: readonly number[], seen: number, size: number, period: number): boolean {
   for (let i = 0; i < period; i++) {
-    const slot = at(seen, size, i)
+    const slot = slotBack(seen, size, i)
     for (let j = i + 1; j < period; j++) {
-      const other = at(seen, size, j)
+      const other = slotBack(seen, size, j)
       if (keys[other] === keys[slot] && versions[other] === versions[slot]) return false
     }
   }
