@@ -149,7 +149,7 @@ class Table implements LruTable {
     const index = this.index
     const keys = this.keys
     const mask = this.mask
-    for (let bucket = (key >>> 0) & mask; ; bucket = (bucket + 1) & mask) {
+    for (let bucket = this.bucketOf(key); ; bucket = (bucket + 1) & mask) {
       const entry = index[bucket]!
       if (entry === 0) return NONE
       if (keys[entry - 1] === key) return bucket
