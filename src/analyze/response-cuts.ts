@@ -23,7 +23,7 @@ import { charsAsTokens, proportion } from './tokens.js'
 export function wouldCut(
   responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>, calls: readonly RecordedCall[] = [],
 ): ResponseCut[] {
-  const stream = resolveOptions(Config(config)).stream
+  const stream = streamOptionsOf(config)
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
   const memory = watchMemoryFor(stream)
@@ -55,6 +55,20 @@ export function wouldCut(
     }
   }
   return cuts
+}
+
+/**
+ * The stream options of each config met, resolved once: a run cuts thousands of logs under the same config objects,
+ * and resolving one (its schema, then every rule checked) cost as much as watching a small log. A config that does not
+ * resolve throws each time, as it is not kept.
+ */
+const resolvedStreams = new WeakMap<object, RepetitionOptions | undefined>()
+
+function streamOptionsOf(config: Readonly<Record<string, unknown>>): RepetitionOptions | undefined {
+  if (resolvedStreams.has(config)) return resolvedStreams.get(config)
+  const stream = resolveOptions(Config(config)).stream
+  resolvedStreams.set(config, stream)
+  return stream
 }
 
 /**
