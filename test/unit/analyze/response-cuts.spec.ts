@@ -111,7 +111,8 @@ describe('responses that repeat themselves, in a session log', () => {
     // Watch memory is kept from log to log, one for each shape of stream options: a wider window, and the defaults'.
     const wide = { streamCutChars: 8000, streamCutCopies: 60 }
     const response = (index: number, text: string) => ({
-      index, callsBefore: index, step: `1/${index}`, blocks: [{ part: 'text' as const, deltas: [...tokens(text)] }], finish: 'stop', outputTokens: undefined,
+      index, callsBefore: index, step: `1/${index}`, finish: 'stop', outputTokens: undefined,
+      blocks: [{ part: 'text' as const, deltas: [...tokens(text)] }],
     })
     // A loop cut partway leaves its memory written; the next response is watched over it.
     const log = [response(0, LOOP.text), response(1, LOOP.text.slice(0, 3000)), response(2, LOOP.text)]
@@ -119,5 +120,15 @@ describe('responses that repeat themselves, in a session log', () => {
     expect(alone.defaults).toHaveLength(3)
     expect(alone.wide).not.toEqual(alone.defaults)
     for (const config of [wide, {}, wide, {}, {}]) expect(wouldCut(log, config)).toEqual(config === wide ? alone.wide : alone.defaults)
+  })
+
+  it('refuses a config that does not resolve every time it is given, not only the first', () => {
+    // What a config resolves to is kept from log to log; a refusal is not, or the next log would pass unchecked.
+    const log = [{
+      index: 0, callsBefore: 0, step: '1/1', finish: 'stop', outputTokens: undefined,
+      blocks: [{ part: 'text' as const, deltas: ['word '.repeat(80)] }],
+    }]
+    const wrong = { streamCutChars: 5 }
+    for (let time = 0; time < 2; time++) expect(() => wouldCut(log, wrong)).toThrow(/streamCutChars/)
   })
 })
