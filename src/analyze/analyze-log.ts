@@ -18,6 +18,9 @@ import { piecesOf } from './pieces.js'
 import { cutInSession, wouldCut } from './response-cuts.js'
 import { estimateTokens, reportedTokens, sum } from './tokens.js'
 
+/** The defaults' config map: one object, so that what wouldCut resolves of it is kept from log to log. */
+const DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({})
+
 /** A config to replay under, and the name the reports give it. */
 export interface ConfigSetup {
   readonly name: string
@@ -71,7 +74,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   const first = setups[0]
   const defaultCuts = first !== undefined && Object.keys(first.config).length === 0
     ? cuts[first.name]!
-    : wouldCut(recording.responses, {}, recording.calls)
+    : wouldCut(recording.responses, DEFAULTS, recording.calls)
   const calls = recording.calls.map(call => summarizeCall(call, recording))
   // The agent's tokens and its loops' costs are added up from the same pieces: no loop can cost more than the agent.
   const pieces = piecesOf({

@@ -1,7 +1,7 @@
 /**
- * A worker thread of `dsh-brake analyze`: it is given the configs once, then one session log at a time, and posts
- * back what the log gives (analyze-log.ts). The main thread keeps only what it needs of each result, so memory does
- * not grow with the archive, and every core reads and replays logs.
+ * A worker thread of `dsh-brake analyze`: it is given the configs once, then session logs (a few ahead of its work),
+ * and posts back what each gives (analyze-log.ts), one log at a time. The main thread keeps only what it needs of
+ * each result, so memory does not grow with the archive, and every core reads and replays logs.
  * @module dsh-brake/analyze/analyze-worker
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -9,10 +9,25 @@ import { createLogAnalyzer, type ConfigSetup } from './analyze-log.js'
 
 const analyzeLog = createLogAnalyzer((workerData as { setups: ConfigSetup[] }).setups)
 
+/** Logs given and not yet begun: a log is sent before the last is done, and waits for it here. */
+const waiting: string[] = []
+let working = false
+
 parentPort?.on('message', (file: string) => {
-  void analyzeLog(file).then(
-    result => parentPort?.postMessage(result),
-    // analyzeLog turns an unreadable log into its error; anything else is a fault, named with its log all the same.
-    (error: unknown) => parentPort?.postMessage({ file, message: `could not be analyzed: ${error instanceof Error ? error.message : String(error)}` }),
-  )
+  waiting.push(file)
+  if (!working) void work()
 })
+
+/** Analyze the waiting logs one after another, posting each result as it is done. */
+async function work(): Promise<void> {
+  working = true
+  for (let file = waiting.shift(); file !== undefined; file = waiting.shift()) {
+    const named = file
+    // analyzeLog turns an unreadable log into its error; anything else is a fault, named with its log all the same.
+    const result = await analyzeLog(named).catch((error: unknown) => ({
+      file: named, message: `could not be analyzed: ${error instanceof Error ? error.message : String(error)}`,
+    }))
+    parentPort?.postMessage(result)
+  }
+  working = false
+}

@@ -1,7 +1,8 @@
 /**
- * Session logs analyzed on every core: worker threads (analyze-worker.ts), each given the next log as soon as it has
- * posted the last one. Where the worker's built file is not there (the sources run directly, in the tests), or one
- * thread is asked for, the logs are analyzed on this thread instead, one after another: the same work, the same results.
+ * Session logs analyzed on every core: worker threads (analyze-worker.ts), each kept {@link IN_FLIGHT} logs ahead, so
+ * that it starts on its next log as soon as it posts the last one, rather than wait idle for it to be sent. Where the
+ * worker's built file is not there (the sources run directly, in the tests), or one thread is asked for, the logs are
+ * analyzed on this thread instead, one after another: the same work, the same results.
  * @module dsh-brake/analyze/pool
  */
 import { existsSync } from 'node:fs'
@@ -13,6 +14,13 @@ import { createLogAnalyzer, type ConfigSetup, type LogResult } from './analyze-l
 
 /** The worker's built file, beside the command's (dist/cli/). */
 const WORKER = new URL('./analyze-worker.js', import.meta.url)
+
+/**
+ * Logs given to a worker and not yet posted back: the one it analyzes, and the next, sent while it works on this one
+ * (the next name found, and the message's trip, while the worker is busy). Each log waits its turn in the worker,
+ * so more would only hold more names there.
+ */
+const IN_FLIGHT = 2
 
 /** How many threads to use by default: one per core. */
 export function defaultJobs(): number {
@@ -40,6 +48,7 @@ export async function analyzeAll(
   let exhausted = false
   await new Promise<void>((resolve, reject) => {
     const workers: Worker[] = []
+    const gives: (() => void)[] = []
     const finish = (error?: Error): void => {
       for (const worker of workers) void worker.terminate()
       if (error === undefined) resolve()
@@ -63,8 +72,10 @@ export async function analyzeAll(
         if (exhausted && done === given) finish()
       })
       worker.on('error', error => finish(error))
-      give()
+      gives.push(give)
     }
+    // Each worker its first log before any its second: a run of fewer logs than that is still spread over them all.
+    for (let ahead = 0; ahead < IN_FLIGHT; ahead++) for (const give of gives) give()
     // Fewer logs than threads, or none at all (a walk that found nothing): nothing more will come back.
     if (exhausted && done === given) finish()
   })

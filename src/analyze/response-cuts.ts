@@ -6,7 +6,9 @@
  */
 import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
-import { createRepetitionWatch, createWatchMemory, type Repetition, type RepetitionOptions, type WatchMemory } from '../core/detectors/repetition.js'
+import {
+  createRepetitionWatch, createWatchMemory, memoryFits, type Repetition, type RepetitionOptions, type WatchMemory,
+} from '../core/detectors/repetition.js'
 import { foldText } from '../core/detectors/repetition-fold.js'
 import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
@@ -21,11 +23,10 @@ import { charsAsTokens, proportion } from './tokens.js'
 export function wouldCut(
   responses: readonly RecordedResponse[], config: Readonly<Record<string, unknown>>, calls: readonly RecordedCall[] = [],
 ): ResponseCut[] {
-  const stream = resolveOptions(Config(config)).stream
+  const stream = streamOptionsOf(config)
   if (stream === undefined) return []
   const cuts: ResponseCut[] = []
-  // The blocks are watched one after another, so one watch's memory serves them all: made once, not per block.
-  const memory = createWatchMemory(stream)
+  const memory = watchMemoryFor(stream)
   for (const response of responses) {
     const quotedRun = createQuotedRun(() => foldText(quotableText(outputsBefore(calls, response.callsBefore), LIMITS.streamQuoteChars)))
     const total = responseChars(response)
@@ -54,6 +55,37 @@ export function wouldCut(
     }
   }
   return cuts
+}
+
+/**
+ * The stream options of each config met, resolved once: a run cuts thousands of logs under the same config objects,
+ * and resolving one (its schema, then every rule checked) cost as much as watching a small log. A config that does not
+ * resolve throws each time, as it is not kept.
+ */
+const resolvedStreams = new WeakMap<object, RepetitionOptions | undefined>()
+
+function streamOptionsOf(config: Readonly<Record<string, unknown>>): RepetitionOptions | undefined {
+  if (resolvedStreams.has(config)) return resolvedStreams.get(config)
+  const stream = resolveOptions(Config(config)).stream
+  resolvedStreams.set(config, stream)
+  return stream
+}
+
+/**
+ * Watch memory kept for this thread, one for each shape of stream options met (one per config, at most): every block
+ * of every log is watched one after another, in {@link wouldCut}, which never lets go of the thread mid-watch, and a
+ * watch clears the memory it is handed; so one memory serves them all, made once rather than per log (tens of KB
+ * outside the heap, which cost more to make than a small log's watching).
+ */
+const watchMemories: WatchMemory[] = []
+
+/** Memory for watches under `stream`: one kept for its shape, or made and kept. */
+function watchMemoryFor(stream: RepetitionOptions): WatchMemory {
+  const kept = watchMemories.find(memory => memoryFits(memory, stream))
+  if (kept !== undefined) return kept
+  const made = createWatchMemory(stream)
+  watchMemories.push(made)
+  return made
 }
 
 /**

@@ -5,7 +5,7 @@
  * Design: docs/design.md#source-layout; what is replayed: docs/analyze.md#how-it-is-replayed
  * @module dsh-brake/replay/replay
  */
-import { Context } from '@deepseek-ai/cordis'
+import { Context, symbols } from '@deepseek-ai/cordis'
 import { isStopReason } from '../messages.js'
 import type { Action } from './actions.js'
 import type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
@@ -301,8 +301,13 @@ async function mount(mounts: readonly Mount[]): Promise<Host> {
   for (const mount of mounts) {
     await ctx.plugin(mount.plugin as never, mount.config as never)
   }
-  const untyped = ctx as unknown as Host
-  return { waterfall: untyped.waterfall.bind(ctx), emit: untyped.emit.bind(ctx), guards }
+  // The events service itself, not the context's tracing wrapper of it: its dispatch is the same (the same hooks, in
+  // the same order, given the same arguments), but through the wrapper every property it reads is looked up anew,
+  // which was a large part of a replay's time and garbage. The wrapper only ties what a call makes to its caller's
+  // context; the loop's dispatch makes nothing.
+  const events = (ctx as unknown as { events: Record<symbol, unknown> }).events
+  const service = (events[symbols.original] ?? events) as Omit<Host, 'guards'>
+  return { waterfall: service.waterfall.bind(service), emit: service.emit.bind(service), guards }
 }
 
 /** The result as the recording has it; an error code, where recorded, as DSH's failure info carries it. */

@@ -128,6 +128,11 @@ export function createWatchMemory(options: RepetitionOptions): WatchMemory {
   }
 }
 
+/** Whether `memory` was made for watches under `options`: only then may a watch under them be handed it. */
+export function memoryFits(memory: WatchMemory, options: RepetitionOptions): boolean {
+  return memory.ring.length === 2 * windowOf(options) && memory.raw.length === RAW_UNITS * options.maxUnit
+}
+
 /**
  * Watch one text (one block of one response) for repetition. `quotedRun`, when given, says how long a run of a
  * repetition the request holds (a quote is spared up to that length and `minChars` more). `memory`, when given, is
@@ -137,7 +142,7 @@ export function createRepetitionWatch(options: RepetitionOptions, quotedRun?: Qu
   const { chars, copies, minCopies, minChars, maxUnit, every, edits } = options
   const window = windowOf(options)
   if (memory !== undefined) {
-    if (memory.ring.length !== 2 * window || memory.raw.length !== RAW_UNITS * maxUnit) throw new Error('a watch was handed memory made for other options')
+    if (!memoryFits(memory, options)) throw new Error('a watch was handed memory made for other options')
     // A fresh watch's memory is all zeros, and a look may compare the ring's places before the text's first character.
     memory.bytes.fill(0)
   }

@@ -43,21 +43,23 @@ export function describeCall(event: CallEvent, index: number, before: readonly C
   const action = actionOf(event.tool, event.args)
   const shellEdit = !event.isError && SHELL_TOOLS.has(event.tool) && shellWrites(commandOf(event.args))
   const edit = shellEdit || (!event.isError && fileToolChanges(event.tool, event.args, event.text))
+  // The outcome is only read when the action comes again with another text: most calls' results are never
+  // normalized, and none twice (here, and when a later call compares with this one).
+  let outcome: string | undefined
+  const facts = { isError: event.isError, text: event.text, get outcome() { return outcome ??= outcomeOf(event) } }
   let repeat: CallFacts['repeat'] = 'new'
   let progress = edit
   for (let j = before.length - 1; j >= 0; j--) {
     const earlier = before[j]!
     if (earlier.action !== action) continue
-    if (repeat === 'new') repeat = sameOutcome(earlier, { isError: event.isError, text: event.text, outcome: outcomeOf(event) }) ? 'same' : 'changed'
+    if (repeat === 'new') repeat = sameOutcome(earlier, facts) ? 'same' : 'changed'
     if (earlier.edit) progress = false
     if (!progress) break
   }
-  // The outcome is only read when the action comes again: most calls' results are never normalized.
-  let outcome: string | undefined
   return {
     index, tool: event.tool, args: event.args, action, edit, shellEdit, progress, repeat, isError: event.isError, text: event.text,
     get outcome() {
-      return outcome ??= outcomeOf(event)
+      return facts.outcome
     },
   }
 }

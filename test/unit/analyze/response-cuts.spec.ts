@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { analyzeSessions } from '../../../src/analyze/analyze-sessions.ts'
+import { wouldCut } from '../../../src/analyze/response-cuts.ts'
 import { htmlReport } from '../../../src/analyze/report-html.ts'
 import { textReport } from '../../../src/analyze/report-text.ts'
 import { RESPONSES, tokens } from '../../loop/corpus/responses.ts'
@@ -104,5 +105,30 @@ describe('responses that repeat themselves, in a session log', () => {
     const { agent, analysis } = await analyzed([{ part: 'reasoning', deltas: [...tokens(LOOP.text)] }], null, 'tool-calls', { streamCut: false })
     expect(agent.cuts['defaults']).toEqual([])
     expect(textReport(analysis)).not.toContain('repeats itself')
+  })
+
+  it('cuts each log alike, whatever logs were watched before it, under the same config or another', () => {
+    // Watch memory is kept from log to log, one for each shape of stream options: a wider window, and the defaults'.
+    const wide = { streamCutChars: 8000, streamCutCopies: 60 }
+    const response = (index: number, text: string) => ({
+      index, callsBefore: index, step: `1/${index}`, finish: 'stop', outputTokens: undefined,
+      blocks: [{ part: 'text' as const, deltas: [...tokens(text)] }],
+    })
+    // A loop cut partway leaves its memory written; the next response is watched over it.
+    const log = [response(0, LOOP.text), response(1, LOOP.text.slice(0, 3000)), response(2, LOOP.text)]
+    const alone = { defaults: wouldCut(log, {}), wide: wouldCut(log, wide) }
+    expect(alone.defaults).toHaveLength(3)
+    expect(alone.wide).not.toEqual(alone.defaults)
+    for (const config of [wide, {}, wide, {}, {}]) expect(wouldCut(log, config)).toEqual(config === wide ? alone.wide : alone.defaults)
+  })
+
+  it('refuses a config that does not resolve every time it is given, not only the first', () => {
+    // What a config resolves to is kept from log to log; a refusal is not, or the next log would pass unchecked.
+    const log = [{
+      index: 0, callsBefore: 0, step: '1/1', finish: 'stop', outputTokens: undefined,
+      blocks: [{ part: 'text' as const, deltas: ['word '.repeat(80)] }],
+    }]
+    const wrong = { streamCutChars: 5 }
+    for (let time = 0; time < 2; time++) expect(() => wouldCut(log, wrong)).toThrow(/streamCutChars/)
   })
 })
