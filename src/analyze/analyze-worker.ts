@@ -9,25 +9,15 @@ import { createLogAnalyzer, type ConfigSetup } from './analyze-log.js'
 
 const analyzeLog = createLogAnalyzer((workerData as { setups: ConfigSetup[] }).setups)
 
-/** Logs given and not yet begun: a log is sent before the last is done, and waits for it here. */
-const waiting: string[] = []
-let working = false
+/** The logs given so far, each analyzed after the one before: a log is sent before the last is done, and waits here. */
+let queue = Promise.resolve()
 
 parentPort?.on('message', (file: string) => {
-  waiting.push(file)
-  if (!working) void work()
-})
-
-/** Analyze the waiting logs one after another, posting each result as it is done. */
-async function work(): Promise<void> {
-  working = true
-  for (let file = waiting.shift(); file !== undefined; file = waiting.shift()) {
-    const named = file
+  queue = queue.then(async () => {
     // analyzeLog turns an unreadable log into its error; anything else is a fault, named with its log all the same.
-    const result = await analyzeLog(named).catch((error: unknown) => ({
-      file: named, message: `could not be analyzed: ${error instanceof Error ? error.message : String(error)}`,
+    const result = await analyzeLog(file).catch((error: unknown) => ({
+      file, message: `could not be analyzed: ${error instanceof Error ? error.message : String(error)}`,
     }))
     parentPort?.postMessage(result)
-  }
-  working = false
-}
+  })
+})
