@@ -19,16 +19,12 @@ import { Session } from 'node:inspector/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
-import { loadRealRuns, replay, timedReplay, withEmptyResults } from './real-runs.ts'
+import { realRunsSetup, replay, timedReplay, withEmptyResults } from './real-runs.ts'
 import { median, roundOrder } from './rounds.ts'
 
-const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
-const loaded = await loadRealRuns(path)
-if (loaded === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
-const real = process.env['BENCH_RESULTS'] === 'empty' ? withEmptyResults(loaded) : loaded
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 16)
-const gc = (globalThis as { gc?: () => void }).gc
-if (gc === undefined) throw new Error('run with node --expose-gc')
+const setup = await realRunsSetup(16)
+const real = process.env['BENCH_RESULTS'] === 'empty' ? withEmptyResults(setup.real) : setup.real
+const { rounds, gc } = setup
 const cpuClock = process.env['BENCH_CLOCK'] === 'cpu'
 
 const clock = cpuClock ? 'cpu' : 'wall'

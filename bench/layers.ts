@@ -10,11 +10,11 @@
  * BENCH_ROUNDS (default 8). Each stop is a `return` put in after a line of the build, found by its text: a build
  * whose code has moved on fails here by name, rather than measuring the wrong thing.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { builtEntry, cacheDir, editedBuild, onceIn } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
-import { loadRealRuns, replay, timedReplay } from './real-runs.ts'
+import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
 import { median, roundOrder } from './rounds.ts'
 
 /** A build that stops after the line `after` (its text in dist/index.js, found once), with `stop` put in after it. */
@@ -38,32 +38,16 @@ const LAYERS: readonly Layer[] = [
   { name: 'same-failure', after: 'const unchanged = detect(7, step);', stop: `${KEEP}unchanged; return void 0;` },
 ]
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url))
-const source = readFileSync(join(dist, 'index.js'), 'utf8')
-// Inside the project, where the copies' imports resolve as the build's own do.
-const cache = fileURLToPath(new URL('../node_modules/.cache/', import.meta.url))
-mkdirSync(cache, { recursive: true })
-const copies = mkdtempSync(join(cache, 'dsh-brake-layers-'))
+const source = builtEntry()
+const copies = mkdtempSync(join(cacheDir(), 'dsh-brake-layers-'))
 
 /** A copy of dist/ whose entry stops after `layer`'s line. */
 async function stoppedBuild(layer: Layer): Promise<object> {
-  const at = source.indexOf(layer.after)
-  if (at === -1 || source.indexOf(layer.after, at + 1) !== -1) {
-    throw new Error(`bench/layers: the build has ${at === -1 ? 'no' : 'more than one'} line "${layer.after.split('\n').at(-1)!.trim()}" to stop the "${layer.name}" layer after`)
-  }
-  const end = at + layer.after.length
-  const copy = join(copies, layer.name.replace(/\W+/g, '-'))
-  cpSync(dist, copy, { recursive: true })
-  writeFileSync(join(copy, 'index.js'), `${source.slice(0, end)} ${layer.stop}${source.slice(end)}`)
-  return await import(pathToFileURL(join(copy, 'index.js')).href) as object
+  const end = onceIn(source, layer.after, `the ${layer.name} layer`) + layer.after.length
+  return (await editedBuild(copies, layer.name, `${source.slice(0, end)} ${layer.stop}${source.slice(end)}`)).module
 }
 
-const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
-const real = await loadRealRuns(path)
-if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 8)
-const gc = (globalThis as { gc?: () => void }).gc
-if (gc === undefined) throw new Error('run with node --expose-gc')
+const { real, rounds, gc } = await realRunsSetup(8)
 
 const hosts = new Map<string, Waterfall>([['none', await host('none')], ['reminder', await host('reminder')]])
 try {

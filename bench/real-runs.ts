@@ -6,6 +6,8 @@
  * (scripts/eval/traces.ts), so the benchmark replays the runs the evaluation scores.
  */
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { readRuns } from '../scripts/eval/traces.ts'
 import { accept, execution, signal, type Waterfall } from './hosts.ts'
 
@@ -103,4 +105,25 @@ export async function timedReplay(waterfall: Waterfall, real: RealRuns, clock: '
   if (clock === 'wall') return wall / real.calls
   const used = process.cpuUsage(cpu)
   return (used.user + used.system) * 1000 / real.calls
+}
+
+/** The runs, the rounds and the collector a benchmark run by hand starts from. */
+export interface RealRunsSetup {
+  readonly real: RealRuns
+  readonly rounds: number
+  readonly gc: () => void
+}
+
+/**
+ * What the benchmarks run by hand (bench/compare.ts, layers.ts, detectors.ts) start from: the runs of the trace file
+ * named first on the command line (the development set by default), the rounds (`BENCH_ROUNDS`, or `rounds`), and the
+ * collector, run between replays.
+ */
+export async function realRunsSetup(rounds: number): Promise<RealRunsSetup> {
+  const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
+  const real = await loadRealRuns(path)
+  if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (gc === undefined) throw new Error('run with node --expose-gc')
+  return { real, rounds: Number(process.env['BENCH_ROUNDS'] ?? rounds), gc }
 }
