@@ -1,13 +1,14 @@
 /**
  * `npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json]
- * [--worst N] [--limit N]`: how well loop notices match real loops.
+ * [--worst N] [--limit N] [--plugin built/index.js]`: how well loop notices match real loops.
  *
  * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
  * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
  * (a YAML map of the plugin's config keys). Each run's loops are labelled by the rule in src/replay/label/, and every
  * configuration is scored against those labels (report.ts) by the rule `dsh-brake analyze` applies
  * (src/replay/score.ts). The replay and the labelling rule are the very sources `dsh-brake analyze` runs; the plugin
- * replayed is the build (`dist/`), what ships. The traces stay where they are: their path is an argument,
+ * replayed is the build (`dist/`), what ships, or with `--plugin` another build's entry (a copy with a detector left
+ * out, from bench/detectors.ts, or a saved release). The traces stay where they are: their path is an argument,
  * `../shared/real-traces/dev.jsonl.gz` from the repository by default.
  *
  * Beside the rule's labels, the configurations are scored against stuck episodes marked by reading (src/replay/stuck.ts),
@@ -20,6 +21,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import { readConfigFile } from '../../src/analyze/config-file.ts'
@@ -47,7 +49,7 @@ interface Setup {
   readonly mounts: readonly Mount[]
 }
 
-const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json] [--worst N] [--limit N]'
+const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json] [--worst N] [--limit N] [--plugin built/index.js]'
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
       baseline: { type: 'string' },
       worst: { type: 'string', default: '8' },
       limit: { type: 'string' },
+      plugin: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -75,7 +78,7 @@ async function main(): Promise<void> {
   const stuck = stuckPath === undefined ? undefined : readStuck(stuckPath)
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline)
 
-  const setups = await loadSetups(values.config)
+  const setups = await loadSetups(values.config, values.plugin === undefined ? BUILT_PLUGIN : pluginEntry(values.plugin))
   const started = performance.now()
   const runs: RunResult[] = []
   const texts = createTextSurvey()
@@ -171,8 +174,8 @@ function scoreStuck(setups: readonly Setup[], runs: readonly RunResult[], labels
 }
 
 /** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */
-async function loadSetups(files: readonly string[]): Promise<Setup[]> {
-  const Brake = await loadBuilt(BUILT_PLUGIN)
+async function loadSetups(files: readonly string[], plugin: string): Promise<Setup[]> {
+  const Brake = await loadBuilt(plugin)
   const setups: Setup[] = [
     { name: 'brake', mounts: [{ plugin: Brake, config: {} }] },
     { name: 'reminder', mounts: [{ plugin: Reminder, config: {} }] },
@@ -208,11 +211,21 @@ async function loadSetups(files: readonly string[]): Promise<Setup[]> {
  * evaluation typechecks whether or not dist/ has been built.
  */
 async function loadBuilt(specifier: string): Promise<object> {
+  const told = specifier === BUILT_PLUGIN ? 'the built dist/index.js' : `--plugin ${fileURLToPath(specifier)}`
+  let module: { apply?: unknown }
   try {
-    return await import(specifier) as object
+    module = await import(specifier) as { apply?: unknown }
   } catch (error) {
-    throw new InputError(`cannot load the built ${specifier.replace('../../', '')} (run \`npm run build\` first): ${(error as Error).message}`)
+    throw new InputError(`cannot load ${told}${specifier === BUILT_PLUGIN ? ' (run `npm run build` first)' : ''}: ${(error as Error).message}`)
   }
+  if (typeof module.apply !== 'function') throw new InputError(`${told} is not a plugin: it exports no \`apply\``)
+  return module
+}
+
+/** `--plugin`'s path as a specifier to import: a file that is there. */
+function pluginEntry(path: string): string {
+  if (!existsSync(path)) throw new InputError(`--plugin: no file at ${path}`)
+  return pathToFileURL(resolve(path)).href
 }
 
 /** Per agent, how many of its calls came before each person's message. */
