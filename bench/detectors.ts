@@ -7,11 +7,13 @@
  *
  *   npm run build && node scripts/node.mjs --expose-gc --import ./scripts/ts-imports.mjs bench/detectors.ts [runs.jsonl.gz]
  *
- * BENCH_ROUNDS (default 8); BENCH_BASE, a saved build's entry to time beside them (`cp -r dist node_modules/.dist-base`
- * on the commit to compare with, after `npm run build`), such as the release before these detectors.
+ * BENCH_ROUNDS (default twice the builds timed, which balances their orders: 16, or 18 with a saved build);
+ * BENCH_BASE, a saved build's entry to time beside them (`cp -r dist node_modules/.dist-base` on the commit to compare
+ * with, after `npm run build`), such as the release before these detectors.
  * A detector is left out by its line in the state's `observeCall` (its `detect(i, step)` made `void 0`): the reading
  * of the result the detectors share is still done.
  */
+import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { builtEntry, cacheDir, editedBuild, onceIn } from './builds.ts'
@@ -44,10 +46,12 @@ function without(source: string, detectors: readonly Detector[]): string {
   return edited
 }
 
-const { real, rounds, gc } = await realRunsSetup(8)
+const { real, gc } = await realRunsSetup(0)
 
 const source = builtEntry()
 const copies = join(cacheDir(), 'dsh-brake-detectors')
+// Only this run's copies are left for the evaluation to score.
+rmSync(copies, { recursive: true, force: true })
 const hosts = new Map<string, Waterfall>([['none', await host('none')], ['reminder', await host('reminder')]])
 const base = process.env['BENCH_BASE']
 if (base !== undefined) hosts.set('saved build (BENCH_BASE)', await host('brake', {}, await import(pathToFileURL(resolve(base)).href) as object))
@@ -60,6 +64,8 @@ for (const { name, detectors } of LEFT_OUT) {
 hosts.set('whole brake', await host('brake'))
 const names = [...hosts.keys()]
 for (const name of names) await replay(hosts.get(name)!, real)
+// Orders are balanced over twice as many rounds as there are builds (bench/rounds.ts).
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2 * names.length)
 
 const samples = new Map<string, number[]>(names.map(name => [name, []]))
 // What leaving a detector out saves, paired within each round (the machine's swings between rounds fall on both).

@@ -103,6 +103,7 @@ async function main(): Promise<void> {
   const stuckSummaries = stuck === undefined ? undefined : scoreStuck(setups, runs, stuck.runs)
 
   console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
+  if (values.plugin !== undefined) console.log(`the plugin replayed: --plugin ${resolve(values.plugin)}`)
   console.log(`labels: identical-calls (${IDENTICAL_CALLS} identical), cycle (2–4 calls × ${CYCLE_LAPS} laps), same-ground (${SAME_GROUND_LAP_MIN}–${SAME_GROUND_LAP_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
   console.log(figuresTable(summaries))
   if (stuck !== undefined && stuckSummaries !== undefined) {
@@ -133,7 +134,9 @@ async function main(): Promise<void> {
     if (baseline !== undefined) console.log(`\nbaseline: ${baseline.path}`)
   }
   if (values.json !== undefined) {
-    const json = { ...toJson(path, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries) }
+    const json = {
+      ...toJson(path, values.plugin, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries),
+    }
     writeFileSync(values.json, `${JSON.stringify(json, null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
   }
@@ -245,9 +248,13 @@ function count(text: string, option: string): number {
   return value
 }
 
-function toJson(path: string, seconds: number, runs: readonly RunResult[], summaries: ReturnType<typeof summarize>[]): object {
+function toJson(
+  path: string, plugin: string | undefined, seconds: number, runs: readonly RunResult[], summaries: ReturnType<typeof summarize>[],
+): object {
   return {
     input: path,
+    // Which build was replayed, when it was not dist/: a saved result then says what it scored.
+    ...plugin === undefined ? {} : { plugin: resolve(plugin) },
     node: process.version,
     seconds,
     rule: {
