@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url'
 import { builtEntry, cacheDir, editedBuild, onceIn } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
-import { median, roundOrder } from './rounds.ts'
+import { balancedRounds, median, roundOrder } from './rounds.ts'
 
 /** Each detector's line in the build. */
 const LINES = {
@@ -46,7 +46,7 @@ function without(source: string, detectors: readonly Detector[]): string {
   return edited
 }
 
-const { real, gc } = await realRunsSetup(0)
+const { real, gc } = await realRunsSetup()
 
 const source = builtEntry()
 const copies = join(cacheDir(), 'dsh-brake-detectors')
@@ -64,8 +64,7 @@ for (const { name, detectors } of LEFT_OUT) {
 hosts.set('whole brake', await host('brake'))
 const names = [...hosts.keys()]
 for (const name of names) await replay(hosts.get(name)!, real)
-// Orders are balanced over twice as many rounds as there are builds (bench/rounds.ts).
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2 * names.length)
+const rounds = balancedRounds(names.length)
 
 const samples = new Map<string, number[]>(names.map(name => [name, []]))
 // What leaving a detector out saves, paired within each round (the machine's swings between rounds fall on both).

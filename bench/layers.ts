@@ -7,15 +7,16 @@
  *
  *   npm run build && node scripts/node.mjs --expose-gc --import ./scripts/ts-imports.mjs bench/layers.ts [runs.jsonl.gz]
  *
- * BENCH_ROUNDS (default 8). Each stop is a `return` put in after a line of the build, found by its text: a build
- * whose code has moved on fails here by name, rather than measuring the wrong thing.
+ * BENCH_ROUNDS (default 24: twice the builds timed, which balances their orders). Each stop is a `return` put in after
+ * a line of the build, found by its text: a build whose code has moved on fails here by name, rather than measuring
+ * the wrong thing.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { builtEntry, cacheDir, editedBuild, onceIn } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
-import { median, roundOrder } from './rounds.ts'
+import { balancedRounds, median, roundOrder } from './rounds.ts'
 
 /** A build that stops after the line `after` (its text in dist/index.js, found once), with `stop` put in after it. */
 interface Layer {
@@ -47,7 +48,7 @@ async function stoppedBuild(layer: Layer): Promise<object> {
   return (await editedBuild(copies, layer.name, `${source.slice(0, end)} ${layer.stop}${source.slice(end)}`)).module
 }
 
-const { real, rounds, gc } = await realRunsSetup(8)
+const { real, gc } = await realRunsSetup()
 
 const hosts = new Map<string, Waterfall>([['none', await host('none')], ['reminder', await host('reminder')]])
 try {
@@ -59,6 +60,7 @@ try {
 hosts.set('whole brake', await host('brake'))
 const names = [...hosts.keys()]
 for (const name of names) await replay(hosts.get(name)!, real)
+const rounds = balancedRounds(names.length)
 
 const samples = new Map<string, number[]>(names.map(name => [name, []]))
 for (let round = 0; round < rounds; round++) {

@@ -107,23 +107,21 @@ export async function timedReplay(waterfall: Waterfall, real: RealRuns, clock: '
   return (used.user + used.system) * 1000 / real.calls
 }
 
-/** The runs, the rounds and the collector a benchmark run by hand starts from. */
+/** The runs and the collector a benchmark run by hand starts from. */
 export interface RealRunsSetup {
   readonly real: RealRuns
-  readonly rounds: number
   readonly gc: () => void
 }
 
 /**
  * What the benchmarks run by hand (bench/compare.ts, layers.ts, detectors.ts) start from: the runs of the trace file
- * named first on the command line (the development set by default), the rounds (`BENCH_ROUNDS`, or `rounds`), and the
- * collector, run between replays.
+ * named first on the command line (the development set by default), and the collector, run between replays.
  */
-export async function realRunsSetup(rounds: number): Promise<RealRunsSetup> {
+export async function realRunsSetup(): Promise<RealRunsSetup> {
   const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
   const real = await loadRealRuns(path)
   if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error('run with node --expose-gc')
-  return { real, rounds: Number(process.env['BENCH_ROUNDS'] ?? rounds), gc }
+  return { real, gc }
 }

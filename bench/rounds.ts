@@ -15,6 +15,14 @@ export function roundOrder<K extends string>(names: readonly K[], round: number)
   return order
 }
 
+/**
+ * The rounds a bench run by hand times `builds` variants in: `BENCH_ROUNDS`, or `cycles` times the `2 × builds` rounds
+ * that balance their orders.
+ */
+export function balancedRounds(builds: number, cycles = 1): number {
+  return Number(process.env['BENCH_ROUNDS'] ?? 2 * builds * cycles)
+}
+
 /** The median of a variant's timings over the rounds: the figure each bench reads, as one slow round moves it least. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
