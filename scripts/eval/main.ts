@@ -78,7 +78,8 @@ async function main(): Promise<void> {
   const stuck = stuckPath === undefined ? undefined : readStuck(stuckPath)
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline)
 
-  const setups = await loadSetups(values.config, values.plugin === undefined ? BUILT_PLUGIN : pluginEntry(values.plugin))
+  const plugin = values.plugin === undefined ? undefined : resolve(values.plugin)
+  const setups = await loadSetups(values.config, plugin === undefined ? BUILT_PLUGIN : pluginEntry(plugin))
   const started = performance.now()
   const runs: RunResult[] = []
   const texts = createTextSurvey()
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   const stuckSummaries = stuck === undefined ? undefined : scoreStuck(setups, runs, stuck.runs)
 
   console.log(`dsh-brake evaluation on ${path}: ${runs.length} runs, ${setups.length} configurations, ${seconds.toFixed(1)} s (Node ${process.version})`)
-  if (values.plugin !== undefined) console.log(`the plugin replayed: --plugin ${resolve(values.plugin)}`)
+  if (plugin !== undefined) console.log(`the plugin replayed: --plugin ${plugin}`)
   console.log(`labels: identical-calls (${IDENTICAL_CALLS} identical), cycle (2–4 calls × ${CYCLE_LAPS} laps), same-ground (${SAME_GROUND_LAP_MIN}–${SAME_GROUND_LAP_MAX} calls × 2 laps); caught = a notice in [start, end + ${CATCH_SLACK}] (docs/evaluation.md)\n`)
   console.log(figuresTable(summaries))
   if (stuck !== undefined && stuckSummaries !== undefined) {
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
   }
   if (values.json !== undefined) {
     const json = {
-      ...toJson(path, values.plugin, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries),
+      ...toJson(path, plugin, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries),
     }
     writeFileSync(values.json, `${JSON.stringify(json, null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
@@ -225,10 +226,10 @@ async function loadBuilt(specifier: string): Promise<object> {
   return module
 }
 
-/** `--plugin`'s path as a specifier to import: a file that is there. */
+/** `--plugin`'s path (resolved) as a specifier to import: a file that is there. */
 function pluginEntry(path: string): string {
   if (!existsSync(path)) throw new InputError(`--plugin: no file at ${path}`)
-  return pathToFileURL(resolve(path)).href
+  return pathToFileURL(path).href
 }
 
 /** Per agent, how many of its calls came before each person's message. */
@@ -254,7 +255,7 @@ function toJson(
   return {
     input: path,
     // Which build was replayed, when it was not dist/: a saved result then says what it scored.
-    ...plugin === undefined ? {} : { plugin: resolve(plugin) },
+    ...plugin === undefined ? {} : { plugin },
     node: process.version,
     seconds,
     rule: {
