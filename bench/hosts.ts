@@ -6,8 +6,8 @@
 import { Context } from '@deepseek-ai/cordis'
 import * as Reminder from '@deepseek-ai/dsh-repeat-tool-reminder'
 import * as Brake from '../dist/index.js'
-import { callKey } from '../src/core/canonical.ts'
-import { fingerprint } from '../src/core/fingerprint.ts'
+import { callKey } from '../src/core/identity/canonical.ts'
+import { fingerprint } from '../src/core/tables/fingerprint.ts'
 import { contentText } from '../src/dsh/observe.ts'
 
 export type Plugin = 'none' | 'noop' | 'reading' | 'reminder' | 'brake'

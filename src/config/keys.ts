@@ -4,7 +4,7 @@
  * Design: docs/design.md#config
  * @module dsh-brake/config/keys
  */
-import type { ToolPolicy } from '../core/policies.js'
+import type { ToolPolicy } from '../core/identity/policies.js'
 import type { ToolClass } from '../core/types.js'
 
 /** The classes a tool policy can name. */

@@ -6,7 +6,7 @@
  * @module dsh-brake/config/schema
  */
 import Schema from '@deepseek-ai/schemastery'
-import type { ToolPolicy } from '../core/policies.js'
+import type { ToolPolicy } from '../core/identity/policies.js'
 import { configProblems } from './check.js'
 import { KEY_ENTRIES, TOOL_CLASSES, type Config as Values, type ConfigKey, type KeyEntry, type Rule } from './keys.js'
 

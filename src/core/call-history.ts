@@ -4,8 +4,8 @@
  * Design: docs/design.md#the-call-history
  * @module dsh-brake/core/call-history
  */
-import { createLruTable } from './lru-table.js'
-import { hold, NO_RESULT, release, sameResult, type ResultRef } from './results.js'
+import { createLruTable } from './tables/lru-table.js'
+import { hold, NO_RESULT, release, sameResult, type ResultRef } from './evidence/results.js'
 import type { CallObservation, CallStep, Mutable } from './types.js'
 
 /** The history of a bounded number of call identities. */

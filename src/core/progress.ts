@@ -4,8 +4,8 @@
  * Design: docs/design.md#progress
  * @module dsh-brake/core/progress
  */
-import { createLruTable, type LruTable } from './lru-table.js'
-import { hold, release, sameResult, type ResultRef } from './results.js'
+import { createLruTable, type LruTable } from './tables/lru-table.js'
+import { hold, release, sameResult, type ResultRef } from './evidence/results.js'
 import type { CallObservation, Mutable } from './types.js'
 
 /** One agent's progress. */

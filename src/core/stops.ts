@@ -7,7 +7,7 @@
  * Design: docs/design.md#stop-mode
  * @module dsh-brake/core/stops
  */
-import { canonicalJson } from './canonical.js'
+import { canonicalJson } from './identity/canonical.js'
 import type { LoopFinding, CallObservation } from './types.js'
 import { NO_NEWS, type Told } from './voice.js'
 

@@ -5,9 +5,9 @@
  * findings into notices or denials. Time is always passed in, never read.
  * @module dsh-brake/core/types
  */
-import type { Failure } from './failures.js'
-import type { FileEdit } from './file-edits.js'
-import type { ResultRef } from './results.js'
+import type { Failure } from './evidence/failures.js'
+import type { FileEdit } from './evidence/file-edits.js'
+import type { ResultRef } from './evidence/results.js'
 
 /**
  * How a tool's calls are judged (README, "Tool policies"). `bookkeeping` tools never reach the detectors: like

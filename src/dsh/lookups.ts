@@ -7,7 +7,7 @@
  * `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
  * @module dsh-brake/dsh/lookups
  */
-import { commandWords, simpleCommands } from '../core/shell-command.js'
+import { commandWords, simpleCommands } from '../core/identity/shell-command.js'
 import type { FileWindow, Lookup } from '../core/types.js'
 
 /** What one call looked for and showed, when it is a lookup. */

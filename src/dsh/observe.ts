@@ -3,11 +3,11 @@
  * @module dsh-brake/dsh/observe
  */
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { detached } from '../core/detach.js'
-import { failureOf } from '../core/failures.js'
-import type { Identity } from '../core/identify.js'
-import { errorLine } from '../core/normalize.js'
-import { REFUSED, resultOf } from '../core/results.js'
+import { detached } from '../core/evidence/detach.js'
+import { failureOf } from '../core/evidence/failures.js'
+import type { Identity } from '../core/identity/identify.js'
+import { errorLine } from '../core/evidence/normalize.js'
+import { REFUSED, resultOf } from '../core/evidence/results.js'
 import type { CallObservation } from '../core/types.js'
 import { facetsOf, foundNothing } from './lookups.js'
 import { reportsShellFailure, withoutShellFailure } from './shell.js'

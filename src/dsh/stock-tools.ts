@@ -4,7 +4,7 @@
  * are consulted first.
  * @module dsh-brake/dsh/stock-tools
  */
-import type { ToolPolicies } from '../core/policies.js'
+import type { ToolPolicies } from '../core/identity/policies.js'
 
 /** An approval-related argument of the file and shell tools; it changes what may run, so it is part of identity. */
 const SANDBOX = ['sandbox_permissions']

@@ -6,7 +6,7 @@
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
-import { touch } from '../core/bounded-map.js'
+import { touch } from '../core/tables/bounded-map.js'
 import { subagentStoppedLine } from '../messages.js'
 import { SUBAGENT_TOOLS } from './stock-tools.js'
 

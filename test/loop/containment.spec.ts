@@ -9,8 +9,8 @@ import { agent, bootDsh, brakeLogs, call, notices, prompt, results, say, tool, u
 
 const faults = vi.hoisted(() => ({ call: new Set<string>(), text: false, identify: new Set<string>() }))
 
-vi.mock('../../src/core/canonical.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/canonical.ts')>()
+vi.mock('../../src/core/identity/canonical.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/identity/canonical.ts')>()
   return {
     ...real,
     // identify keys a call from its tool's seed, taken once per tool name: the fault is injected where the key is made.

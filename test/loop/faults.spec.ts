@@ -33,20 +33,20 @@ vi.mock('../../src/core/detectors/identical-calls.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/identical-calls.ts')>()
   return { ...real, createIdenticalCallDetector: faulty('identical-calls', real.createIdenticalCallDetector) }
 })
-vi.mock('../../src/core/detectors/sequences.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/sequences.ts')>()
+vi.mock('../../src/core/detectors/cycle.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/cycle.ts')>()
   return { ...real, createSequenceDetector: faulty('sequences', real.createSequenceDetector) }
 })
-vi.mock('../../src/core/detectors/error-repeats.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/error-repeats.ts')>()
+vi.mock('../../src/core/detectors/same-error.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/same-error.ts')>()
   return { ...real, createErrorRepeatDetector: faulty('error-repeats', real.createErrorRepeatDetector) }
 })
-vi.mock('../../src/core/detectors/revisits.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/revisits.ts')>()
+vi.mock('../../src/core/detectors/same-ground.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/same-ground.ts')>()
   return { ...real, createRevisitDetector: faulty('revisits', real.createRevisitDetector) }
 })
-vi.mock('../../src/core/detectors/near-duplicates.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/near-duplicates.ts')>()
+vi.mock('../../src/core/detectors/near-duplicate.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/near-duplicate.ts')>()
   return { ...real, createNearDuplicateDetector: faulty('near-duplicates', real.createNearDuplicateDetector) }
 })
 vi.mock('../../src/core/detectors/rereading.ts', async (load) => {
@@ -83,8 +83,8 @@ vi.mock('../../src/core/detectors/repetition.ts', async (load) => {
     },
   }
 })
-vi.mock('../../src/core/detectors/responses.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/responses.ts')>()
+vi.mock('../../src/core/detectors/same-response.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/detectors/same-response.ts')>()
   return { ...real, createResponseRepeats: faulty('responses', real.createResponseRepeats) }
 })
 vi.mock('../../src/messages.ts', async (load) => {

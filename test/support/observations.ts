@@ -2,12 +2,12 @@
  * Call observations for the core tests, built from the same call key and result record the plugin uses, so a test
  * names only what it is about: the tool, its arguments, and whatever it overrides.
  */
-import { callKey } from '../../src/core/canonical.ts'
+import { callKey } from '../../src/core/identity/canonical.ts'
 import { createCallHistory } from '../../src/core/call-history.ts'
-import { failureOf } from '../../src/core/failures.ts'
-import { shellEdits, toolEdits } from '../../src/core/file-edits.ts'
+import { failureOf } from '../../src/core/evidence/failures.ts'
+import { shellEdits, toolEdits } from '../../src/core/evidence/file-edits.ts'
 import { createProgress } from '../../src/core/progress.ts'
-import { resultOf } from '../../src/core/results.ts'
+import { resultOf } from '../../src/core/evidence/results.ts'
 import type { Detector } from '../../src/core/detectors/detector.ts'
 import type { CallObservation, CallStep, Evidence, LoopFinding } from '../../src/core/types.ts'
 

@@ -5,9 +5,9 @@
  * Design: docs/design.md#duplicate-context-text
  * @module dsh-brake/core/detectors/duplicate-text
  */
-import { touch } from '../bounded-map.js'
-import { withRangeFingerprints } from '../fingerprint.js'
-import { createLruTable, type LruTable } from '../lru-table.js'
+import { touch } from '../tables/bounded-map.js'
+import { withRangeFingerprints } from '../tables/fingerprint.js'
+import { createLruTable, type LruTable } from '../tables/lru-table.js'
 import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
 import type { Detector } from './detector.js'
 

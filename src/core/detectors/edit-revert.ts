@@ -5,10 +5,10 @@
  * Design: docs/design.md#edits-that-undo-each-other
  * @module dsh-brake/core/detectors/edit-revert
  */
-import { touch } from '../bounded-map.js'
-import { canonicalJson } from '../canonical.js'
-import { sameFile, type Failure } from '../failures.js'
-import { createFileStates, ORIGINAL, type Visit } from '../file-states.js'
+import { touch } from '../tables/bounded-map.js'
+import { canonicalJson } from '../identity/canonical.js'
+import { sameFile, type Failure } from '../evidence/failures.js'
+import { createFileStates, ORIGINAL, type Visit } from '../evidence/file-states.js'
 import type { CallObservation, CallStep, EditRevertFinding, Evidence } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 

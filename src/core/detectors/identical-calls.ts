@@ -5,7 +5,7 @@
  * Design: docs/design.md#identical-calls
  * @module dsh-brake/core/detectors/identical-calls
  */
-import { canonicalJson } from '../canonical.js'
+import { canonicalJson } from '../identity/canonical.js'
 import type { CallStep, Evidence, IdenticalCallsFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 

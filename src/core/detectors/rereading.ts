@@ -12,7 +12,7 @@
  * every window: a file that may have changed is worth reading again.
  * @module dsh-brake/core/detectors/rereading
  */
-import { touch } from '../bounded-map.js'
+import { touch } from '../tables/bounded-map.js'
 import type { CallStep, Evidence, RereadingFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 

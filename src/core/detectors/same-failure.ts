@@ -6,10 +6,10 @@
  * Design: docs/design.md#the-same-failure-after-every-fix
  * @module dsh-brake/core/detectors/same-failure
  */
-import { remember } from '../bounded-map.js'
-import { canonicalJson } from '../canonical.js'
-import { ANY_FILE } from '../file-edits.js'
-import { sameFile } from '../failures.js'
+import { remember } from '../tables/bounded-map.js'
+import { canonicalJson } from '../identity/canonical.js'
+import { ANY_FILE } from '../evidence/file-edits.js'
+import { sameFile } from '../evidence/failures.js'
 import type { CallStep, Evidence, SameFailureFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 

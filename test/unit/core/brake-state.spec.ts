@@ -1,14 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
-import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors/near-duplicates.ts'
+import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors/near-duplicate.ts'
 import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
 import { EDITED_FILES } from '../../../src/core/detectors/same-failure.ts'
-import { failureOf } from '../../../src/core/failures.ts'
-import { shellEdits } from '../../../src/core/file-edits.ts'
-import { MAX_FILES } from '../../../src/core/file-states.ts'
+import { failureOf } from '../../../src/core/evidence/failures.ts'
+import { shellEdits } from '../../../src/core/evidence/file-edits.ts'
+import { MAX_FILES } from '../../../src/core/evidence/file-states.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createCallHistory } from '../../../src/core/call-history.ts'
-import { createRecentResults } from '../../../src/core/results.ts'
+import { createRecentResults } from '../../../src/core/evidence/results.ts'
 import { callOf } from '../../support/observations.ts'
 
 describe('the call history', () => {

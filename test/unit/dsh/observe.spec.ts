@@ -2,7 +2,7 @@ import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import type { Identity } from '../../../src/core/identify.ts'
+import type { Identity } from '../../../src/core/identity/identify.ts'
 import { observeCall } from '../../../src/dsh/observe.ts'
 
 const ok = (text: string): ToolExecutionResult => ({ isError: false, value: null, content: [{ type: 'text', text }] })

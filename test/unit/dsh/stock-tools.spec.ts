@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { callKey } from '../../../src/core/canonical.ts'
-import { fingerprint } from '../../../src/core/fingerprint.ts'
-import { createIdentify } from '../../../src/core/identify.ts'
-import { createShellReader } from '../../../src/core/shell-command.ts'
-import { classOf, shellCommandOf } from '../../../src/core/policies.ts'
+import { callKey } from '../../../src/core/identity/canonical.ts'
+import { fingerprint } from '../../../src/core/tables/fingerprint.ts'
+import { createIdentify } from '../../../src/core/identity/identify.ts'
+import { createShellReader } from '../../../src/core/identity/shell-command.ts'
+import { classOf, shellCommandOf } from '../../../src/core/identity/policies.ts'
 import { FILE_CHANGING_SHELL_COMMANDS, reminderCall, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
 
 describe('shell commands that change files', () => {

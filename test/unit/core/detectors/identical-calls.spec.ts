@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createIdenticalCallDetector, type IdenticalCallDetector, type IdenticalCallOptions } from '../../../../src/core/detectors/identical-calls.ts'
-import { resultOf } from '../../../../src/core/results.ts'
+import { resultOf } from '../../../../src/core/evidence/results.ts'
 import type { CallObservation, IdenticalCallsFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper, type Override } from '../../../support/observations.ts'
 

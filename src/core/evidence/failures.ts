@@ -1,0 +1,200 @@
+/**
+ * What a failed check says, reduced to what stays the same when the failure does: the exception that stopped it and
+ * where it was raised (the lines above change from run to run), or else its whole output. Two readings: the same
+ * failure, and the same place.
+ * Design: docs/design.md#progress-that-was-not-real
+ * @module dsh-brake/core/evidence/failures
+ */
+import { detached } from './detach.js'
+import { fingerprint } from '../tables/fingerprint.js'
+import { normalizeResult } from './normalize.js'
+
+/** A failure of a check, as its output tells it. Its text is detached from the output (`detach.ts`): detectors keep it. */
+export interface Failure {
+  /** Fingerprint of the failure as it reads (normalized; a long output's last {@link COMPARED_CHARS}): equal for the same failure. */
+  readonly same: number
+  /** Fingerprint of the exception and the file (for a syntax error, the line) it comes from: equal for the same place. */
+  readonly place: number
+  /** The line a notice quotes: the exception, or the output's last line (at most {@link LINE_CHARS}). */
+  readonly line: string
+  /** The file the exception was raised in, as the output names it; empty when it names none. */
+  readonly origin: string
+  /**
+   * Files the failure points to, at most {@link NAMED_FILES}: the file an exception was raised in, or the files a
+   * failure without one names near its end (a compiler's `src/app.ts(3,7)`, a test runner's `FAILED tests/x.py`).
+   * An edit of one of them is an edit aimed at the failure.
+   */
+  readonly files: readonly string[]
+  /**
+   * Whether only an exception among the output's last lines tells the failure: the call did not fail, and its output
+   * goes on after the exception. Such a failure is known by its place; `same` is its whole output.
+   */
+  readonly loose: boolean
+}
+
+/** Characters of a failure's line kept for a notice (it quotes fewer). */
+export const LINE_CHARS = 300
+/** Files a failure names that are kept. */
+export const NAMED_FILES = 8
+/** Non-blank lines from the end that are searched for the exception a failure ends in. */
+const TAIL_LINES = 12
+/** Lines before an exception searched for the frame it was raised in. */
+const FRAME_LINES = 8
+/**
+ * Characters from the end of a failure without an exception that are compared: all of a short output, and the end
+ * of a long one, where a test runner or a build says what failed (normalizing costs in proportion to the text).
+ */
+const COMPARED_CHARS = 2048
+/** Characters from the end of an output searched for the files it names (a runner or a compiler names them last). */
+const NAMED_TAIL_CHARS = 1000
+
+/**
+ * An exception as a runtime prints it: `NameError: name 'x' is not defined`, `django.db.utils.OperationalError: …`,
+ * `TypeError: Cannot read properties of undefined`, `AssertionError`; or a tool's closing error: `error: …`,
+ * `fatal: …`, `panic: …`.
+ */
+const EXCEPTION = /^(?:[A-Za-z_$][\w$.]*(?:Error|Exception|Exit|Interrupt|Fault)(?::.*)?|(?:error|fatal|panic)(?:\[[\w-]+\])?: .*)$/
+/**
+ * What every exception line holds (the words {@link EXCEPTION} ends its names with, or a closing `error: …`). Searched
+ * from `lastIndex` on, so that a text's last lines are searched where they lie, not cut out.
+ */
+const MAY_RAISE = /E(?:rror|xception|xit)|Interrupt|Fault|(?:error|fatal|panic): /g
+/** A compile-time error of Python: its place is a line, not a function. */
+const SYNTAX = /^(?:SyntaxError|IndentationError|TabError)\b/
+/** A Python frame: `  File "src/app.py", line 12, in main` (no function for a syntax error). */
+const PYTHON_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/
+/** A JavaScript frame after the exception: `    at main (/app/src/index.js:12:5)`, `    at /app/src/index.js:12:5`. */
+const JS_FRAME = /^\s+at (?:(\S+) \()?([^()\s]+?):(\d+):\d+\)?$/
+/** The marker line under the code a runtime points at (`^^^^`, `~~~^^^`). */
+const MARKER = /^\s*[~^]+\s*$/
+/** A file name's extension: a dot, a letter, a few more word characters. */
+const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
+
+/**
+ * The failure a check's output tells, or undefined when it tells none. `body` is the output without the host's own
+ * closing line (a shell's exit status line); `failed` whether the call failed.
+ *
+ * An output that ends in an exception (a JavaScript stack may follow it) is a failure whether or not the call failed
+ * (a script that catches its exception and prints the traceback), known by that exception. A failed call's other
+ * output is known by its whole text, and by the latest exception among its last lines, if any, for its place. An
+ * exception among the last lines of an output that goes on after it, from a call that did not fail (a script that
+ * runs a command, prints its traceback, and goes on), is a failure by place only: `loose`.
+ */
+export function failureOf(body: string, failed: boolean): Failure | undefined {
+  const start = tailStart(body, TAIL_LINES)
+  // Most outputs are neither failed nor end in an exception: one search of their last lines, in place, says so.
+  MAY_RAISE.lastIndex = start
+  if (!failed && !MAY_RAISE.test(body)) return undefined
+  const tail = body.slice(start)
+  const lines = tail.split('\n').filter(line => line.trim() !== '')
+  let last = lines.length - 1
+  while (last >= 0 && JS_FRAME.test(lines[last]!)) last--
+  let at = last
+  while (at >= 0 && !EXCEPTION.test(lines[at]!.trim().slice(0, LINE_CHARS))) at--
+  const exception = at === -1 ? undefined : exceptionOf(lines, at)
+  if (exception !== undefined && at === last) return exception
+  if (!failed && exception === undefined) return undefined
+  const same = fingerprint(normalizeResult(body.length > COMPARED_CHARS ? body.slice(-COMPARED_CHARS) : body))
+  if (!failed) {
+    const { place, line, origin, files } = exception!
+    return { same, place, line, origin, files, loose: true }
+  }
+  return {
+    same, place: exception?.place ?? same, line: exception?.line ?? detached((lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS)),
+    origin: exception?.origin ?? '', files: namedFiles(body.slice(-NAMED_TAIL_CHARS)), loose: false,
+  }
+}
+
+/** What the exception at `lines[at]` says: the failure it makes when it ends the output. */
+function exceptionOf(lines: readonly string[], at: number): Failure {
+  const exception = normalizeResult(lines[at]!.trim())
+  let origin = ''
+  let where = ''
+  let code = ''
+  // Python: the frame and the code line are above the exception; JavaScript: the frame is below it.
+  for (let back = at - 1; back >= Math.max(0, at - FRAME_LINES); back--) {
+    const frame = PYTHON_FRAME.exec(lines[back]!)
+    if (frame !== null) {
+      origin = detached(frame[1]!)
+      where = SYNTAX.test(exception) ? `${origin}:${frame[2]}` : `${origin} ${frame[3] ?? ''}`
+      code = lines.slice(back + 1, at).find(line => !MARKER.test(line))?.trim() ?? ''
+      break
+    }
+  }
+  const below = origin === '' ? JS_FRAME.exec(lines[at + 1] ?? '') : null
+  if (below !== null) {
+    origin = detached(below[2]!)
+    where = `${origin} ${below[1] ?? ''}`
+  }
+  const place = SYNTAX.test(exception) ? where : origin
+  return {
+    same: fingerprint(`${where}\n${normalizeResult(code)}\n${exception}`),
+    place: fingerprint(`${place}\n${exception}`),
+    line: detached(exception.slice(0, LINE_CHARS)),
+    origin,
+    files: origin === '' ? [] : [origin],
+    loose: false,
+  }
+}
+
+/** Where the last `count` non-blank lines of `text` begin (found from its end: a long output is not split whole). */
+function tailStart(text: string, count: number): number {
+  let end = text.length
+  let found = 0
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1
+    if (!blank(text, start, end) && ++found === count) return start
+    end = start - 1
+  }
+  return 0
+}
+
+/** Whether `text` from `start` to `end` is blank as `trim` tells it (read in place: most outputs' lines are not). */
+function blank(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    // Printable ASCII first, as nearly every line starts with it; the pattern knows the rest.
+    if ((code > 32 && code < 127) || !TRIMMED.test(text[at]!)) return false
+  }
+  return true
+}
+/** A character `String.prototype.trim` takes away. */
+const TRIMMED = /^\s$/
+
+/** The distinct file names `text` holds, at most {@link NAMED_FILES}, first named first. */
+function namedFiles(text: string): string[] {
+  const names: string[] = []
+  // A name has an extension, so only the runs of path characters around a dot can be one: most runs are words.
+  // Each run is read once, outward from its first dot (a pattern that backtracks would cost more on long runs).
+  for (let dot = text.indexOf('.'); dot !== -1;) {
+    let start = dot
+    while (start > 0 && isPathChar(text.charCodeAt(start - 1))) start--
+    let end = dot + 1
+    while (end < text.length && isPathChar(text.charCodeAt(end))) end++
+    const name = text.slice(start, end).replace(/^[.@-]+|[.@-]+$/g, '')
+    const last = name.lastIndexOf('.')
+    if (last > 0 && FILE_EXTENSION.test(name.slice(last)) && /[A-Za-z]/.test(name.slice(0, last)) && !names.includes(name)) names.push(detached(name))
+    if (names.length === NAMED_FILES) break
+    dot = text.indexOf('.', end)
+  }
+  return names
+}
+
+/** Whether a character is one paths are written with: a letter, a digit, `_`, `.`, `/`, `@` or `-`. */
+function isPathChar(code: number): boolean {
+  // `-`, `.`, `/` and the digits are one range.
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x2d && code <= 0x39)
+    || code === 0x5f || code === 0x40
+}
+
+/**
+ * Whether two file names as a failure and an edit give them are the same file: equal, or one is the other with
+ * leading directories (`/testbed/src/app.py` and `src/app.py`), a leading `./` aside.
+ */
+export function sameFile(a: string, b: string): boolean {
+  const left = a.replace(/^(?:\.\/)+/, '')
+  const right = b.replace(/^(?:\.\/)+/, '')
+  if (left === right) return true
+  const [long, short] = left.length > right.length ? [left, right] : [right, left]
+  return short !== '' && long.endsWith(short) && long[long.length - short.length - 1] === '/'
+}

@@ -1,0 +1,125 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { failureOf, LINE_CHARS, NAMED_FILES, sameFile } from '../../../../src/core/evidence/failures.ts'
+
+/** A Python traceback ending in `exception`, raised in `file`'s `fn` on the line of code `code`, called from `caller`. */
+const traceback = (exception: string, { file = '/repo/src/app.py', fn = 'main', code = 'return run(x)', caller = 'repro.py', line = 12 } = {}): string =>
+  `Traceback (most recent call last):\n  File "${caller}", line ${line}, in <module>\n    main()\n  File "${file}", line 40, in ${fn}\n    ${code}\n${exception}\n`
+
+const syntaxError = (code: string, line = 30, message = 'SyntaxError: invalid syntax'): string =>
+  `Traceback (most recent call last):\n  File "repro.py", line 4, in <module>\n    import app\n  File "/repo/src/app.py", line ${line}\n    ${code}\n    ^^^^\n${message}\n`
+
+describe('a failure', () => {
+  it('is known by the exception an output ends in, where it was raised and on which line of code', () => {
+    const failure = failureOf(traceback("NameError: name 'connection' is not defined"), false)!
+    expect(failure).toMatchObject({ line: "NameError: name 'connection' is not defined", origin: '/repo/src/app.py', files: ['/repo/src/app.py'], loose: false })
+    // The caller's frame and line number, and a script's own output, change with the script; the failure does not.
+    expect(failureOf(`Checking…\n${traceback("NameError: name 'connection' is not defined", { caller: 'other.py', line: 99 })}`, false)!.same).toBe(failure.same)
+    expect(failureOf(traceback("NameError: name 'cursor' is not defined"), false)!.same).not.toBe(failure.same)
+    expect(failureOf(traceback("NameError: name 'connection' is not defined", { code: 'return run(y)' }), false)!.same).not.toBe(failure.same)
+    expect(failureOf(traceback("NameError: name 'connection' is not defined", { fn: 'other' }), false)!.same).not.toBe(failure.same)
+    expect(failureOf(traceback("NameError: name 'connection' is not defined", { file: '/repo/src/db.py' }), false)!.same).not.toBe(failure.same)
+  })
+
+  it('reads a syntax error by its line: its place is the line, whatever code the line shows', () => {
+    const first = failureOf(syntaxError('print(f"DEBUG: a={a}")'), true)!
+    const other = failureOf(syntaxError('print(f"DEBUG: visiting {b}")'), true)!
+    expect(first.same).not.toBe(other.same)
+    expect(first.place).toBe(other.place)
+    expect(failureOf(syntaxError('print(f"DEBUG: a={a}")', 31), true)!.place).not.toBe(first.place)
+    expect(failureOf(syntaxError('print(f"DEBUG: a={a}")', 30, 'IndentationError: unexpected indent'), true)!.place).not.toBe(first.place)
+  })
+
+  it('reads a JavaScript exception with the stack after it', () => {
+    const stack = (fn: string): string => `/app/src/index.js:12\n    foo.bar()\n        ^\n\nTypeError: Cannot read properties of undefined (reading 'bar')\n    at ${fn} (/app/src/index.js:12:9)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)\n`
+    expect(failureOf(stack('main'), true)).toMatchObject({ line: "TypeError: Cannot read properties of undefined (reading 'bar')", origin: '/app/src/index.js', loose: false })
+    expect(failureOf(stack('main'), true)!.same).not.toBe(failureOf(stack('start'), true)!.same)
+  })
+
+  it('takes a tool\'s closing `error:` or `fatal:` line as an exception', () => {
+    expect(failureOf('Compiling app v0.1.0\nerror: could not compile `app` due to 2 previous errors\n', true)!.line).toBe('error: could not compile `app` due to 2 previous errors')
+    expect(failureOf('fatal: not a git repository (or any of the parent directories): .git\n', true)!.line).toMatch(/^fatal: /)
+  })
+
+  it('is known by its whole output, normalized, when it ends in no exception; only a failed call has one', () => {
+    const test = (duration: string, failing = 'answers'): string => `FAIL test/app.spec.ts > ${failing}\n  expected 41 to be 42\n Tests  1 failed | 11 passed (12)\n Duration  ${duration}\n`
+    expect(failureOf(test('1.2s'), false)).toBeUndefined()
+    const failure = failureOf(test('1.2s'), true)!
+    expect(failure).toMatchObject({ line: 'Duration  1.2s', origin: '', loose: false })
+    expect(failure.files).toContain('test/app.spec.ts')
+    expect(failure.place).toBe(failure.same)
+    expect(failureOf(test('3.4s'), true)!.same).toBe(failure.same)
+    expect(failureOf(test('1.2s', 'divides'), true)!.same).not.toBe(failure.same)
+  })
+
+  it('takes the place of a failed call\'s output from the exception among its last lines, whatever else it printed', () => {
+    const run = (printed: string): string => `${printed}\n${traceback('AssertionError')}Ran 1 test\nFAILED (failures=1)\n`
+    const failure = failureOf(run('DEBUG x=1'), true)!
+    expect(failure).toMatchObject({ line: 'AssertionError', origin: '/repo/src/app.py', loose: false })
+    expect(failureOf(run('DEBUG x=2'), true)!.place).toBe(failure.place)
+    expect(failureOf(run('DEBUG x=2'), true)!.same).not.toBe(failure.same)
+  })
+
+  it('is loose when only an exception the output went on after tells it, from a call that did not fail', () => {
+    const output = `STDERR: ${traceback('IndentationError: unexpected indent')}\nPASS: .a/foo.py was ignored\n`
+    const failure = failureOf(output, false)!
+    expect(failure).toMatchObject({ line: 'IndentationError: unexpected indent', origin: '/repo/src/app.py', loose: true })
+    expect(failure.place).toBe(failureOf(traceback('IndentationError: unexpected indent'), false)!.place)
+    expect(failureOf(output, true)!.loose).toBe(false)
+    expect(failureOf('all good\n3 passed\n', false)).toBeUndefined()
+  })
+
+  it('stays bounded: a failure line of at most LINE_CHARS, at most NAMED_FILES files named', () => {
+    expect(failureOf(`ValueError: ${'x'.repeat(10_000)}\n`, false)!.line).toHaveLength(LINE_CHARS)
+    const names = Array.from({ length: 20 }, (_, i) => `src/mod${i}.ts(1,1): error TS2322`).join('\n')
+    expect(failureOf(names, true)!.files).toHaveLength(NAMED_FILES)
+  })
+
+  it('names the files near a failed output\'s end, trimmed of the dots and dashes around them, once each', () => {
+    const output = '../src/a.py:3 (tests/b.test.ts) é/c.rs,src/a.py\r\nsee .env- and -x.md. took 1.25s...\nd.py'
+    expect(failureOf(output, true)!.files).toEqual(['/src/a.py', 'tests/b.test.ts', '/c.rs', 'src/a.py', 'x.md', 'd.py'])
+    expect(failureOf('no names here. none at all...', true)!.files).toEqual([])
+    expect(failureOf('', true)!.files).toEqual([])
+    expect(failureOf(`src/far.py\n${'x '.repeat(600)}`, true)!.files).toEqual([])
+  })
+
+  it('names the same files as the runs of path characters a pattern finds', () => {
+    // The reading it replaced: every run of path characters, those with an extension kept.
+    const reference = (text: string): string[] => {
+      const names: string[] = []
+      for (const [run] of text.slice(-1000).matchAll(/[\w./@-]+/g)) {
+        const name = run.replace(/^[.@-]+|[.@-]+$/g, '')
+        const dot = name.lastIndexOf('.')
+        if (dot > 0 && /^\.[A-Za-z]\w{0,5}$/.test(name.slice(dot)) && /[A-Za-z]/.test(name.slice(0, dot)) && !names.includes(name)) names.push(name)
+        if (names.length === NAMED_FILES) break
+      }
+      return names
+    }
+    const piece = fc.constantFrom('a', 'src', 'x1', '_', '.', '..', '/', '@', '-', 'py', 'ts', 'é', '日本', ' ', '\n', '\r\n', ':', '(', ')', '1', '2.5')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 60 }).map(pieces => pieces.join('')), (text) => {
+      expect(failureOf(text, true)!.files).toEqual(reference(text))
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 1_000) })
+  })
+
+  it('never throws, whatever the output', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 400 }), fc.boolean(), (text, failed) => {
+      const failure = failureOf(text, failed)
+      if (failure !== undefined) expect(Number.isSafeInteger(failure.same)).toBe(true)
+    }), { numRuns: Number(process.env['FUZZ_RUNS'] ?? 500) })
+  })
+})
+
+describe('the same file', () => {
+  it.each<[string, string, boolean]>([
+    ['src/app.py', 'src/app.py', true],
+    ['/testbed/src/app.py', 'src/app.py', true],
+    ['./src/app.py', '/testbed/src/app.py', true],
+    ['/testbed/src/app.py', 'app.py', true],
+    ['/testbed/src/app.py', 'rc/app.py', false],
+    ['src/app.py', 'src/app.pyc', false],
+    ['', 'src/app.py', false],
+  ])('%s and %s: %s', (a, b, expected) => {
+    expect(sameFile(a, b)).toBe(expected)
+    expect(sameFile(b, a)).toBe(expected)
+  })
+})
