@@ -66,7 +66,7 @@ export const KEYS = {
   },
   sequenceLength: {
     default: 4,
-    // The sequence detector keeps, per agent, a few numbers for every cycle length up to this bound.
+    // The cycle detector keeps, per agent, a few numbers for every cycle length up to this bound.
     rule: { kind: 'integer', min: 2, max: 32 },
     en: 'The longest call cycle looked for.',
     zh: '检测的最长调用环。',

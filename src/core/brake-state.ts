@@ -7,14 +7,14 @@
  */
 import { createDuplicateTextDetector, NO_TEXT_SIZE, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
 import { createEditRevertDetector, type EditRevertOptions } from './detectors/edit-revert.js'
-import { createErrorRepeatDetector, type ErrorRepeatOptions } from './detectors/same-error.js'
-import { createIdenticalCallDetector, type IdenticalCallOptions } from './detectors/identical-calls.js'
+import { createSameErrorDetector, type SameErrorOptions } from './detectors/same-error.js'
+import { createIdenticalCallsDetector, type IdenticalCallsOptions } from './detectors/identical-calls.js'
 import { createNearDuplicateDetector, type NearDuplicateOptions } from './detectors/near-duplicate.js'
 import { createRereadingDetector, type RereadingOptions } from './detectors/rereading.js'
-import { createResponseRepeats, type ResponseObservation } from './detectors/same-response.js'
-import { createRevisitDetector, type RevisitOptions } from './detectors/same-ground.js'
+import { createSameResponseDetector, type ResponseObservation } from './detectors/same-response.js'
+import { createSameGroundDetector, type SameGroundOptions } from './detectors/same-ground.js'
 import { createSameFailureDetector, type SameFailureOptions } from './detectors/same-failure.js'
-import { createSequenceDetector, type SequenceOptions } from './detectors/cycle.js'
+import { createCycleDetector, type CycleOptions } from './detectors/cycle.js'
 import { createProgress } from './progress.js'
 import { createCallHistory } from './call-history.js'
 import { createRecentResults } from './evidence/results.js'
@@ -27,10 +27,10 @@ export interface BrakeOptions {
   /** Distinct call identities remembered: the call history, the identical-call chains kept by its numbers, the voice. */
   readonly trackedCalls: number
   readonly voice: Omit<VoiceOptions, 'maxCalls'>
-  readonly calls: IdenticalCallOptions
-  readonly sequences: SequenceOptions
-  readonly revisits: RevisitOptions
-  readonly errors: ErrorRepeatOptions
+  readonly calls: IdenticalCallsOptions
+  readonly sequences: CycleOptions
+  readonly revisits: SameGroundOptions
+  readonly errors: SameErrorOptions
   readonly nearDuplicates: NearDuplicateOptions
   readonly rereading: RereadingOptions
   readonly text: DuplicateTextOptions
@@ -136,13 +136,13 @@ export type CallDetectorName = (typeof CALL_DETECTORS)[number]
 
 /** Create the state of one agent; `onFault` contains a call detector that throws (see {@link DetectorFault}). */
 export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault): BrakeState {
-  const calls = createIdenticalCallDetector(options.calls)
-  const sequences = createSequenceDetector(options.sequences)
-  const revisits = createRevisitDetector(options.revisits)
-  const errors = createErrorRepeatDetector(options.errors)
+  const calls = createIdenticalCallsDetector(options.calls)
+  const sequences = createCycleDetector(options.sequences)
+  const revisits = createSameGroundDetector(options.revisits)
+  const errors = createSameErrorDetector(options.errors)
   const nearDuplicates = createNearDuplicateDetector(options.nearDuplicates)
   const rereading = createRereadingDetector(options.rereading)
-  const responses = createResponseRepeats(options.responses)
+  const responses = createSameResponseDetector(options.responses)
   const editReverts = createEditRevertDetector(options.editReverts)
   const sameFailures = createSameFailureDetector(options.sameFailures)
   const progress = createProgress(options.trackedCalls)

@@ -24,7 +24,7 @@ export interface CallObservation {
   readonly tool: string
   /**
    * The arguments the identity was computed from (identity fields only), for a notice's preview. Kept only by the
-   * revisit detector, for the calls of a run still going (at most 64), and the near-duplicate detector, for the latest
+   * same-ground detector, for the calls of a run still going (at most 64), and the near-duplicate detector, for the latest
    * four calls of a stretch still going; both let them go when the run or stretch ends.
    */
   readonly args: unknown

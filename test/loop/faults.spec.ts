@@ -31,19 +31,19 @@ function faulty<F extends (...args: never[]) => { observe: (...a: never[]) => un
 
 vi.mock('../../src/core/detectors/identical-calls.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/identical-calls.ts')>()
-  return { ...real, createIdenticalCallDetector: faulty('identical-calls', real.createIdenticalCallDetector) }
+  return { ...real, createIdenticalCallsDetector: faulty('identical-calls', real.createIdenticalCallsDetector) }
 })
 vi.mock('../../src/core/detectors/cycle.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/cycle.ts')>()
-  return { ...real, createSequenceDetector: faulty('sequences', real.createSequenceDetector) }
+  return { ...real, createCycleDetector: faulty('sequences', real.createCycleDetector) }
 })
 vi.mock('../../src/core/detectors/same-error.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/same-error.ts')>()
-  return { ...real, createErrorRepeatDetector: faulty('error-repeats', real.createErrorRepeatDetector) }
+  return { ...real, createSameErrorDetector: faulty('error-repeats', real.createSameErrorDetector) }
 })
 vi.mock('../../src/core/detectors/same-ground.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/same-ground.ts')>()
-  return { ...real, createRevisitDetector: faulty('revisits', real.createRevisitDetector) }
+  return { ...real, createSameGroundDetector: faulty('revisits', real.createSameGroundDetector) }
 })
 vi.mock('../../src/core/detectors/near-duplicate.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/near-duplicate.ts')>()
@@ -85,7 +85,7 @@ vi.mock('../../src/core/detectors/repetition.ts', async (load) => {
 })
 vi.mock('../../src/core/detectors/same-response.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/same-response.ts')>()
-  return { ...real, createResponseRepeats: faulty('responses', real.createResponseRepeats) }
+  return { ...real, createSameResponseDetector: faulty('responses', real.createSameResponseDetector) }
 })
 vi.mock('../../src/messages.ts', async (load) => {
   const real = await load<typeof import('../../src/messages.ts')>()

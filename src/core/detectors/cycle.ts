@@ -9,8 +9,8 @@ import { zeros } from '../tables/columns.js'
 import type { CallStep, Evidence, CycleFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
-/** Thresholds of the sequence detector. */
-export interface SequenceOptions {
+/** Thresholds of the cycle detector. */
+export interface CycleOptions {
   /** The longest cycle looked for (at least 2). */
   readonly maxLength: number
   /** When notices fall on a running loop's laps: `first` is the number of back-to-back laps that make a loop. */
@@ -19,8 +19,8 @@ export interface SequenceOptions {
   readonly progressAware: boolean
 }
 
-/** Create a sequence detector. */
-export function createSequenceDetector(options: SequenceOptions): Detector<CallStep, Evidence<CycleFinding>> {
+/** Create a cycle detector. */
+export function createCycleDetector(options: CycleOptions): Detector<CallStep, Evidence<CycleFinding>> {
   const { maxLength, schedule, progressAware } = options
   // Ring buffer of the last maxLength + 1 calls: enough to compare the current call with the one p places back.
   const size = maxLength + 1

@@ -10,7 +10,7 @@ import type { CallStep, Evidence, IdenticalCallsFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the identical-call detector. */
-export interface IdenticalCallOptions {
+export interface IdenticalCallsOptions {
   /** When notices fall: `first` is the chain length (first call included) whose result carries the first notice. */
   readonly schedule: Schedule
   /** The same for pollers, which are expected to repeat: an unchanged status is waiting for a while before it is a loop. */
@@ -20,7 +20,7 @@ export interface IdenticalCallOptions {
 }
 
 /** The identical-call detector, plus what the deny guard asks of it. */
-export interface IdenticalCallDetector extends Detector<CallStep, Evidence<IdenticalCallsFinding>> {
+export interface IdenticalCallsDetector extends Detector<CallStep, Evidence<IdenticalCallsFinding>> {
   /**
    * The length of the chain of the identity numbered `slot` in the call history (-1: not remembered), as it stands in
    * progress epoch `epoch`: 0 when unknown, or (progress-aware) broken by progress made since it was last extended.
@@ -36,7 +36,7 @@ const FAILED = 2
 const CHANGED = 4
 
 /** Create an identical-call detector. */
-export function createIdenticalCallDetector(options: IdenticalCallOptions): IdenticalCallDetector {
+export function createIdenticalCallsDetector(options: IdenticalCallsOptions): IdenticalCallsDetector {
   // The chains, by the identity's number in the call history (a chain is restarted when its number passes to another
   // identity), a column per field rather than an object per identity: a full history holds a thousand of them.
   // n: calls in the chain, the latest included; version: the result version of its latest call; noticed: the chain

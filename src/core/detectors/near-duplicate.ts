@@ -20,7 +20,7 @@
  * a row, or progress, end it. It is a loop when it holds `schedule.first` calls (the call whose output the same
  * outputs repeat counts too, when it comes just before the stretch or within it), `reasked` of them asked again, and
  * at least two of them were no plain repeat: calls that only repeat earlier ones, unchanged, are exact repetition,
- * which the identical-call, sequence and revisit detectors tell in their own words. So it is told again only after two
+ * which the identical-calls, cycle and same-ground detectors tell in their own words. So it is told again only after two
  * more such calls: a stretch that settles into an exact cycle is told on as that cycle, in the one voice.
  * @module dsh-brake/core/detectors/near-duplicate
  */

@@ -10,8 +10,8 @@ import { normalizeError } from '../evidence/normalize.js'
 import type { CallStep, Evidence, SameErrorFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
-/** Thresholds of the repeated-error detector. */
-export interface ErrorRepeatOptions {
+/** Thresholds of the same-error detector. */
+export interface SameErrorOptions {
   /** When notices fall: `first` is the number of failures with the same error (first one included). */
   readonly schedule: Schedule
   /** The same, for errors that rejected the model's input. */
@@ -52,8 +52,8 @@ function blankChain(): Chain {
   return { line: '', shape: undefined, epoch: 0, n: 0, variants: new Set(), noticedAt: 0 }
 }
 
-/** Create a repeated-error detector. */
-export function createErrorRepeatDetector(options: ErrorRepeatOptions): Detector<CallStep, Evidence<SameErrorFinding>> {
+/** Create a same-error detector. */
+export function createSameErrorDetector(options: SameErrorOptions): Detector<CallStep, Evidence<SameErrorFinding>> {
   // Made at the first failure: an agent whose calls all succeed never needs it.
   let chains: Map<string, Chain> | undefined
   return {

@@ -10,11 +10,11 @@ import { zeros } from '../tables/columns.js'
 import type { CallStep, Evidence, SameGroundFinding } from '../types.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
-/** Thresholds of the revisit detector. */
-export interface RevisitOptions {
+/** Thresholds of the same-ground detector. */
+export interface SameGroundOptions {
   /** When notices fall: `first` is the number of consecutive revisits that make a loop. */
   readonly schedule: Schedule
-  /** The longest cycle the sequence detector looks for: runs that are such a cycle are its business. */
+  /** The longest cycle the cycle detector looks for: runs that are such a cycle are its business. */
   readonly ownedPeriod: number
 }
 
@@ -29,8 +29,8 @@ interface RunCall {
   readonly args: unknown
 }
 
-/** Create a revisit detector. */
-export function createRevisitDetector(options: RevisitOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
+/** Create a same-ground detector. */
+export function createSameGroundDetector(options: SameGroundOptions): Detector<CallStep, Evidence<SameGroundFinding>> {
   // The run's latest calls, a ring of RUN_WINDOW slots in three parallel arrays, filled in order as the run goes on
   // and emptied when it ends, so an agent that goes over no old ground keeps nothing in them; `run` counts the whole run.
   const tools: string[] = []

@@ -77,7 +77,7 @@ export function createResponseDigest(): ResponseDigest {
 }
 
 /** Create the detector of responses that repeat, on `schedule` (counted in responses). */
-export function createResponseRepeats(schedule: Schedule): Detector<ResponseObservation, Evidence<SameResponseFinding>> {
+export function createSameResponseDetector(schedule: Schedule): Detector<ResponseObservation, Evidence<SameResponseFinding>> {
   let key: number | undefined
   let epoch = 0
   let count = 0

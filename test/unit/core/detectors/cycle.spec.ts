@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { createSequenceDetector, type SequenceOptions } from '../../../../src/core/detectors/cycle.ts'
+import { createCycleDetector, type CycleOptions } from '../../../../src/core/detectors/cycle.ts'
 import type { CycleFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
-const options = (maxLength: number, laps: number, reWarnEvery: number): SequenceOptions =>
+const options = (maxLength: number, laps: number, reWarnEvery: number): CycleOptions =>
   ({ maxLength, schedule: { first: laps, every: reWarnEvery }, progressAware: true })
 const DEFAULTS = options(4, 3, 5)
 
 /** A detector fed through a stepper, as the brake state feeds it. */
-function detectorOf(options: SequenceOptions) {
-  const detector = createSequenceDetector(options)
+function detectorOf(options: CycleOptions) {
+  const detector = createCycleDetector(options)
   const step = createStepper()
   return { ...detector, observe: (call: Parameters<typeof step>[0]) => detector.observe(step(call)) }
 }

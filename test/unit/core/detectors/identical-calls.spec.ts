@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createIdenticalCallDetector, type IdenticalCallDetector, type IdenticalCallOptions } from '../../../../src/core/detectors/identical-calls.ts'
+import { createIdenticalCallsDetector, type IdenticalCallsDetector, type IdenticalCallsOptions } from '../../../../src/core/detectors/identical-calls.ts'
 import { resultOf } from '../../../../src/core/evidence/results.ts'
 import type { CallObservation, IdenticalCallsFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper, type Override } from '../../../support/observations.ts'
 
 const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)
-type Options = IdenticalCallOptions & { readonly maxTracked: number }
+type Options = IdenticalCallsOptions & { readonly maxTracked: number }
 const DEFAULTS: Options = {
   schedule: { first: 6, every: 5 }, pollSchedule: { first: 6, every: 5 }, maxTracked: 1024, progressAware: true,
 }
@@ -13,10 +13,10 @@ const warnAt = (first: number, every = 5): Partial<Options> => ({ schedule: { fi
 
 /** A detector fed through a stepper, as the brake state feeds it. */
 /** A detector fed through a call history bounded by `maxTracked`, as the brake state feeds it; `count` by key. */
-function detectorOf(options: Options): Omit<IdenticalCallDetector, 'observe'> & {
+function detectorOf(options: Options): Omit<IdenticalCallsDetector, 'observe'> & {
   observe: (call: CallObservation, epoch?: number) => IdenticalCallsFinding | undefined
 } {
-  const detector = createIdenticalCallDetector(options)
+  const detector = createIdenticalCallsDetector(options)
   const step = createStepper(options.maxTracked)
   return {
     ...detector,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createErrorRepeatDetector } from '../../../../src/core/detectors/same-error.ts'
+import { createSameErrorDetector } from '../../../../src/core/detectors/same-error.ts'
 import type { CallStep } from '../../../../src/core/types.ts'
 import { callOf } from '../../../support/observations.ts'
 
@@ -14,7 +14,7 @@ function attempt(tool: string, args: unknown, error?: string, epoch = 0): CallSt
 
 describe('same error, different arguments', () => {
   function noticesAt(calls: CallStep[], threshold = 3, reWarnEvery = 5): number[] {
-    const detector = createErrorRepeatDetector({
+    const detector = createSameErrorDetector({
       schedule: { first: threshold, every: reWarnEvery }, inputSchedule: { first: 5, every: reWarnEvery }, maxTracked: 8,
     })
     return calls.flatMap((call, index) => detector.observe(call) ? [index + 1] : [])
@@ -34,7 +34,7 @@ describe('same error, different arguments', () => {
   })
 
   it('remembers no tool until the first failure, and may be reset before it', () => {
-    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
+    const detector = createSameErrorDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
     detector.observe(attempt('read', 'ok'))
     expect(detector.size()).toEqual({ failingTools: 0 })
     detector.reset()
@@ -54,7 +54,7 @@ describe('same error, different arguments', () => {
   })
 
   it('reports the tool, the count, the argument sets and the error as the model saw it', () => {
-    const detector = createErrorRepeatDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
+    const detector = createSameErrorDetector({ schedule: { first: 2, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 })
     const a = attempt('read', 'a', ENOENT)
     const b = attempt('read', 'b', ENOENT)
     detector.observe(a)

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { createRevisitDetector, type RevisitOptions } from '../../../../src/core/detectors/same-ground.ts'
+import { createSameGroundDetector, type SameGroundOptions } from '../../../../src/core/detectors/same-ground.ts'
 import type { CallObservation, Evidence, SameGroundFinding } from '../../../../src/core/types.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
-const DEFAULTS: RevisitOptions = { schedule: { first: 8, every: 5 }, ownedPeriod: 4 }
+const DEFAULTS: SameGroundOptions = { schedule: { first: 8, every: 5 }, ownedPeriod: 4 }
 
 /**
  * Feed a stream written as letters (each letter one `read` of its own file; `|` moves the progress epoch on; a
  * digit after a letter gives that call another result) and return `position:count` for every finding.
  */
 function run(stream: string, options = DEFAULTS): string[] {
-  const detector = createRevisitDetector(options)
+  const detector = createSameGroundDetector(options)
   const step = createStepper()
   const out: string[] = []
   let epoch = 0
@@ -49,7 +49,7 @@ describe('going over the same ground', () => {
   })
 
   it('names the calls it keeps going back to, most repeated first', () => {
-    const detector = createRevisitDetector({ ...DEFAULTS, schedule: { first: 5, every: 5 } })
+    const detector = createSameGroundDetector({ ...DEFAULTS, schedule: { first: 5, every: 5 } })
     const step = createStepper()
     const call = (file: string): CallObservation => callOf('read', { file_path: file })
     let found: Evidence<SameGroundFinding> | undefined
@@ -67,7 +67,7 @@ describe('going over the same ground', () => {
   })
 
   it('forgets everything on reset', () => {
-    const detector = createRevisitDetector(DEFAULTS)
+    const detector = createSameGroundDetector(DEFAULTS)
     const step = createStepper()
     for (const letter of 'ABCDEFABCDEF') detector.observe(step(callOf('read', { file_path: letter })))
     detector.reset()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createResponseDigest, createResponseRepeats, OPENING_CHARS, type ResponseObservation } from '../../../../src/core/detectors/same-response.ts'
+import { createResponseDigest, createSameResponseDetector, OPENING_CHARS, type ResponseObservation } from '../../../../src/core/detectors/same-response.ts'
 
 /** A response as the brake reduces it, from its visible text streamed in `parts`. */
 function response(text: string | readonly string[], calls = false, epoch = 0): ResponseObservation {
@@ -10,7 +10,7 @@ function response(text: string | readonly string[], calls = false, epoch = 0): R
 
 /** The counts at which the detector speaks over `responses`, with a schedule of 3, then every 5. */
 function countsTold(responses: readonly ResponseObservation[]): number[] {
-  const detector = createResponseRepeats({ first: 3, every: 5 })
+  const detector = createSameResponseDetector({ first: 3, every: 5 })
   return responses.flatMap(seen => detector.observe(seen)?.finding.count ?? [])
 }
 
@@ -44,7 +44,7 @@ describe('responses that repeat across steps', () => {
   })
 
   it('reports the answer whole, with its opening', () => {
-    const detector = createResponseRepeats({ first: 2, every: 5 })
+    const detector = createSameResponseDetector({ first: 2, every: 5 })
     detector.observe(response(ANSWER))
     expect(detector.observe(response(ANSWER))).toEqual({
       finding: { kind: 'same-response', count: 2, whole: true, head: ANSWER },
@@ -76,7 +76,7 @@ describe('responses that repeat across steps', () => {
   })
 
   it('forgets on reset, and holds at most one run', () => {
-    const detector = createResponseRepeats({ first: 3, every: 5 })
+    const detector = createSameResponseDetector({ first: 3, every: 5 })
     detector.observe(response(ANSWER))
     detector.observe(response(ANSWER))
     expect(detector.size()).toEqual({ responses: 1 })
