@@ -5,17 +5,17 @@
  * its events needs. `./dsh/` is the only place that knows DSH; `./core/` is pure.
  * @module dsh-brake
  */
-import type {
-  CycleFinding, IdenticalCallsFinding, RunawayFinding, SameErrorFinding, SameGroundFinding, SameResponseFinding,
-} from './core/types.js'
+import type { CycleFinding, IdenticalCallsFinding, RunawayFinding, SameErrorFinding, SameGroundFinding, SameResponseFinding } from './core/kinds.js'
 
 export { apply, Config, name } from './dsh/plugin.js'
 export type { Mode } from './config/keys.js'
 export type { StopCause } from './core/stops.js'
+// Every finding type a listener of the events may meet, by the kind its `kind` names.
 export type {
-  RunawayFinding, DuplicateTextFinding, Finding, LoopFinding, LoopKind, IdenticalCallsFinding, SameErrorFinding,
-  SameResponseFinding, SameGroundFinding, CycleFinding, EditRevertFinding, SameFailureFinding,
-} from './core/types.js'
+  Finding, LoopFinding, LoopKind, IdenticalCallsFinding, CycleFinding, SameGroundFinding, SameErrorFinding, DuplicateTextFinding,
+  DuplicateBlock, SameResponseFinding, RunawayFinding, EditRevertFinding, SameFailureFinding, NearDuplicateFinding, NoNews,
+  RereadingFinding,
+} from './core/kinds.js'
 // The typed Cordis events other plugins can listen to: 'dsh-brake/notice', 'dsh-brake/refusal', 'dsh-brake/stop',
 // 'dsh-brake/cut'.
 export type { BrakeCall, BrakeCutEvent, BrakeNoticeEvent, BrakeRefusalEvent, BrakeStopEvent } from './dsh/events.js'

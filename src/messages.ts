@@ -6,10 +6,7 @@
  * @module dsh-brake/messages
  */
 import { loopCalls, type StopCause } from './core/stops.js'
-import type {
-  RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding,
-  CycleFinding, EditRevertFinding, SameFailureFinding, NearDuplicateFinding, RereadingFinding,
-} from './core/types.js'
+import type { RunawayFinding, DuplicateTextFinding, LoopFinding, IdenticalCallsFinding, SameErrorFinding, SameResponseFinding, SameGroundFinding, CycleFinding, EditRevertFinding, SameFailureFinding, NearDuplicateFinding, RereadingFinding } from './core/kinds.js'
 import type { Told } from './core/voice.js'
 import { cut, fit } from './words/text.js'
 

@@ -4,7 +4,7 @@
  * @module dsh-brake/analyze/analysis
  */
 import type { Action } from '../replay/actions.js'
-import type { LoopKind } from '../core/types.js'
+import type { LoopKind } from '../core/kinds.js'
 
 /** Tokens, from the session's usage records or, where it has none, estimated from text size. */
 export interface Tokens {

@@ -5,7 +5,7 @@
  * Design: docs/design.md#source-layout; at scale: docs/analyze.md#at-scale
  * @module dsh-brake/analyze/analyze-sessions
  */
-import { LOOP_KINDS, type LoopKind } from '../core/types.js'
+import { LOOP_KINDS, type LoopKind } from '../core/kinds.js'
 import type { AgentAnalysis, Analysis, Loop, Overview, QuietSession, ReadError, SessionAnalysis, Tokens } from './analysis.js'
 import { HEARD_WITHIN } from './analysis.js'
 import type { ConfigSetup, LogResult } from './analyze-log.js'

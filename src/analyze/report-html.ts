@@ -5,7 +5,7 @@
  * Design: docs/design.md#source-layout; the page: docs/analyze.md#html
  * @module dsh-brake/analyze/report-html
  */
-import { LOOP_KINDS } from '../core/types.js'
+import { LOOP_KINDS } from '../core/kinds.js'
 import { plural } from '../words/plural.js'
 import { fit } from '../words/text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type LiveCut, type Loop, type SessionAnalysis, type Tokens } from './analysis.js'

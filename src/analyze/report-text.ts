@@ -5,7 +5,7 @@
  * each config side by side with what it said in the session itself. Quiet sessions are counted; `--all` lists them.
  * @module dsh-brake/analyze/report-text
  */
-import { LOOP_KINDS } from '../core/types.js'
+import { LOOP_KINDS } from '../core/kinds.js'
 import { plural } from '../words/plural.js'
 import { fit } from '../words/text.js'
 import { HEARD_WITHIN, type AgentAnalysis, type Analysis, type BrakeAction, type Loop, type SessionAnalysis } from './analysis.js'

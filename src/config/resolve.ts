@@ -64,26 +64,26 @@ export function resolveOptions(config: Config): ResolvedConfig {
     detectors: {
       trackedCalls: LIMITS.trackedCalls,
       voice: { every: config.callReWarnEvery },
-      calls: {
+      'identical-calls': {
         schedule: { first: config.callWarnCount, every: config.callReWarnEvery },
         pollSchedule: { first: config.pollWarnCount, every: config.callReWarnEvery },
         progressAware: config.progressAware,
       },
-      sequences: {
+      cycle: {
         maxLength: config.sequenceLength,
         schedule: { first: config.sequenceCount, every: config.callReWarnEvery },
         progressAware: config.progressAware,
       },
-      revisits: {
+      'same-ground': {
         schedule: { first: config.revisitCount, every: config.callReWarnEvery },
         ownedPeriod: config.sequenceLength,
       },
-      errors: {
+      'same-error': {
         schedule: { first: config.errorRepeatCount, every: config.callReWarnEvery },
         inputSchedule: { first: config.inputErrorRepeatCount, every: config.callReWarnEvery },
         maxTracked: LIMITS.trackedTools,
       },
-      nearDuplicates: {
+      'near-duplicate': {
         schedule: { first: LIMITS.nearDuplicateCount, every: config.callReWarnEvery },
         reasked: LIMITS.nearDuplicateReasked,
       },
@@ -92,10 +92,10 @@ export function resolveOptions(config: Config): ResolvedConfig {
         among: LIMITS.rereadWindows,
       },
       // Responses that repeat are repeated text too: the same count makes them a loop.
-      responses: { first: config.duplicateTextThreshold, every: config.callReWarnEvery },
-      editReverts: { schedule: { first: LIMITS.failureReturns, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
-      sameFailures: { schedule: { first: config.sameFailureCount, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
-      text: {
+      'same-response': { first: config.duplicateTextThreshold, every: config.callReWarnEvery },
+      'edit-revert': { schedule: { first: LIMITS.failureReturns, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
+      'same-failure': { schedule: { first: config.sameFailureCount, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
+      'duplicate-text': {
         threshold: config.duplicateTextThreshold,
         windowMs: config.duplicateTextWindowMs,
         cooldownMs: config.duplicateTextCooldownMs,

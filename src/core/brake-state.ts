@@ -6,39 +6,25 @@
  * @module dsh-brake/core/brake-state
  */
 import { createDuplicateTextDetector, NO_TEXT_SIZE, type DuplicateTextOptions, type TextObservation } from './detectors/duplicate-text.js'
-import { createEditRevertDetector, type EditRevertOptions } from './detectors/edit-revert.js'
-import { createSameErrorDetector, type SameErrorOptions } from './detectors/same-error.js'
-import { createIdenticalCallsDetector, type IdenticalCallsOptions } from './detectors/identical-calls.js'
-import { createNearDuplicateDetector, type NearDuplicateOptions } from './detectors/near-duplicate.js'
-import { createRereadingDetector, type RereadingOptions } from './detectors/rereading.js'
+import { CALL_DETECTORS, createCallDetectors, type CallDetector, type CallDetectorEntry, type CallDetectorOptions, type CallKind } from './detectors/call-detectors.js'
+import type { IdenticalCallsDetector } from './detectors/identical-calls.js'
 import { createSameResponseDetector, type ResponseObservation } from './detectors/same-response.js'
-import { createSameGroundDetector, type SameGroundOptions } from './detectors/same-ground.js'
-import { createSameFailureDetector, type SameFailureOptions } from './detectors/same-failure.js'
-import { createCycleDetector, type CycleOptions } from './detectors/cycle.js'
-import { createProgress } from './progress.js'
-import { createCallHistory } from './call-history.js'
-import { createRecentResults } from './evidence/results.js'
-import type { CallObservation, CallStep, DuplicateTextFinding, Evidence } from './types.js'
+import { createProgress, type Progress } from './progress.js'
+import { createCallHistory, type CallHistory } from './call-history.js'
+import { createRecentResults, type RecentResults } from './evidence/results.js'
+import type { CallObservation, CallStep } from './types.js'
+import { KINDS, type DuplicateTextFinding, type Evidence, type SameResponseFinding } from './kinds.js'
 import { createVoice, type Told, type Voice, type VoiceOptions } from './voice.js'
 import type { Detector, Schedule } from './detectors/detector.js'
 
-/** Options of all detectors, and the bound of the call history. */
-export interface BrakeOptions {
+/** Options of all detectors, each by the kind it finds, and the bound of the call history. */
+export interface BrakeOptions extends CallDetectorOptions {
   /** Distinct call identities remembered: the call history, the identical-call chains kept by its numbers, the voice. */
   readonly trackedCalls: number
   readonly voice: Omit<VoiceOptions, 'maxCalls'>
-  readonly calls: IdenticalCallsOptions
-  readonly sequences: CycleOptions
-  readonly revisits: SameGroundOptions
-  readonly errors: SameErrorOptions
-  readonly nearDuplicates: NearDuplicateOptions
-  readonly rereading: RereadingOptions
-  readonly text: DuplicateTextOptions
+  readonly 'duplicate-text': DuplicateTextOptions
   /** When notices fall on responses that repeat across steps: `first` is the responses in a row that make a loop. */
-  readonly responses: Schedule
-  /** Edits that undo each other, and the same failure after every fix: judged across progress. */
-  readonly editReverts: EditRevertOptions
-  readonly sameFailures: SameFailureOptions
+  readonly 'same-response': Schedule
 }
 
 /** One agent's detectors. */
@@ -124,133 +110,152 @@ class LatestCalls {
 
 /**
  * What to do when a call detector throws: it is then switched off for this agent (until the state is reset), and the
- * call goes on through the other detectors. Without a handler the error goes to the caller, as from any other part.
+ * call goes on through the other detectors. `detector` is the name the list logs it under. Without a handler the error
+ * goes to the caller, as from any other part.
  */
-export type DetectorFault = (detector: CallDetectorName, error: unknown) => void
+export type DetectorFault = (detector: string, error: unknown) => void
 
-/** The call detectors, in the order their evidence is weighed; a fault is reported under these names. */
-export const CALL_DETECTORS = Object.freeze([
-  'identical-calls', 'error-repeats', 'sequences', 'revisits', 'near-duplicates', 'rereading', 'edit-revert', 'same-failure',
-] as const)
-export type CallDetectorName = (typeof CALL_DETECTORS)[number]
+/**
+ * Create the state of one agent; `onFault` contains a call detector that throws (see {@link DetectorFault}). `entries`
+ * are the call detectors it runs: the list, unless a measurement leaves one out.
+ */
+export function createBrakeState(
+  options: BrakeOptions, onFault?: DetectorFault, entries: readonly CallDetectorEntry<CallKind, never>[] = CALL_DETECTORS,
+): BrakeState {
+  return new AgentState(options, onFault, entries)
+}
 
-/** Create the state of one agent; `onFault` contains a call detector that throws (see {@link DetectorFault}). */
-export function createBrakeState(options: BrakeOptions, onFault?: DetectorFault): BrakeState {
-  const calls = createIdenticalCallsDetector(options.calls)
-  const sequences = createCycleDetector(options.sequences)
-  const revisits = createSameGroundDetector(options.revisits)
-  const errors = createSameErrorDetector(options.errors)
-  const nearDuplicates = createNearDuplicateDetector(options.nearDuplicates)
-  const rereading = createRereadingDetector(options.rereading)
-  const responses = createSameResponseDetector(options.responses)
-  const editReverts = createEditRevertDetector(options.editReverts)
-  const sameFailures = createSameFailureDetector(options.sameFailures)
-  const progress = createProgress(options.trackedCalls)
-  const history = createCallHistory(options.trackedCalls)
-  const recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
+/** One agent's state. A class, so that its methods are made once rather than as closures for every agent. */
+class AgentState implements BrakeState {
+  private readonly options: BrakeOptions
+  private readonly onFault: DetectorFault | undefined
+  private readonly entries: readonly CallDetectorEntry<CallKind, never>[]
+  /** One detector of each entry, in the list's order; the first is the identical-calls detector. */
+  private readonly detectors: readonly CallDetector[]
+  private readonly identical: IdenticalCallsDetector
+  private readonly responses: Detector<ResponseObservation, Evidence<SameResponseFinding>>
+  private readonly progress: Progress
+  private readonly history: CallHistory
+  private readonly recent: RecentResults
   // Made at the first finding or the first notice heard: most agents never have either.
-  let voice: Voice | undefined
+  private voice: Voice | undefined
   // Made at the first text claimed: an agent that no other plugin gives context to never needs it.
-  let text: Detector<TextObservation, DuplicateTextFinding> | undefined
-  const voiceNow = (): Voice => voice ??= createVoice({ ...options.voice, maxCalls: options.trackedCalls })
+  private text: Detector<TextObservation, DuplicateTextFinding> | undefined
   // The latest calls, by tool, number and key, for a notice another plugin gave about one of them at the next step: a
   // ring, as a step seldom holds more calls than this.
-  const latest = new LatestCalls(LATEST_CALLS)
+  private readonly latest = new LatestCalls(LATEST_CALLS)
   // Calls observed since the last reset: the voice counts repeats in them.
-  let observed = 0
+  private observed = 0
   // The first call of the unbroken run of revisits the latest call belongs to (itself, for a call that is none).
-  let runStart = 0
-  let revisiting = false
-  // In the order of CALL_DETECTORS.
-  const callDetectors: readonly Detector<CallStep, Evidence>[] = [
-    calls, errors, sequences, revisits, nearDuplicates, rereading, editReverts, sameFailures,
-  ]
+  private runStart = 0
+  private revisiting = false
   // Call detectors switched off after a fault, a bit each.
-  let faulted = 0
+  private faulted = 0
+
+  constructor(options: BrakeOptions, onFault: DetectorFault | undefined, entries: readonly CallDetectorEntry<CallKind, never>[]) {
+    this.options = options
+    this.onFault = onFault
+    this.entries = entries
+    // The list's first entry makes the identical-calls detector, with its own type: a list that begins otherwise does
+    // not compile here.
+    this.identical = CALL_DETECTORS[0].create(options['identical-calls'])
+    this.detectors = [this.identical, ...createCallDetectors(options, entries.slice(1))]
+    this.responses = createSameResponseDetector(options['same-response'])
+    this.progress = createProgress(options.trackedCalls)
+    this.history = createCallHistory(options.trackedCalls)
+    this.recent = createRecentResults(RECENT_RESULTS, RECENT_RESULT_CHARS)
+  }
+
+  observeCall(call: CallObservation): Told | undefined {
+    const at = ++this.observed
+    if (!call.refused) this.recent.remember(call.result)
+    this.latest.note(call.tool, at, call.key)
+    const step = this.history.step(call, this.progress.observe(call))
+    if (!step.revisit || !this.revisiting) this.runStart = at
+    this.revisiting = step.revisit
+    // Almost every call finds nothing: no array for those.
+    let evidence: Evidence[] | undefined
+    for (let index = 0; index < this.detectors.length; index++) {
+      const found = this.detect(index, step)
+      if (found === undefined) continue
+      // A refused call's repeats were told by its refusal: only its other evidence is told.
+      if (call.refused && KINDS[this.entries[index]!.kind].refuses) {
+        evidence ??= []
+        continue
+      }
+      (evidence ??= []).push(found)
+    }
+    if (evidence === undefined) return undefined
+    return this.voiceNow().speak({ at, key: call.key, epoch: step.epoch, runStart: this.runStart, evidence })
+  }
+
+  observeResponse(response: Omit<ResponseObservation, 'epoch'>): Told | undefined {
+    const at = response.calls ? this.observed : ++this.observed
+    const epoch = this.progress.epoch
+    const found = this.responses.observe({ ...response, epoch })
+    if (found === undefined) return undefined
+    return this.voiceNow().speak({ at, key: found.calls[0]!, epoch, runStart: this.revisiting ? this.runStart : at, evidence: [found] })
+  }
+
+  heardAbout(tool: string): void {
+    const call = this.latest.find(tool)
+    if (call !== undefined) this.voiceNow().heard({ ...call, epoch: this.progress.epoch })
+  }
+
+  observeText(observation: TextObservation): DuplicateTextFinding | undefined {
+    return (this.text ??= createDuplicateTextDetector(this.options['duplicate-text'])).observe(observation)
+  }
+
+  callCount(key: number): number {
+    return this.identical.count(this.history.find(key), this.progress.epoch)
+  }
+
+  refusedCount(key: number): number {
+    return this.identical.refusedCount(this.history.find(key), this.progress.epoch)
+  }
+
+  size(): Readonly<Record<string, number>> {
+    const sizes: Record<string, number> = {}
+    for (const detector of this.detectors) Object.assign(sizes, detector.size())
+    return {
+      ...sizes, ...(this.text?.size() ?? NO_TEXT_SIZE), ...this.responses.size(), polls: this.progress.size,
+      history: this.history.size, recentResults: this.recent.size().results, recentChars: this.recent.size().chars,
+      voice: this.voice?.size ?? 0, latestCalls: this.latest.size,
+    }
+  }
+
+  reset(): void {
+    this.forgetCalls()
+    this.text?.reset()
+    this.observed = 0
+    this.faulted = 0
+  }
+
+  forgetCalls(): void {
+    for (const detector of this.detectors) detector.reset()
+    this.progress.reset()
+    this.history.clear()
+    this.recent.clear()
+    this.voice?.reset()
+    this.responses.reset()
+    this.latest.clear()
+    this.revisiting = false
+  }
 
   /** What call detector `index` finds in `step`; nothing once it has thrown, when a fault handler contains it. */
-  function detect(index: number, step: CallStep): Evidence | undefined {
-    if ((faulted & (1 << index)) !== 0) return undefined
-    if (onFault === undefined) return callDetectors[index]!.observe(step)
+  private detect(index: number, step: CallStep): Evidence | undefined {
+    if ((this.faulted & (1 << index)) !== 0) return undefined
+    if (this.onFault === undefined) return this.detectors[index]!.observe(step)
     try {
-      return callDetectors[index]!.observe(step)
+      return this.detectors[index]!.observe(step)
     } catch (error) {
-      faulted |= 1 << index
-      onFault(CALL_DETECTORS[index]!, error)
+      this.faulted |= 1 << index
+      this.onFault(this.entries[index]!.loggedAs, error)
       return undefined
     }
   }
 
-  function forgetCalls(): void {
-    calls.reset()
-    sequences.reset()
-    revisits.reset()
-    errors.reset()
-    nearDuplicates.reset()
-    rereading.reset()
-    progress.reset()
-    history.clear()
-    recent.clear()
-    voice?.reset()
-    responses.reset()
-    editReverts.reset()
-    sameFailures.reset()
-    latest.clear()
-    revisiting = false
-  }
-
-  return {
-    observeCall(call) {
-      const at = ++observed
-      if (!call.refused) recent.remember(call.result)
-      latest.note(call.tool, at, call.key)
-      const step = history.step(call, progress.observe(call))
-      if (!step.revisit || !revisiting) runStart = at
-      revisiting = step.revisit
-      const repeated = detect(0, step)
-      const failing = detect(1, step)
-      const lap = detect(2, step)
-      const again = detect(3, step)
-      const noNews = detect(4, step)
-      const reread = detect(5, step)
-      // Progress that was not real: these two look across the epochs the others start over at.
-      const undone = detect(6, step)
-      const unchanged = detect(7, step)
-      // Almost every call finds nothing: no array for those.
-      if (repeated === undefined && failing === undefined && lap === undefined && again === undefined
-        && noNews === undefined && reread === undefined && undone === undefined && unchanged === undefined) return undefined
-      // A refused call's repeats were told by its refusal.
-      const evidence: Evidence[] = [call.refused ? undefined : repeated, failing, lap, again, noNews, reread, undone, unchanged]
-        .filter(found => found !== undefined)
-      return voiceNow().speak({ at, key: call.key, epoch: step.epoch, runStart, evidence })
-    },
-    observeResponse(response) {
-      const at = response.calls ? observed : ++observed
-      const found = responses.observe({ ...response, epoch: progress.epoch })
-      if (found === undefined) return undefined
-      return voiceNow().speak({ at, key: found.calls[0]!, epoch: progress.epoch, runStart: revisiting ? runStart : at, evidence: [found] })
-    },
-    heardAbout(tool) {
-      const call = latest.find(tool)
-      if (call !== undefined) voiceNow().heard({ ...call, epoch: progress.epoch })
-    },
-    observeText: observation => (text ??= createDuplicateTextDetector(options.text)).observe(observation),
-    callCount: key => calls.count(history.find(key), progress.epoch),
-    refusedCount: key => calls.refusedCount(history.find(key), progress.epoch),
-    size: () => ({
-      ...calls.size(), ...sequences.size(), ...revisits.size(), ...errors.size(), ...(text?.size() ?? NO_TEXT_SIZE), polls: progress.size,
-      ...nearDuplicates.size(), ...rereading.size(),
-      history: history.size, recentResults: recent.size().results, recentChars: recent.size().chars, voice: voice?.size ?? 0,
-      ...responses.size(),
-      ...editReverts.size(), ...sameFailures.size(),
-      latestCalls: latest.size,
-    }),
-    reset() {
-      forgetCalls()
-      text?.reset()
-      observed = 0
-      faulted = 0
-    },
-    forgetCalls,
+  private voiceNow(): Voice {
+    return this.voice ??= createVoice({ ...this.options.voice, maxCalls: this.options.trackedCalls })
   }
 }

@@ -8,8 +8,9 @@
  * @module dsh-brake/core/stops
  */
 import { canonicalJson } from './identity/canonical.js'
-import type { LoopFinding, CallObservation } from './types.js'
-import { NO_NEWS, type Told } from './voice.js'
+import type { CallObservation } from './types.js'
+import { KINDS, type LoopFinding } from './kinds.js'
+import type { Told } from './voice.js'
 
 /** Why a turn ends: the loop that went on, and whether its last call was refused. */
 export interface StopCause {
@@ -49,13 +50,9 @@ export function loopStopCause(told: Told | undefined): StopCause | undefined {
   if (told?.exactBefore !== true) return undefined
   const loop = told.finding
   if (loop.kind === 'identical-calls' && loop.toolClass === 'poller') return undefined
-  if (ACROSS_PROGRESS.has(loop.kind)) return undefined
-  if (NO_NEWS.has(loop.kind)) return undefined
+  if (!KINDS[loop.kind].stops) return undefined
   return { loop, refused: false }
 }
-
-/** The kinds of loop judged across progress: told, never refused, never stopped. */
-const ACROSS_PROGRESS: ReadonlySet<LoopFinding['kind']> = new Set(['edit-revert', 'same-failure'])
 
 /** How many calls (or responses) the loop took, as far as the brake counted them. */
 export function loopCalls(loop: LoopFinding): number {

@@ -5,7 +5,8 @@
  * Design: docs/design.md#one-loop-one-voice
  * @module dsh-brake/core/voice
  */
-import type { LoopFinding, Evidence, Mutable } from './types.js'
+import type { Mutable } from './types.js'
+import { KINDS, type Evidence, type LoopFinding } from './kinds.js'
 
 /** How the voice paces notices. */
 export interface VoiceOptions {
@@ -94,21 +95,6 @@ function resolve(loop: Loop): Loop {
   return root
 }
 
-/**
- * Stronger evidence first: a cycle or a run names the whole loop; the same error says why; a repeat says least of the
- * exact kinds; calls that brought no news come after them all.
- */
-const STRENGTH: Readonly<Record<LoopFinding['kind'], number>> = {
-  'cycle': 0, 'same-ground': 1, 'same-error': 2, 'same-response': 3, 'identical-calls': 4, 'runaway': 5,
-  // Calls that bring no news: evidence read from what results said, so any exact repetition leads before it.
-  'rereading': 6, 'near-duplicate': 7,
-  // Judged across progress, they seldom meet the others at one call; when they do, the loop the others name leads.
-  'edit-revert': 8, 'same-failure': 9,
-}
-
-/** Kinds of finding read from what results said rather than seen repeating exactly: calls that brought no news. */
-export const NO_NEWS: ReadonlySet<LoopFinding['kind']> = new Set(['near-duplicate', 'rereading'])
-
 /** A loop not yet told. */
 function fresh(epoch: number): Loop {
   return { epoch, told: 0, toldExactly: 0, toldAt: -Infinity, heardAt: -Infinity, unit: 1, joined: undefined }
@@ -162,16 +148,16 @@ export function createVoice(options: VoiceOptions): Voice {
       const loop = loopOf(evidence, epoch, current?.runStart === runStart ? current.loop : undefined)
       if (loops.get(key) !== loop) remember(key, loop)
       current = { runStart, loop }
-      const ranked = evidence.map(found => found.finding).sort((a, b) => STRENGTH[a.kind] - STRENGTH[b.kind])
+      const ranked = evidence.map(found => found.finding).sort((a, b) => KINDS[a.kind].strength - KINDS[b.kind].strength)
       const finding = ranked[0]!
       if (at - loop.toldAt < options.every * loop.unit) return undefined
       // Another plugin's notice said what a plain repeat would (deny mode's warning of refusals included: see above);
       // calls that brought no news say it more softly, about the same calls, and wait their turn too.
-      if (at - loop.heardAt < options.every && (finding.kind === 'identical-calls' || NO_NEWS.has(finding.kind))) return undefined
+      if (at - loop.heardAt < options.every && (finding.kind === 'identical-calls' || KINDS[finding.kind].noNews)) return undefined
       const again = loop.told > 0
       const exactBefore = loop.toldExactly > 0
       loop.told++
-      if (!NO_NEWS.has(finding.kind)) loop.toldExactly++
+      if (!KINDS[finding.kind].noNews) loop.toldExactly++
       loop.toldAt = at
       loop.unit = finding.kind === 'cycle' ? finding.tools.length : 1
       // A repeat count adds nothing to a notice about a loop made of repeats; another kind of evidence does.

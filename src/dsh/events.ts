@@ -7,7 +7,7 @@
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { StopCause } from '../core/stops.js'
-import type { RunawayFinding, Finding } from '../core/types.js'
+import type { RunawayFinding, Finding } from '../core/kinds.js'
 
 /** The tool call an event concerns: its name and DSH's id for it. */
 export interface BrakeCall {

@@ -13,7 +13,7 @@ import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '..
 import { foldText } from '../core/detectors/repetition-fold.js'
 import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import { createResponseDigest } from '../core/detectors/same-response.js'
-import type { RunawayFinding } from '../core/types.js'
+import type { RunawayFinding } from '../core/kinds.js'
 import { findingNotice, loopNotice } from '../messages.js'
 import type { Brake, LoopRequest } from './brake.js'
 import { notice } from './notices.js'

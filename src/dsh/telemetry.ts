@@ -5,7 +5,7 @@
  * Design: docs/design.md#opentelemetry-records; the attributes: docs/telemetry.md
  * @module dsh-brake/dsh/telemetry
  */
-import type { LoopKind } from '../core/types.js'
+import type { LoopKind } from '../core/kinds.js'
 import {
   CUT_LOOP_LABEL, CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_SUMMARY, LOOP, NEAR_DUPLICATE_SUMMARY,
   REPEATED_CALL_SUMMARY, REPEATED_ERROR_SUMMARY, REREADING_SUMMARY, SAME_FAILURE_SUMMARY,

@@ -27,21 +27,23 @@ vi.mock('../../src/core/brake-state.ts', async (importOriginal) => {
     ...real,
     createBrakeState: (options: Parameters<typeof real.createBrakeState>[0]) => {
       const state = real.createBrakeState(options)
-      return {
-        ...state,
-        observeCall(observation: Parameters<typeof state.observeCall>[0]) {
+      // The state with two of its methods made to throw on demand; every other method is the state's own.
+      const faulty: Partial<typeof state> = {
+        observeCall(observation) {
           if (faults.call.has(observation.tool)) throw new Error(`injected fault for ${observation.tool}`)
           return state.observeCall(observation)
         },
-        observeText(observation: Parameters<typeof state.observeText>[0]) {
+        observeText(observation) {
           if (faults.text) throw new Error('injected text fault')
           return state.observeText(observation)
         },
       }
+      return new Proxy(state, {
+        get: (target, name: keyof typeof state) => faulty[name] ?? (target[name] as (...args: never[]) => unknown).bind(target),
+      })
     },
   }
 })
-
 
 const otherContext = (): UserMessage => ({
   content: [{ type: 'text', text: 'downstream context' }], source: { kind: 'plugin', plugin: 'other' }, role: 'user', id: crypto.randomUUID(),

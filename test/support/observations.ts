@@ -9,7 +9,8 @@ import { shellEdits, toolEdits } from '../../src/core/evidence/file-edits.ts'
 import { createProgress } from '../../src/core/progress.ts'
 import { resultOf } from '../../src/core/evidence/results.ts'
 import type { Detector } from '../../src/core/detectors/detector.ts'
-import type { CallObservation, CallStep, Evidence, LoopFinding } from '../../src/core/types.ts'
+import type { CallObservation, CallStep } from '../../src/core/types.ts'
+import type { Evidence, LoopFinding } from '../../src/core/kinds.ts'
 
 /** What a test may override: anything, with the result given as its text. */
 export type Override = Partial<Omit<CallObservation, 'result'>> & { result?: string }

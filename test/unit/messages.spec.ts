@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../src/core/types.ts'
+import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../src/core/kinds.ts'
 import type { Told } from '../../src/core/voice.ts'
 import {
   ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, findingNotice, isStopReason, loopNotice, sourceLabel, stopNotice, stopReason,

@@ -6,7 +6,8 @@
  * @module dsh-brake/core/detectors/cycle
  */
 import { zeros } from '../tables/columns.js'
-import type { CallStep, Evidence, CycleFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, CycleFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the cycle detector. */

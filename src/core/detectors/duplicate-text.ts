@@ -8,7 +8,7 @@
 import { touch } from '../tables/bounded-map.js'
 import { withRangeFingerprints } from '../tables/fingerprint.js'
 import { createLruTable, type LruTable } from '../tables/lru-table.js'
-import type { DuplicateBlock, DuplicateTextFinding } from '../types.js'
+import type { DuplicateBlock, DuplicateTextFinding } from '../kinds.js'
 import type { Detector } from './detector.js'
 
 /** Thresholds and bounds of the duplicate-text detector. */

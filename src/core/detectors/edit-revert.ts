@@ -9,7 +9,8 @@ import { touch } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
 import { createFileStates, ORIGINAL, type Visit } from '../evidence/file-states.js'
-import type { CallObservation, CallStep, EditRevertFinding, Evidence } from '../types.js'
+import type { CallObservation, CallStep } from '../types.js'
+import type { EditRevertFinding, Evidence } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Options of the edit-revert detector. */

@@ -6,7 +6,8 @@
  * @module dsh-brake/core/detectors/identical-calls
  */
 import { canonicalJson } from '../identity/canonical.js'
-import type { CallStep, Evidence, IdenticalCallsFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, IdenticalCallsFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the identical-call detector. */

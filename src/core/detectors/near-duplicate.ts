@@ -27,7 +27,8 @@
 import { canonicalJson } from '../identity/canonical.js'
 import { lineFingerprints } from '../tables/fingerprint.js'
 import { createLruTable, type LruTable } from '../tables/lru-table.js'
-import type { CallObservation, CallStep, Evidence, Lookup, NearDuplicateFinding, NoNews } from '../types.js'
+import type { CallObservation, CallStep, Lookup } from '../types.js'
+import type { Evidence, NearDuplicateFinding, NoNews } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the near-duplicate detector. */

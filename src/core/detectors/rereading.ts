@@ -13,7 +13,8 @@
  * @module dsh-brake/core/detectors/rereading
  */
 import { touch } from '../tables/bounded-map.js'
-import type { CallStep, Evidence, RereadingFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, RereadingFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the rereading detector. */

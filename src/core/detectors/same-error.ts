@@ -7,7 +7,8 @@
  */
 import { touch } from '../tables/bounded-map.js'
 import { normalizeError } from '../evidence/normalize.js'
-import type { CallStep, Evidence, SameErrorFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, SameErrorFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the same-error detector. */

@@ -10,7 +10,8 @@ import { remember } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { ANY_FILE } from '../evidence/file-edits.js'
 import { sameFile } from '../evidence/failures.js'
-import type { CallStep, Evidence, SameFailureFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, SameFailureFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the same-failure detector. */

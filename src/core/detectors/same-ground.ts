@@ -7,7 +7,8 @@
  */
 import { canonicalJson } from '../identity/canonical.js'
 import { zeros } from '../tables/columns.js'
-import type { CallStep, Evidence, SameGroundFinding } from '../types.js'
+import type { CallStep } from '../types.js'
+import type { Evidence, SameGroundFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the same-ground detector. */

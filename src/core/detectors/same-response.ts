@@ -6,7 +6,7 @@
  * @module dsh-brake/core/detectors/same-response
  */
 import { fingerprint } from '../tables/fingerprint.js'
-import type { Evidence, SameResponseFinding } from '../types.js'
+import type { Evidence, SameResponseFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Characters of a response's opening passage kept, at most. */

@@ -5,7 +5,7 @@
  * Design: docs/design.md#loop-kinds; the rule in full: docs/evaluation.md#the-labelling-rule
  * @module dsh-brake/replay/label/rules
  */
-import { LOOP_KINDS, type LoopKind } from '../../core/types.js'
+import { LOOP_KINDS, type LoopKind } from '../../core/kinds.js'
 import type { AgentEvent } from '../agent-events.js'
 import { describeCall, sameOutcome, type CallFacts } from './facts.js'
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Loop } from '../../../src/analyze/analysis.ts'
 import { callsOf, kindOf } from '../../../src/analyze/wording.ts'
-import { LOOP_KINDS, type LoopKind } from '../../../src/core/types.ts'
+import { LOOP_KINDS, type LoopKind } from '../../../src/core/kinds.ts'
 
 const NONE = { input: 0, output: 0, total: 0, estimated: false }
 

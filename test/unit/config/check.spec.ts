@@ -96,9 +96,9 @@ describe('every problem at once', () => {
 
   it('derives the detector options from the config', () => {
     const { detectors } = resolveOptions(Config({ callWarnCount: 3, callReWarnEvery: 2, sequenceLength: 5, sequenceCount: 4 }))
-    expect(detectors.calls).toMatchObject({ schedule: { first: 3, every: 2 } })
-    expect(detectors.sequences).toEqual({ maxLength: 5, schedule: { first: 4, every: 2 }, progressAware: true })
-    expect(detectors.errors).toMatchObject({ schedule: { first: 3, every: 2 } })
-    expect(detectors.text).toMatchObject({ threshold: 3, windowMs: 120_000, cooldownMs: 30_000, minChars: 80 })
+    expect(detectors['identical-calls']).toMatchObject({ schedule: { first: 3, every: 2 } })
+    expect(detectors.cycle).toEqual({ maxLength: 5, schedule: { first: 4, every: 2 }, progressAware: true })
+    expect(detectors['same-error']).toMatchObject({ schedule: { first: 3, every: 2 } })
+    expect(detectors['duplicate-text']).toMatchObject({ threshold: 3, windowMs: 120_000, cooldownMs: 30_000, minChars: 80 })
   })
 })

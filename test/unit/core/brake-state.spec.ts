@@ -14,16 +14,16 @@ import { callOf, type Override } from '../../support/observations.ts'
 const options = {
   trackedCalls: 64,
   voice: { every: 5 },
-  calls: { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
-  sequences: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
-  revisits: { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
-  errors: { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
-  nearDuplicates: { schedule: { first: 5, every: 5 }, reasked: 3 },
+  'identical-calls': { schedule: { first: 3, every: 5 }, pollSchedule: { first: 3, every: 5 }, progressAware: true },
+  cycle: { maxLength: 4, schedule: { first: 3, every: 5 }, progressAware: true },
+  'same-ground': { schedule: { first: 8, every: 5 }, ownedPeriod: 4 },
+  'same-error': { schedule: { first: 3, every: 5 }, inputSchedule: { first: 5, every: 5 }, maxTracked: 8 },
+  'near-duplicate': { schedule: { first: 5, every: 5 }, reasked: 3 },
   rereading: { schedule: { first: 4, every: 5 }, among: 6 },
-  text: { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
-  responses: { first: 3, every: 5 },
-  editReverts: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
-  sameFailures: { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  'duplicate-text': { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
+  'same-response': { first: 3, every: 5 },
+  'edit-revert': { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  'same-failure': { schedule: { first: 3, every: 5 }, maxTracked: 8 },
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
@@ -65,8 +65,8 @@ describe('progress', () => {
     const feed = (progressAware: boolean): string[] => {
       const state = createBrakeState({
         ...options,
-        calls: { ...options.calls, schedule: { first: 99, every: 5 }, pollSchedule: { first: 99, every: 5 }, progressAware },
-        sequences: { ...options.sequences, progressAware },
+        'identical-calls': { ...options['identical-calls'], schedule: { first: 99, every: 5 }, pollSchedule: { first: 99, every: 5 }, progressAware },
+        cycle: { ...options.cycle, progressAware },
       })
       const found: string[] = []
       for (let lap = 0; lap < 3; lap++) {
@@ -82,7 +82,7 @@ describe('progress', () => {
   })
 
   it('tells a cycle as a cycle, and holds back its calls\' repeat counts as they come', () => {
-    const state = createBrakeState({ ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } })
+    const state = createBrakeState({ ...options, 'identical-calls': { ...options['identical-calls'], schedule: { first: 4, every: 5 } } })
     const a = callOf('read', { f: 'a' })
     const b = callOf('bash', { command: 'make' })
     const told = Array.from({ length: 8 }, (_, i) => state.observeCall(i % 2 === 0 ? a : b))
@@ -97,7 +97,7 @@ describe('one loop, one voice', () => {
   function told(state: ReturnType<typeof createBrakeState>, calls: readonly CallObservation[]): string[] {
     return calls.map(call => state.observeCall(call)?.finding.kind ?? '-')
   }
-  const four = { ...options, calls: { ...options.calls, schedule: { first: 4, every: 5 } } }
+  const four = { ...options, 'identical-calls': { ...options['identical-calls'], schedule: { first: 4, every: 5 } } }
 
   it('tells a three-call cycle once at its third lap, not again as each call reaches its fourth repeat', () => {
     const lap = ['a', 'b', 'c'].map(file => callOf('read', { file_path: file }))
@@ -146,16 +146,16 @@ const BOUND = 8
 const small = {
   trackedCalls: BOUND,
   voice: { every: 1 },
-  calls: { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
-  sequences: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
-  revisits: { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
-  errors: { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
-  nearDuplicates: { schedule: { first: 2, every: 1 }, reasked: 1 },
+  'identical-calls': { schedule: { first: 2, every: 1 }, pollSchedule: { first: 2, every: 1 }, progressAware: true },
+  cycle: { maxLength: 4, schedule: { first: 2, every: 1 }, progressAware: true },
+  'same-ground': { schedule: { first: 3, every: 1 }, ownedPeriod: 4 },
+  'same-error': { schedule: { first: 2, every: 1 }, inputSchedule: { first: 3, every: 1 }, maxTracked: BOUND },
+  'near-duplicate': { schedule: { first: 2, every: 1 }, reasked: 1 },
   rereading: { schedule: { first: 1, every: 1 }, among: 3 },
-  text: { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
-  responses: { first: 2, every: 3 },
-  editReverts: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
-  sameFailures: { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  'duplicate-text': { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
+  'same-response': { first: 2, every: 3 },
+  'edit-revert': { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  'same-failure': { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
 }
 
 const step = fc.oneof(
@@ -249,7 +249,7 @@ describe('bounded state', () => {
         expect(size['failingTools']).toBeLessThanOrEqual(BOUND)
         expect(size['blocks']).toBeLessThanOrEqual(BOUND)
         expect(size['messageIds']).toBeLessThanOrEqual(BOUND)
-        expect(size['window']).toBeLessThanOrEqual(small.sequences.maxLength + 1)
+        expect(size['window']).toBeLessThanOrEqual(small.cycle.maxLength + 1)
         expect(size['recentResults']).toBeLessThanOrEqual(256)
         expect(size['recentChars']).toBeLessThanOrEqual(65_536)
         expect(size['voice']).toBeLessThanOrEqual(BOUND)

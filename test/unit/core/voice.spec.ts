@@ -1,6 +1,6 @@
 /** One loop, one voice: findings tied to the loop they are about, a loop told once and then on its own schedule. */
 import { describe, expect, it } from 'vitest'
-import type { LoopFinding, Evidence } from '../../../src/core/types.ts'
+import type { LoopFinding, Evidence } from '../../../src/core/kinds.ts'
 import { createVoice, type VoiceOptions } from '../../../src/core/voice.ts'
 
 const options: VoiceOptions = { every: 5, maxCalls: 64 }

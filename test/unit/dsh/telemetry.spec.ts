@@ -7,7 +7,7 @@
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import type { StopCause } from '../../../src/core/stops.ts'
-import type { Finding, LoopFinding } from '../../../src/core/types.ts'
+import type { Finding, LoopFinding } from '../../../src/core/kinds.ts'
 import type { Brake } from '../../../src/dsh/brake.ts'
 import { notice } from '../../../src/dsh/notices.ts'
 import {

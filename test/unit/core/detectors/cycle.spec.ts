@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createCycleDetector, type CycleOptions } from '../../../../src/core/detectors/cycle.ts'
-import type { CycleFinding } from '../../../../src/core/types.ts'
+import type { CycleFinding } from '../../../../src/core/kinds.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
 const options = (maxLength: number, laps: number, reWarnEvery: number): CycleOptions =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEditRevertDetector, EDITS_KEPT, SPAN } from '../../../../src/core/detectors/edit-revert.ts'
-import type { CallObservation, EditRevertFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { EditRevertFinding } from '../../../../src/core/kinds.ts'
 import { callOf, checkOf, editOf, observeAll, shellEditOf } from '../../../support/observations.ts'
 
 const detector = (maxTracked = 16) => createEditRevertDetector({ schedule: { first: 3, every: 5 }, maxTracked })

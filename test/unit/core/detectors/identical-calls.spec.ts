@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createIdenticalCallsDetector, type IdenticalCallsDetector, type IdenticalCallsOptions } from '../../../../src/core/detectors/identical-calls.ts'
 import { resultOf } from '../../../../src/core/evidence/results.ts'
-import type { CallObservation, IdenticalCallsFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { IdenticalCallsFinding } from '../../../../src/core/kinds.ts'
 import { callOf, createStepper, type Override } from '../../../support/observations.ts'
 
 const obs = (tool: string, args: unknown = {}): CallObservation => callOf(tool, args)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createNearDuplicateDetector, termOf, type NearDuplicateOptions } from '../../../../src/core/detectors/near-duplicate.ts'
-import type { CallObservation, NearDuplicateFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { NearDuplicateFinding } from '../../../../src/core/kinds.ts'
 import { callOf, play, PROGRESS, type Override } from '../../../support/observations.ts'
 
 const DEFAULTS: NearDuplicateOptions = { schedule: { first: 5, every: 5 }, reasked: 3 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createRereadingDetector, type RereadingOptions } from '../../../../src/core/detectors/rereading.ts'
-import type { CallObservation, RereadingFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { RereadingFinding } from '../../../../src/core/kinds.ts'
 import { callOf, play, PROGRESS } from '../../../support/observations.ts'
 
 const DEFAULTS: RereadingOptions = { schedule: { first: 4, every: 5 }, among: 6 }

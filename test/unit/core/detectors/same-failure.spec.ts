@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSameFailureDetector, MAX_GAP } from '../../../../src/core/detectors/same-failure.ts'
-import type { CallObservation, SameFailureFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { SameFailureFinding } from '../../../../src/core/kinds.ts'
 import { callOf, checkOf, editOf, observeAll, shellEditOf } from '../../../support/observations.ts'
 
 const detector = (first = 3, every = 5, maxTracked = 16) => createSameFailureDetector({ schedule: { first, every }, maxTracked })

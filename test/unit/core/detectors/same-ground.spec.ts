@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSameGroundDetector, type SameGroundOptions } from '../../../../src/core/detectors/same-ground.ts'
-import type { CallObservation, Evidence, SameGroundFinding } from '../../../../src/core/types.ts'
+import type { CallObservation } from '../../../../src/core/types.ts'
+import type { Evidence, SameGroundFinding } from '../../../../src/core/kinds.ts'
 import { callOf, createStepper } from '../../../support/observations.ts'
 
 const DEFAULTS: SameGroundOptions = { schedule: { first: 8, every: 5 }, ownedPeriod: 4 }
