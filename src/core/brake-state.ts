@@ -120,7 +120,7 @@ export type DetectorFault = (detector: string, error: unknown) => void
  * are the call detectors it runs: the list, unless a measurement leaves one out.
  */
 export function createBrakeState(
-  options: BrakeOptions, onFault?: DetectorFault, entries: readonly CallDetectorEntry<CallKind, never>[] = CALL_DETECTORS,
+  options: BrakeOptions, onFault?: DetectorFault, entries: readonly CallDetectorEntry<CallKind>[] = CALL_DETECTORS,
 ): BrakeState {
   return new AgentState(options, onFault, entries)
 }
@@ -129,7 +129,7 @@ export function createBrakeState(
 class AgentState implements BrakeState {
   private readonly options: BrakeOptions
   private readonly onFault: DetectorFault | undefined
-  private readonly entries: readonly CallDetectorEntry<CallKind, never>[]
+  private readonly entries: readonly CallDetectorEntry<CallKind>[]
   /** One detector of each entry, in the list's order; the first is the identical-calls detector. */
   private readonly detectors: readonly CallDetector[]
   private readonly identical: IdenticalCallsDetector
@@ -152,7 +152,7 @@ class AgentState implements BrakeState {
   // Call detectors switched off after a fault, a bit each.
   private faulted = 0
 
-  constructor(options: BrakeOptions, onFault: DetectorFault | undefined, entries: readonly CallDetectorEntry<CallKind, never>[]) {
+  constructor(options: BrakeOptions, onFault: DetectorFault | undefined, entries: readonly CallDetectorEntry<CallKind>[]) {
     this.options = options
     this.onFault = onFault
     this.entries = entries

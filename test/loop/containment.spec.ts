@@ -39,7 +39,7 @@ vi.mock('../../src/core/brake-state.ts', async (importOriginal) => {
         },
       }
       return new Proxy(state, {
-        get: (target, name: keyof typeof state) => faulty[name] ?? (target[name] as (...args: never[]) => unknown).bind(target),
+        get: (target, name: keyof typeof state) => faulty[name] ?? target[name].bind(target),
       })
     },
   }

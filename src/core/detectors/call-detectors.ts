@@ -30,8 +30,11 @@ export interface CallDetectorEntry<K extends LoopKind = LoopKind, O = never, D e
   readonly create: (options: O) => D
 }
 
-const entry = <K extends LoopKind, O, D extends CallDetector>(kind: K, loggedAs: string, create: (options: O) => D): CallDetectorEntry<K, O, D> =>
-  Object.freeze({ kind, loggedAs, create })
+function entry<K extends LoopKind, O, D extends CallDetector>(
+  kind: K, loggedAs: string, create: (options: O) => D,
+): CallDetectorEntry<K, O, D> {
+  return Object.freeze({ kind, loggedAs, create })
+}
 
 /**
  * Every call detector. The identical-calls detector comes first: the state asks it, beyond its findings, how long a
@@ -58,7 +61,7 @@ export type CallKind = Entries[number]['kind']
 export type CallDetectorOptions = { readonly [E in Entries[number] as E['kind']]: Parameters<E['create']>[0] }
 
 /** One detector of each entry, made with the options of its kind. */
-export function createCallDetectors(options: CallDetectorOptions, entries: readonly CallDetectorEntry<CallKind, never>[]): CallDetector[] {
+export function createCallDetectors(options: CallDetectorOptions, entries: readonly CallDetectorEntry<CallKind>[]): CallDetector[] {
   // Each entry takes the options of its own kind: the list's type pairs them, which a loop over it cannot show.
   return entries.map(({ kind, create }) => (create as (options: CallDetectorOptions[CallKind]) => CallDetector)(options[kind]))
 }
