@@ -5,7 +5,7 @@
  * @module dsh-brake/dsh/guard
  */
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
-import { denialReason } from '../messages.js'
+import { denialReason } from '../messages/refusals.js'
 import type { Brake } from './brake.js'
 
 /** The guard: a refusal reason, or `undefined` to let the call run. It never throws. */

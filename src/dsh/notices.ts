@@ -3,7 +3,7 @@
  * @module dsh-brake/dsh/notices
  */
 import type { MessageId, UserMessage } from '@deepseek-ai/dsh-llm'
-import type { NoticeText } from '../messages.js'
+import type { NoticeText } from '../messages/wording.js'
 
 /** A plugin-sourced notice from plugin `plugin`, built structurally as strict lossless JSON with a fresh id. */
 export function notice(plugin: string, { text, summary }: NoticeText): UserMessage {

@@ -9,7 +9,7 @@
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import type { Brake } from './brake.js'
-import { loopNotice } from '../messages.js'
+import { loopNotice } from '../messages/notices.js'
 import { notice } from './notices.js'
 import { observeCall } from './observe.js'
 

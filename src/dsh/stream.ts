@@ -14,7 +14,7 @@ import { foldText } from '../core/detectors/repetition-fold.js'
 import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
 import { createResponseDigest } from '../core/detectors/same-response.js'
 import type { RunawayFinding } from '../core/kinds.js'
-import { findingNotice, loopNotice } from '../messages.js'
+import { findingNotice, loopNotice } from '../messages/notices.js'
 import type { Brake, LoopRequest } from './brake.js'
 import { notice } from './notices.js'
 

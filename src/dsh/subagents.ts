@@ -7,7 +7,7 @@
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { touch } from '../core/tables/bounded-map.js'
-import { subagentStoppedLine } from '../messages.js'
+import { subagentStoppedLine } from '../messages/notices.js'
 import { SUBAGENT_TOOLS } from './stock-tools.js'
 
 /** Parents with reasons waiting, at most: a parent that never collects its children's results must not grow this. */

@@ -6,12 +6,7 @@
  * @module dsh-brake/dsh/telemetry
  */
 import type { LoopKind } from '../core/kinds.js'
-import {
-  CUT_LOOP_LABEL, CUT_SUMMARY, DENIAL_REASON, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_SUMMARY, LOOP, NEAR_DUPLICATE_SUMMARY,
-  REPEATED_CALL_SUMMARY, REPEATED_ERROR_SUMMARY, REREADING_SUMMARY, SAME_FAILURE_SUMMARY,
-  REPEATED_INPUT_ERROR_SUMMARY, REPEATED_RESPONSE_SUMMARY, REVISIT_SUMMARY, SEQUENCE_SUMMARY, STOP_REASON, STOP_SUMMARY,
-  isRefusalResult, isStopReason,
-} from '../messages.js'
+import { isRefusalResult, isStopReason, readPhrase, readRefusal, readSummary, stopPhraseOf, stoppedLoopSummary, type Reading } from './readings.js'
 import type { Brake } from './brake.js'
 import { reminderCall } from './stock-tools.js'
 
@@ -165,7 +160,7 @@ function refusalMarks(body: Record<string, unknown>): ActionMarks | undefined {
   if (block?.isError !== true || !Array.isArray(block.content)) return undefined
   const first = block.content[0] as { type?: unknown; text?: unknown } | undefined
   if (first?.type !== 'text' || typeof first.text !== 'string' || !isRefusalResult(first.text)) return undefined
-  const found = REFUSAL.exec(first.text.slice('Error: '.length))?.groups
+  const found = readRefusal(first.text)
   // The reason counts the calls made before the refused one; the loop holds this attempt too.
   return found === undefined ? { action: 'refusal', kind: 'identical-calls' }
     : { action: 'refusal', kind: 'identical-calls', tool: found['tool']!, calls: Number(found['count']) + 1 }
@@ -177,104 +172,30 @@ function stopMarks(body: Record<string, unknown>): ActionMarks | undefined {
   if (reason?.kind !== 'aborted' || reason.reason?.kind !== 'hook') return undefined
   const text = reason.reason.reason
   if (typeof text !== 'string' || !isStopReason(text)) return undefined
-  return { action: 'stop', ...loopMarks(text.slice(STOP_PREFIX.length)) }
+  return { action: 'stop', ...marksOfReading(readPhrase(stopPhraseOf(text))) }
 }
 
 /** A notice's marks from its summary: which loop, and what the summary names of it. */
 function summaryMarks(summary: string): ActionMarks {
-  const stopped = STOPPED.exec(summary)?.groups
+  const stopped = stoppedLoopSummary(summary)
   // The stop notice's summary names its loop by that loop's own summary: read it as one, as a notice.
-  if (stopped !== undefined) return { ...summaryMarks(stopped['loop']!), action: 'notice' }
-  for (const { pattern, kind, read } of SUMMARIES) {
-    const found = pattern.exec(summary)?.groups
-    if (found !== undefined) return { action: kind === 'runaway' ? 'cut' : 'notice', kind, ...read(found) }
-  }
-  return { action: 'notice' }
+  if (stopped !== undefined) return { ...summaryMarks(stopped), action: 'notice' }
+  const reading = readSummary(summary)
+  return { action: reading?.kind === 'runaway' ? 'cut' : 'notice', ...marksOfReading(reading) }
 }
-
-/** A loop as a stop phrase names it (one of the `LOOP` phrases): its kind, calls and tool. */
-function loopMarks(phrase: string): Omit<ActionMarks, 'action'> {
-  for (const { pattern, kind, read } of PHRASES) {
-    const found = pattern.exec(phrase)?.groups
-    if (found !== undefined) return { kind, ...read(found) }
-  }
-  return {}
-}
-
-type Fields = Readonly<Record<string, string>>
-type Read = (fields: Fields) => Omit<ActionMarks, 'action' | 'kind'>
-
-/** Placeholders that always hold a whole number. */
-const NUMBERS = new Set(['count', 'laps', 'length', 'calls', 'cuts', 'copies'])
 
 /**
- * A template of messages.ts as a pattern that reads its values back: literal text as it is, each `{name}` a named
- * group (digits for counts). Anchored at the start only: a summary cut short to its length still reads as far as it
- * goes. Built from the templates themselves, so a change of wording changes the reading with it.
+ * What a summary or a phrase names of its loop: the kind, the tool where it names one, and the calls the loop took,
+ * where it counts them (`count`, `calls` or `cuts`; a cycle's laps times the tools it lists, unless the list was cut
+ * short).
  */
-export function templatePattern(template: string): RegExp {
-  const parts = template.split(/\{(\w+)\}/)
-  let source = '^'
-  for (let i = 0; i < parts.length; i++) {
-    if (i % 2 === 0) {
-      source += parts[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      continue
-    }
-    const name = parts[i]!
-    const last = i === parts.length - 2 && parts[i + 1] === ''
-    source += NUMBERS.has(name) ? `(?<${name}>\\d+)` : `(?<${name}>[\\s\\S]${last ? '*' : '*?'})`
-  }
-  return new RegExp(source)
+function marksOfReading(reading: Reading | undefined): Omit<ActionMarks, 'action'> {
+  if (reading === undefined) return {}
+  const { kind, fields } = reading
+  const counted = fields['calls'] ?? fields['count'] ?? fields['cuts']
+  const cycle = fields['cycle']
+  const calls = counted !== undefined ? Number(counted)
+    : fields['laps'] !== undefined && cycle !== undefined && !cycle.endsWith('…') ? Number(fields['laps']) * cycle.split(' → ').length
+      : undefined
+  return { kind, ...fields['tool'] === undefined ? {} : { tool: fields['tool'] }, ...calls === undefined ? {} : { calls } }
 }
-
-const count: Read = fields => ({ calls: Number(fields['count']) })
-const toolAndCount: Read = fields => ({ tool: fields['tool']!, calls: Number(fields['count']) })
-
-/** A cycle's calls: its laps times its length (the summary lists its tools, `a → b`, unless cut short). */
-const cycleCalls: Read = (fields) => {
-  const cycle = fields['cycle'] ?? ''
-  return cycle.endsWith('…') ? {} : { calls: Number(fields['laps']) * cycle.split(' → ').length }
-}
-
-interface Reading {
-  readonly pattern: RegExp
-  readonly kind: LoopKind
-  readonly read: Read
-}
-
-/** Notice summaries, the specific before the general (a repeated call's summary would read an error's). */
-const SUMMARIES: readonly Reading[] = [
-  { pattern: templatePattern(CUT_SUMMARY), kind: 'runaway', read: () => ({}) },
-  { pattern: templatePattern(CUT_LOOP_LABEL), kind: 'runaway', read: () => ({}) },
-  { pattern: templatePattern(SEQUENCE_SUMMARY), kind: 'cycle', read: cycleCalls },
-  { pattern: templatePattern(REVISIT_SUMMARY), kind: 'same-ground', read: count },
-  { pattern: templatePattern(REPEATED_INPUT_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
-  { pattern: templatePattern(REPEATED_ERROR_SUMMARY), kind: 'same-error', read: toolAndCount },
-  { pattern: templatePattern(DUPLICATE_TEXT_SUMMARY), kind: 'duplicate-text', read: () => ({}) },
-  { pattern: templatePattern(NEAR_DUPLICATE_SUMMARY), kind: 'near-duplicate', read: count },
-  { pattern: templatePattern(REREADING_SUMMARY), kind: 'rereading', read: count },
-  { pattern: templatePattern(SAME_FAILURE_SUMMARY), kind: 'same-failure', read: toolAndCount },
-  { pattern: templatePattern(EDIT_REVERT_SUMMARY.back), kind: 'edit-revert', read: toolAndCount },
-  { pattern: templatePattern(EDIT_REVERT_SUMMARY.redo), kind: 'edit-revert', read: () => ({}) },
-  { pattern: templatePattern(REPEATED_RESPONSE_SUMMARY), kind: 'same-response', read: count },
-  { pattern: templatePattern(REPEATED_CALL_SUMMARY), kind: 'identical-calls', read: toolAndCount },
-]
-
-/** Stop phrases (the `LOOP` table), as a stop's reason and the stop notice's summary name the loop. */
-const PHRASES: readonly Reading[] = [
-  { pattern: templatePattern(LOOP.refused), kind: 'identical-calls', read: toolAndCount },
-  { pattern: templatePattern(LOOP['identical-calls']), kind: 'identical-calls', read: toolAndCount },
-  { pattern: templatePattern(LOOP.cycle), kind: 'cycle', read: fields => ({ calls: Number(fields['calls']) }) },
-  { pattern: templatePattern(LOOP['same-ground']), kind: 'same-ground', read: count },
-  { pattern: templatePattern(LOOP['same-error']), kind: 'same-error', read: toolAndCount },
-  { pattern: templatePattern(LOOP['same-response']), kind: 'same-response', read: count },
-  { pattern: templatePattern(LOOP.runaway), kind: 'runaway', read: fields => ({ calls: Number(fields['cuts']) }) },
-  { pattern: templatePattern(LOOP['near-duplicate']), kind: 'near-duplicate', read: count },
-  { pattern: templatePattern(LOOP.rereading), kind: 'rereading', read: count },
-  { pattern: templatePattern(LOOP['edit-revert']), kind: 'edit-revert', read: toolAndCount },
-  { pattern: templatePattern(LOOP['same-failure']), kind: 'same-failure', read: toolAndCount },
-]
-
-const STOPPED = templatePattern(STOP_SUMMARY)
-const REFUSAL = templatePattern(DENIAL_REASON)
-const STOP_PREFIX = STOP_REASON.slice(0, STOP_REASON.indexOf('{'))

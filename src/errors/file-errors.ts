@@ -4,7 +4,7 @@
  * command (bad input, exit 2; or one log named and the others reported) is the command's business. And how a file the
  * command could not read or write is named in such a message: by the system's error code (`ENOENT`, `EACCES`,
  * `EISDIR`), which says what was wrong in one word, or by the error's message where there is no code.
- * @module dsh-brake/file-errors
+ * @module dsh-brake/errors/file-errors
  */
 
 /** A file that cannot be used: `<named>: <problem>`, where `named` is the file, or how the command names it. */

@@ -6,7 +6,7 @@
  * @module dsh-brake/replay/replay
  */
 import { Context, symbols } from '@deepseek-ai/cordis'
-import { isStopReason } from '../messages.js'
+import { isStopReason } from '../dsh/readings.js'
 import type { Action } from './actions.js'
 import type { AgentEvent, CallEvent, ContextMessage } from './agent-events.js'
 

@@ -8,7 +8,7 @@
 import type { SessionEventMap } from '@deepseek-ai/dsh-session'
 import { isCompaction } from '../dsh/compaction.js'
 import { contentText } from '../dsh/observe.js'
-import { isRefusalResult, isStopReason } from '../messages.js'
+import { isRefusalResult, isStopReason } from '../dsh/readings.js'
 import { byCall, type Action } from './actions.js'
 import type { AgentEvent, ContextMessage } from './agent-events.js'
 import type { SessionLog } from '../session-logs/decode.js'

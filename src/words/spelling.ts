@@ -2,7 +2,7 @@
  * The word a person most likely meant when they wrote one that does not exist: a config key (`callWarnCnt`), a
  * patch row's id (`dsh-brakes`). Told as "did you mean …?" beside the error, so a typo is fixed without reading the
  * list of valid words.
- * @module dsh-brake/spelling
+ * @module dsh-brake/words/spelling
  */
 
 /**

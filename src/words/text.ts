@@ -1,7 +1,7 @@
 /**
- * Cutting text to a width, for every place that shows text in a bounded space: a notice's quotes (messages.ts adds its
- * own marker), a report's column, the demo's transcript.
- * @module dsh-brake/text
+ * Cutting text to a width, for every place that shows text in a bounded space: a notice's quotes (with a marker saying
+ * how much was left out), a report's column, the demo's transcript.
+ * @module dsh-brake/words/text
  */
 
 /** The first `max` UTF-16 code units of `text`, one fewer when that would split a surrogate pair. */
@@ -14,4 +14,18 @@ export function cut(text: string, max: number): string {
 /** `text` in at most `width` characters: as it is when it fits, else cut with an ellipsis as the last character. */
 export function fit(text: string, width: number): string {
   return text.length <= width ? text : `${cut(text, width - 1)}…`
+}
+
+/** `text` cut to `max` characters with a marker saying how much was left out; never splits a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const head = cut(text, max)
+  return `${head}… (+${text.length - head.length} more chars)`
+}
+
+/** A block's beginning on one line (runs of whitespace folded), cut to `max`; `total` is the whole block's length. */
+export function oneLine(head: string, max: number, total: number): string {
+  const folded = head.replace(/\s+/g, ' ').trim()
+  if (folded.length <= max && head.length >= total) return folded
+  return `${cut(folded, max)}…`
 }

@@ -87,8 +87,8 @@ vi.mock('../../src/core/detectors/same-response.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/same-response.ts')>()
   return { ...real, createSameResponseDetector: faulty('responses', real.createSameResponseDetector) }
 })
-vi.mock('../../src/messages.ts', async (load) => {
-  const real = await load<typeof import('../../src/messages.ts')>()
+vi.mock('../../src/messages/notices.ts', async (load) => {
+  const real = await load<typeof import('../../src/messages/notices.ts')>()
   const broken = <A extends unknown[], R>(site: string, build: (...args: A) => R) => (...args: A): R => {
     if (fault.site === site) throw new Error(`injected fault building a ${site}`)
     return build(...args)

@@ -12,7 +12,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { defineContentToolFixture } from '@deepseek-ai/dsh-tools'
 import { describe, expect, it } from 'vitest'
 import type { Config } from '../../src/config/keys.ts'
-import { stopReason } from '../../src/messages.ts'
+import { stopReason } from '../../src/messages/notices.ts'
 import {
   agent, bootDsh, brakeLogs, call, idle, mountProfile, notices, prompt, repeat, results, say, tool, type Turn,
 } from '../../scripts/dsh-loop.ts'

@@ -11,7 +11,7 @@ import { createUserMessage, type AssistantMessage, type StreamChunk } from '@dee
 import { describe, expect, it } from 'vitest'
 import type { Config } from '../../src/config/keys.ts'
 import type { BrakeCutEvent, BrakeNoticeEvent } from '../../src/index.ts'
-import { findingNotice, stopReason } from '../../src/messages.ts'
+import { findingNotice, stopReason } from '../../src/messages/notices.ts'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { agent, bootDsh, brakeLogs, call, mountProfile, notices, prompt, say, ScriptedModel, tool, type Turn } from '../../scripts/dsh-loop.ts'
 import { captureStderr } from '../support/stderr.ts'

@@ -12,7 +12,8 @@ import yaml from 'js-yaml'
 import { configProblems } from '../../src/config/check.ts'
 import { KEY_ENTRIES, type Rule } from '../../src/config/keys.ts'
 import type { NearDuplicateFinding, RereadingFinding } from '../../src/core/kinds.ts'
-import * as messages from '../../src/messages.ts'
+import * as messages from '../../src/messages/notices.ts'
+import * as TEMPLATES from '../../src/messages/templates.ts'
 import { RECIPE_FILES, recipeFile, recipeManifest } from '../../scripts/dsh-recipe.ts'
 import { CORDIS_PINS, DSH_RELEASE } from '../../src/dsh-files/dsh-release.ts'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
@@ -25,8 +26,8 @@ const notices = read('docs/notices.md')
 const fences = (text: string): string[] => [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```$/gm)].map(m => m[0])
 const headingLevels = (text: string): number[] =>
   text.replace(/^```[\s\S]*?^```$/gm, '').split('\n').filter(line => /^#{1,6} /.test(line)).map(line => line.indexOf(' '))
-/** Every model-facing string messages.ts exports, tables of them included (`CALL_ADVICE.poll`, …). */
-const templates = (Object.entries(messages) as [string, unknown][]).flatMap(([name, value]): [string, string][] => {
+/** Every model-facing string of the templates module, tables of them included (`IDENTICAL_CALLS_ADVICE.poll`, …). */
+const templates = (Object.entries(TEMPLATES) as [string, unknown][]).flatMap(([name, value]): [string, string][] => {
   if (typeof value === 'string') return [[name, value]]
   if (typeof value !== 'object' || value === null) return []
   return Object.entries(value).flatMap(([key, inner]): [string, string][] => typeof inner === 'string'
@@ -42,7 +43,7 @@ const quotes = (text: string, template: string): boolean =>
   fences(text).some(fence => fence.includes(`\n${template}\n`)) || text.includes(`\`${template}\``)
 
 /** Notices that are another wording of their kind's first notice: docs/notices.md quotes them with it. */
-const VARIANTS = new Set(['REPEATED_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE'])
+const VARIANTS = new Set(['SAME_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE'])
 /** The first notice of each kind, which the README quotes: every whole notice but the variants, and the refusal. */
 const firstNotices = templates.filter(([name]) => (name.endsWith('_NOTICE') && !VARIANTS.has(name)) || name === 'DENIAL_REASON')
 /** The notices about calls that brought no news that docs/notices.md shows: one per advice, and a rereading. */
@@ -148,9 +149,9 @@ describe('README.md', () => {
 
   it('takes for first notices each kind\'s notice and the refusal, and leaves the variants to docs/notices.md', () => {
     const names = firstNotices.map(([name]) => name)
-    expect(names).toEqual(expect.arrayContaining(['REPEATED_CALL_NOTICE', 'SEQUENCE_NOTICE', 'STOP_NOTICE', 'DENIAL_REASON']))
-    expect(names).not.toContain('REPEATED_INPUT_ERROR_NOTICE')
-    expect(names).not.toContain('CALL_ADVICE.poll')
+    expect(names).toEqual(expect.arrayContaining(['IDENTICAL_CALLS_NOTICE', 'CYCLE_NOTICE', 'STOP_NOTICE', 'DENIAL_REASON']))
+    expect(names).not.toContain('SAME_INPUT_ERROR_NOTICE')
+    expect(names).not.toContain('IDENTICAL_CALLS_ADVICE.poll')
   })
 
   it('gives the doctor command that works where a user stands before the package is on the registry: the profile\'s own bin', () => {

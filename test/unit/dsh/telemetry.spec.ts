@@ -11,10 +11,11 @@ import type { Finding, LoopFinding } from '../../../src/core/kinds.ts'
 import type { Brake } from '../../../src/dsh/brake.ts'
 import { notice } from '../../../src/dsh/notices.ts'
 import {
-  createTelemetryMarking, onTelemetryRecord, templatePattern, type Severity, type TelemetryMarking, type TelemetryRecord,
+  createTelemetryMarking, onTelemetryRecord, type Severity, type TelemetryMarking, type TelemetryRecord,
 } from '../../../src/dsh/telemetry.ts'
 import * as BrakePlugin from '../../../src/index.ts'
-import { denialReason, duplicateTextNotice, findingNotice, stopNotice, stopReason } from '../../../src/messages.ts'
+import { denialReason } from '../../../src/messages/refusals.ts'
+import { duplicateTextNotice, findingNotice, stopNotice, stopReason } from '../../../src/messages/notices.ts'
 
 let seq = 0
 
@@ -157,6 +158,11 @@ describe('the brake\'s records', () => {
       [{ refused: false, loop: { kind: 'runaway', part: 'text', unit: 'again ', copies: 900, cuts: 2 } }, { 'dsh_brake.kind': 'runaway', 'dsh_brake.calls': 2 }],
       [{ refused: false, loop: { kind: 'same-error', tool: 'bash', count: 8, variants: 8, error: 'No such file.', cause: 'environment' } },
         { 'dsh_brake.kind': 'same-error', 'dsh_brake.calls': 8, 'dsh_brake.tool': 'bash' }],
+      // Its phrase lists the calls it keeps going back to after its count: the list is no count of calls.
+      [{ refused: false, loop: { kind: 'same-ground', count: 15, calls: [{ tool: 'read', args: '{"file_path":"a.ts"}', count: 6 }] } },
+        { 'dsh_brake.kind': 'same-ground', 'dsh_brake.calls': 15 }],
+      [{ refused: false, loop: { kind: 'same-response', count: 8, whole: true, head: 'Let me check the file again.' } },
+        { 'dsh_brake.kind': 'same-response', 'dsh_brake.calls': 8 }],
     ]
     for (const [cause, expected] of cases) {
       const out = through(stopEnd(cause))
@@ -285,14 +291,5 @@ describe('mounted as DSH mounts the plugin', () => {
     await expect(mounted({ telemetryNoticeSeverity: 'debug' })).rejects.toThrow(
       'dsh-brake: `telemetryNoticeSeverity` must be one of `info`, `warn`, `error`, got "debug"',
     )
-  })
-})
-
-describe('templatePattern', () => {
-  it('reads a template\'s values back, counts as numbers, and a text cut short as far as it goes', () => {
-    expect(templatePattern('{tool} × {count}, {short}').exec('my × tool × 12, same result')?.groups)
-      .toEqual({ tool: 'my × tool', count: '12', short: 'same result' })
-    expect(templatePattern('cycle × {laps}: {cycle}').exec('cycle × 3: a → b…')?.groups).toEqual({ laps: '3', cycle: 'a → b…' })
-    expect(templatePattern('{count} calls in a row (x)').exec('ten calls in a row (x)')).toBeNull()
   })
 })

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../src/core/kinds.ts'
-import type { Told } from '../../src/core/voice.ts'
-import {
-  ARGS_PREVIEW_CHARS, clip, denialReason, duplicateTextNotice, findingNotice, isStopReason, loopNotice, sourceLabel, stopNotice, stopReason,
-  SUMMARY_CHARS,
-} from '../../src/messages.ts'
+import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../../src/core/kinds.ts'
+import type { Told } from '../../../src/core/voice.ts'
+import { ARGS_PREVIEW_CHARS, SUMMARY_CHARS } from '../../../src/messages/limits.ts'
+import { clip } from '../../../src/words/text.ts'
+import { denialReason } from '../../../src/messages/refusals.ts'
+import { duplicateTextNotice, findingNotice, loopNotice, sourceLabel, stopNotice, stopReason } from '../../../src/messages/notices.ts'
+import { isStopReason } from '../../../src/dsh/readings.ts'
 
 const wellFormed = (text: string): boolean => text.isWellFormed()
 /** What the voice tells of a loop whose call shows nothing but `finding`. */
@@ -277,17 +278,6 @@ describe('rereading notice', () => {
   it('is named in a phrase as a stop would name it', () => {
     const loop = { kind: 'rereading', file: 'a.py', count: 9, ranges: [{ first: 1, last: 40 }] } as const
     expect(stopNotice({ loop, refused: false }).text).toContain('9 windows of `a.py` went over lines already read (1-40).')
-  })
-})
-
-describe('denial reason', () => {
-  it('says what happened and how to get unstuck, bounded', () => {
-    expect(denialReason('read', 10)).toBe('dsh-brake refused this call: `read` has already run 10 times with these exact arguments while nothing changed; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again once something changes (a successful edit, a poll that reports news) or the user speaks.')
-    expect(denialReason('read', 10, false)).toBe('dsh-brake refused this call: `read` has already run 10 times with these exact arguments since the last user message; another identical call will not give a different answer. Use the results you already have, change the arguments or the approach, or stop and tell the user what is blocking you. The same call is allowed again after the next user message.')
-    expect(denialReason('x'.repeat(100_000), 10).length).toBeLessThan(600)
-    // What ran, then how many were refused since: the count never takes in a refused attempt.
-    expect(denialReason('read', 10, true, 1)).toContain('`read` has already run 10 times with these exact arguments while nothing changed, and 1 more was refused; another')
-    expect(denialReason('read', 10, false, 2)).toContain('since the last user message, and 2 more were refused; another')
   })
 })
 
