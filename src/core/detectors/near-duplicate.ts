@@ -25,8 +25,8 @@
  * @module dsh-brake/core/detectors/near-duplicate
  */
 import { canonicalJson } from '../identity/canonical.js'
-import { lineFingerprints } from '../tables/fingerprint.js'
-import { createLruTable, type LruTable } from '../tables/lru-table.js'
+import { allSeen } from '../evidence/seen-lines.js'
+import { createLruTable } from '../tables/lru-table.js'
 import type { CallObservation, CallStep, Lookup } from '../types.js'
 import type { Evidence, NearDuplicateFinding, NoNews } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -45,22 +45,8 @@ export const ANSWERED = 32
 export const OUTPUTS = 256
 /** Lines of content remembered by fingerprint, to tell a lookup that showed only lines already seen. */
 export const SEEN_LINES = 2048
-/** Lines of one result looked at, at most: a longer result is news (it is rarely all old, and it would cost). */
-const RESULT_LINES = 256
-/**
- * The result being read: where each of its lines ends (its line break, or the text's end for the last), where each of
- * its lines of content starts and ends, and that content's fingerprint. One result is read at a time, start to end,
- * whatever the agent: every detector shares these, so no agent grows arrays of its own for them, and typed arrays keep
- * the fingerprints unboxed.
- */
-const ends = new Int32Array(RESULT_LINES)
-const contentStarts = new Int32Array(RESULT_LINES)
-const contentEnds = new Int32Array(RESULT_LINES)
-const contentKeys = new Float64Array(RESULT_LINES)
 /** Characters of trimmed output below which two outputs being the same says nothing ("True", "ok", a count). */
 const SUBSTANTIAL_OUTPUT = 40
-/** Characters of content below which a line says nothing on its own (a brace, `else:`). */
-const CONTENT_LINE = 4
 /** Calls of news allowed between two calls that brought none, within one stretch. */
 const NEWS_BETWEEN = 1
 /** The stretch's distinct calls kept for the loop's identity (the latest), and its latest calls for the notice. */
@@ -84,136 +70,183 @@ interface Named {
 
 /** Create a near-duplicate detector. */
 export function createNearDuplicateDetector(options: NearDuplicateOptions): Detector<CallStep, Evidence<NearDuplicateFinding>> {
-  // Questions answered "nothing", a ring; the latest is at `answeredNext - 1`.
-  const answered: (Question | undefined)[] = []
-  let answeredNext = 0
-  // Outputs by raw fingerprint: the call that gave it (key), in which epoch, and its number.
-  // Per slot of `outputs`, grown as slots are handed out (in order): an agent that makes a few calls allocates little.
-  const outputs = createLruTable(OUTPUTS)
-  const outputKeys: number[] = []
-  const outputEpochs: number[] = []
-  const outputAt: number[] = []
-  // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
-  // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
-  const seen = createLruTable(SEEN_LINES)
-  let at = 0
-  // The stretch.
-  let epoch = -1
-  let start = 0
-  let count = 0
-  let reasked = 0
+  return new NearDuplicateDetector(options)
+}
+
+/** What a call that brought no news brought, as the detector judged it. */
+interface Judged {
+  readonly returned: NoNews
+  /** Whether it asked again what was already answered. */
+  readonly again: boolean
+  /** The call that gave the same output first, for a call that gave another call's output. */
+  readonly origin: { readonly key: number; readonly at: number } | undefined
+}
+
+/**
+ * The stretch of calls that brought no news the agent is in, if any. A class, as the detector is: one per agent, its
+ * methods made once.
+ */
+class Stretch {
+  epoch = -1
+  start = 0
+  count = 0
+  reasked = 0
   // Calls of the stretch since its latest notice that were no plain repeat: without two of them, the stretch is (or
   // has settled into) exact repetition, the other detectors' business.
-  let variedSince = 0
-  let news = 0
-  let noticed = 0
-  const keys = new Set<number>()
-  const counted = new Set<number>()
-  const tally = { nothing: 0, 'same-output': 0, seen: 0 }
+  variedSince = 0
+  news = 0
+  noticed = 0
+  readonly keys = new Set<number>()
+  readonly counted = new Set<number>()
+  readonly tally = { nothing: 0, 'same-output': 0, seen: 0 }
   // The stretch's latest calls, the latest first, each call once.
-  const named: Named[] = []
+  readonly named: Named[] = []
 
-  function endStretch(): void {
+  end(): void {
     // A stretch that never began left everything as ending one would (and a cleared `Set` allocates a fresh table):
     // most progress comes outside a stretch.
-    if (count === 0) return
-    count = 0
-    reasked = 0
-    variedSince = 0
-    news = 0
-    noticed = 0
-    keys.clear()
-    counted.clear()
-    tally.nothing = 0
-    tally['same-output'] = 0
-    tally.seen = 0
+    if (this.count === 0) return
+    this.count = 0
+    this.reasked = 0
+    this.variedSince = 0
+    this.news = 0
+    this.noticed = 0
+    this.keys.clear()
+    this.counted.clear()
+    this.tally.nothing = 0
+    this.tally['same-output'] = 0
+    this.tally.seen = 0
     // The arguments of an ended stretch are no longer needed: let them go.
-    named.length = 0
+    this.named.length = 0
+  }
+
+  /** Add call `at`, which brought no news as `judged`; `true` when the stretch is a loop due a notice now. */
+  add(call: CallObservation, at: number, judged: Judged, options: NearDuplicateOptions): boolean {
+    const { returned, again, origin } = judged
+    this.news = 0
+    if (this.count === 0) this.start = at
+    this.count++
+    this.counted.add(at)
+    if (again) this.reasked++
+    if (returned !== 'repeat') this.variedSince++
+    this.tally[returned === 'repeat' ? 'seen' : returned]++
+    addKey(this.keys, call.key)
+    // The call that first gave the output these repeat belongs to the stretch, when it came just before it.
+    if (origin !== undefined && origin.at >= this.start - 1 - NEWS_BETWEEN && !this.counted.has(origin.at)) {
+      this.counted.add(origin.at)
+      this.count++
+      addKey(this.keys, origin.key)
+    }
+    name(this.named, { tool: call.tool, key: call.key, args: call.args, returned })
+    while (this.counted.size > STRETCH_CALLS) this.counted.delete(this.counted.values().next().value!)
+    if (this.keys.size < 2 || this.variedSince < 2 || this.reasked < options.reasked) return false
+    if (!isDue(options.schedule, this.count, this.noticed)) return false
+    this.noticed = this.count
+    this.variedSince = 0
+    return true
+  }
+
+  /** The stretch as a finding. */
+  evidence(): Evidence<NearDuplicateFinding> {
+    const { tally } = this
+    return {
+      finding: {
+        kind: 'near-duplicate',
+        count: this.count,
+        variants: this.keys.size,
+        mostly: tally.nothing >= tally['same-output'] && tally.nothing >= tally.seen ? 'nothing'
+          : tally['same-output'] >= tally.seen ? 'same-output' : 'seen',
+        calls: this.named.map(entry => ({ tool: entry.tool, args: canonicalJson(entry.args) ?? 'null', returned: entry.returned })),
+      },
+      calls: [...this.keys],
+    }
+  }
+}
+
+/** One agent's near-duplicate detector. */
+class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicateFinding>> {
+  private readonly options: NearDuplicateOptions
+  // Questions answered "nothing", a ring; the latest is at `answeredNext - 1`.
+  private readonly answered: (Question | undefined)[] = []
+  private answeredNext = 0
+  // Outputs by raw fingerprint: the call that gave it (key), in which epoch, and its number.
+  // Per slot of `outputs`, grown as slots are handed out (in order): an agent that makes a few calls allocates little.
+  private readonly outputs = createLruTable(OUTPUTS)
+  private readonly outputKeys: number[] = []
+  private readonly outputEpochs: number[] = []
+  private readonly outputAt: number[] = []
+  // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
+  // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
+  private readonly seen = createLruTable(SEEN_LINES)
+  private at = 0
+  private readonly stretch = new Stretch()
+
+  constructor(options: NearDuplicateOptions) {
+    this.options = options
+  }
+
+  observe({ call, epoch: now, revisit }: CallStep): Evidence<NearDuplicateFinding> | undefined {
+    this.at++
+    if (call.refused) return undefined
+    const stretch = this.stretch
+    if (now !== stretch.epoch) {
+      stretch.end()
+      stretch.epoch = now
+    }
+    const judged = this.judge(call, now, revisit)
+    if (judged === undefined) {
+      if (stretch.count > 0 && stretch.news++ >= NEWS_BETWEEN) stretch.end()
+      return undefined
+    }
+    return stretch.add(call, this.at, judged, this.options) ? stretch.evidence() : undefined
+  }
+
+  reset(): void {
+    this.answered.length = 0
+    this.answeredNext = 0
+    this.outputs.clear()
+    this.seen.clear()
+    this.stretch.epoch = -1
+    this.stretch.end()
+  }
+
+  size(): Readonly<Record<string, number>> {
+    return {
+      answered: Math.min(this.answeredNext, ANSWERED), outputs: this.outputs.size, seenLines: this.seen.size,
+      stretchCalls: this.stretch.keys.size,
+    }
+  }
+
+  /** What `call` brought, when it brought no news; undefined for news. */
+  private judge(call: CallObservation, now: number, revisit: boolean): Judged | undefined {
+    if (call.nothing === true && call.lookup !== undefined) {
+      const asked = questionOf(call.lookup, now)
+      const again = revisit || askedBefore(this.answered, this.answeredNext, asked, now)
+      this.answered[this.answeredNext++ % ANSWERED] = kept(asked)
+      return { returned: revisit ? 'repeat' : 'nothing', again, origin: undefined }
+    }
+    const looks = call.lookup !== undefined || call.window !== undefined || call.kind === 'read'
+    const origin = this.sameOutputAs(call, now)
+    const text = call.result.text
+    const old = looks && !call.failed && text !== undefined && allSeen(this.seen, text)
+    const again = revisit || origin !== undefined
+    if (revisit) return { returned: 'repeat', again, origin }
+    if (origin !== undefined) return { returned: 'same-output', again, origin }
+    return old ? { returned: 'seen', again, origin } : undefined
   }
 
   /** The call whose output this one repeats (another call, since the last progress), if any; remembers this one's. */
-  function sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
+  private sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
     const text = call.result.text
     if (call.result.raw < 0 || (text !== undefined && text.trim().length < SUBSTANTIAL_OUTPUT)) return undefined
-    const slot = outputs.use(call.result.raw)
-    const before = !outputs.added && outputEpochs[slot] === now && outputKeys[slot] !== call.key
-      ? { key: outputKeys[slot]!, at: outputAt[slot]! }
+    const slot = this.outputs.use(call.result.raw)
+    const before = !this.outputs.added && this.outputEpochs[slot] === now && this.outputKeys[slot] !== call.key
+      ? { key: this.outputKeys[slot]!, at: this.outputAt[slot]! }
       : undefined
-    outputKeys[slot] = call.key
-    outputEpochs[slot] = now
-    outputAt[slot] = at
+    this.outputKeys[slot] = call.key
+    this.outputEpochs[slot] = now
+    this.outputAt[slot] = this.at
     return before
-  }
-
-  return {
-    observe({ call, epoch: now, revisit }) {
-      at++
-      if (call.refused) return undefined
-      if (now !== epoch) {
-        endStretch()
-        epoch = now
-      }
-      const looks = call.lookup !== undefined || call.window !== undefined || call.kind === 'read'
-      let returned: NoNews | undefined
-      let again = false
-      let origin: { key: number; at: number } | undefined
-      if (call.nothing === true && call.lookup !== undefined) {
-        returned = revisit ? 'repeat' : 'nothing'
-        const asked = questionOf(call.lookup, now)
-        again = revisit || askedBefore(answered, answeredNext, asked, now)
-        answered[answeredNext++ % ANSWERED] = kept(asked)
-      } else {
-        origin = sameOutputAs(call, now)
-        const text = call.result.text
-        const old = looks && !call.failed && text !== undefined && allSeen(seen, text)
-        if (revisit) returned = 'repeat'
-        else if (origin !== undefined) returned = 'same-output'
-        else if (old) returned = 'seen'
-        again = revisit || origin !== undefined
-      }
-      if (returned === undefined) {
-        if (count > 0 && news++ >= NEWS_BETWEEN) endStretch()
-        return undefined
-      }
-      news = 0
-      if (count === 0) start = at
-      count++
-      counted.add(at)
-      if (again) reasked++
-      if (returned !== 'repeat') variedSince++
-      tally[returned === 'repeat' ? 'seen' : returned]++
-      addKey(keys, call.key)
-      // The call that first gave the output these repeat belongs to the stretch, when it came just before it.
-      if (origin !== undefined && origin.at >= start - 1 - NEWS_BETWEEN && !counted.has(origin.at)) {
-        counted.add(origin.at)
-        count++
-        addKey(keys, origin.key)
-      }
-      name(named, { tool: call.tool, key: call.key, args: call.args, returned })
-      while (counted.size > STRETCH_CALLS) counted.delete(counted.values().next().value!)
-      if (keys.size < 2 || variedSince < 2 || reasked < options.reasked || !isDue(options.schedule, count, noticed)) return undefined
-      noticed = count
-      variedSince = 0
-      return {
-        finding: {
-          kind: 'near-duplicate',
-          count,
-          variants: keys.size,
-          mostly: tally.nothing >= tally['same-output'] && tally.nothing >= tally.seen ? 'nothing' : tally['same-output'] >= tally.seen ? 'same-output' : 'seen',
-          calls: named.map(entry => ({ tool: entry.tool, args: canonicalJson(entry.args) ?? 'null', returned: entry.returned })),
-        },
-        calls: [...keys],
-      }
-    },
-    reset() {
-      answered.length = 0
-      answeredNext = 0
-      outputs.clear()
-      seen.clear()
-      epoch = -1
-      endStretch()
-    },
-    size: () => ({ answered: Math.min(answeredNext, ANSWERED), outputs: outputs.size, seenLines: seen.size, stretchCalls: keys.size }),
   }
 }
 
@@ -237,39 +270,6 @@ function kept(asked: Question): Question {
     scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
     epoch: asked.epoch,
   }
-}
-
-/**
- * Whether every line of content of a lookup's result was seen before: each line without its number and the white
- * space around it, lines too short to say anything left out, each hashed where it lies (nothing is cut out of the
- * text). Its lines are remembered either way (a line met twice in one result counts as seen the second time). A
- * result of more than `RESULT_LINES` lines is news, and is not remembered: told by its line breaks, before any line
- * is hashed.
- */
-function allSeen(seen: LruTable, text: string): boolean {
-  const count = lineEnds(text, RESULT_LINES, ends)
-  if (count === -1) return false
-  let lines = 0
-  let from = 0
-  for (let line = 0; line < count; line++) {
-    const end = ends[line]!
-    let first = from + numberLength(text, from, end)
-    let last = end
-    while (first < last && isSpace(text.charCodeAt(first))) first++
-    while (last > first && isSpace(text.charCodeAt(last - 1))) last--
-    if (last - first >= CONTENT_LINE) {
-      contentStarts[lines] = first
-      contentEnds[lines++] = last
-    }
-    from = end + 1
-  }
-  lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
-  let unseen = 0
-  for (let line = 0; line < lines; line++) {
-    seen.use(contentKeys[line]!)
-    if (seen.added) unseen++
-  }
-  return lines > 0 && unseen === 0
 }
 
 /** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
@@ -312,45 +312,4 @@ function overlaps(places: readonly string[], earlier: readonly string[]): boolea
   if (places.length === 0 || earlier.length === 0) return true
   return places.some(place => earlier.some(other => place === '' || other === '' || place === '.' || other === '.'
     || place.startsWith(`${other}/`) || other.startsWith(`${place}/`) || place === other))
-}
-
-/**
- * Where each line of `text` ends (its line break, or the text's end for the last), into `ends` from 0 on, and how
- * many lines there are; -1, with `ends` left unfinished, when there are more than `most`. A result's lines are
- * counted this way before any is hashed.
- */
-function lineEnds(text: string, most: number, ends: Int32Array): number {
-  let lines = 0
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-    // This break begins line `lines + 2`.
-    if (lines + 1 === most) return -1
-    ends[lines++] = at
-  }
-  ends[lines++] = text.length
-  return lines
-}
-
-/**
- * A line's number in front of its content, as files and searches print it: `  12\t`, `12:`, `Line 12: `,
- * `path:12:` or `path-12-`.
- */
-const LINE_NUMBER = /^\s*(?:Line\s+)?\d+(?:[:\t]|-(?=\s))|^[^\s:]+[:-]\d+[:-]/
-/**
- * The same, read in place from a line's start in the whole text: no white space it takes may be a line break, so it
- * matches a line of at most `NUMBER_CHARS` characters exactly as `LINE_NUMBER` matches the line cut out on its own.
- */
-const LINE_NUMBER_IN_PLACE = /(?:[^\S\n]*(?:Line[^\S\n]+)?\d+(?:[:\t]|-(?=[^\S\n]))|[^\s:]+[:-]\d+[:-])/y
-/** Characters at the start of a line where its number is looked for. */
-const NUMBER_CHARS = 200
-
-/** The length of the line number the line from `from` to `end` starts with, 0 for none. */
-function numberLength(text: string, from: number, end: number): number {
-  if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
-  LINE_NUMBER_IN_PLACE.lastIndex = from
-  return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
-}
-
-/** Whether a character is trimmed from a line's content: a space, a tab, or a carriage return. */
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 13
 }

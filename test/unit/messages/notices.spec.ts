@@ -3,7 +3,6 @@ import type { DuplicateBlock, IdenticalCallsFinding, LoopFinding } from '../../.
 import type { Told } from '../../../src/core/voice.ts'
 import { ARGS_PREVIEW_CHARS, SUMMARY_CHARS } from '../../../src/messages/limits.ts'
 import { clip } from '../../../src/words/text.ts'
-import { denialReason } from '../../../src/messages/refusals.ts'
 import { duplicateTextNotice, findingNotice, loopNotice, sourceLabel, stopNotice, stopReason } from '../../../src/messages/notices.ts'
 import { isStopReason } from '../../../src/dsh/readings.ts'
 

@@ -1,0 +1,96 @@
+/**
+ * Lines already seen: whether every line of content of a lookup's result was shown before, read in place (nothing is
+ * cut out of the text) and remembered by fingerprint in a bounded table.
+ * @module dsh-brake/core/evidence/seen-lines
+ */
+import { lineFingerprints } from '../tables/fingerprint.js'
+import type { LruTable } from '../tables/lru-table.js'
+
+/** Lines of one result looked at, at most: a longer result is news (it is rarely all old, and it would cost). */
+const RESULT_LINES = 256
+/**
+ * The result being read: where each of its lines ends (its line break, or the text's end for the last), where each of
+ * its lines of content starts and ends, and that content's fingerprint. One result is read at a time, start to end,
+ * whatever the agent: every detector shares these, so no agent grows arrays of its own for them, and typed arrays keep
+ * the fingerprints unboxed.
+ */
+const ends = new Int32Array(RESULT_LINES)
+const contentStarts = new Int32Array(RESULT_LINES)
+const contentEnds = new Int32Array(RESULT_LINES)
+const contentKeys = new Float64Array(RESULT_LINES)
+/** Characters of content below which a line says nothing on its own (a brace, `else:`). */
+const CONTENT_LINE = 4
+
+/**
+ * Whether every line of content of a lookup's result was seen before: each line without its number and the white
+ * space around it, lines too short to say anything left out, each hashed where it lies (nothing is cut out of the
+ * text). Its lines are remembered either way (a line met twice in one result counts as seen the second time). A
+ * result of more than `RESULT_LINES` lines is news, and is not remembered: told by its line breaks, before any line
+ * is hashed.
+ */
+export function allSeen(seen: LruTable, text: string): boolean {
+  const count = lineEnds(text, RESULT_LINES, ends)
+  if (count === -1) return false
+  let lines = 0
+  let from = 0
+  for (let line = 0; line < count; line++) {
+    const end = ends[line]!
+    let first = from + numberLength(text, from, end)
+    let last = end
+    while (first < last && isSpace(text.charCodeAt(first))) first++
+    while (last > first && isSpace(text.charCodeAt(last - 1))) last--
+    if (last - first >= CONTENT_LINE) {
+      contentStarts[lines] = first
+      contentEnds[lines++] = last
+    }
+    from = end + 1
+  }
+  lineFingerprints(text, contentStarts, contentEnds, lines, contentKeys)
+  let unseen = 0
+  for (let line = 0; line < lines; line++) {
+    seen.use(contentKeys[line]!)
+    if (seen.added) unseen++
+  }
+  return lines > 0 && unseen === 0
+}
+
+/**
+ * Where each line of `text` ends (its line break, or the text's end for the last), into `ends` from 0 on, and how
+ * many lines there are; -1, with `ends` left unfinished, when there are more than `most`. A result's lines are
+ * counted this way before any is hashed.
+ */
+function lineEnds(text: string, most: number, ends: Int32Array): number {
+  let lines = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    // This break begins line `lines + 2`.
+    if (lines + 1 === most) return -1
+    ends[lines++] = at
+  }
+  ends[lines++] = text.length
+  return lines
+}
+
+/**
+ * A line's number in front of its content, as files and searches print it: `  12\t`, `12:`, `Line 12: `,
+ * `path:12:` or `path-12-`.
+ */
+const LINE_NUMBER = /^\s*(?:Line\s+)?\d+(?:[:\t]|-(?=\s))|^[^\s:]+[:-]\d+[:-]/
+/**
+ * The same, read in place from a line's start in the whole text: no white space it takes may be a line break, so it
+ * matches a line of at most `NUMBER_CHARS` characters exactly as `LINE_NUMBER` matches the line cut out on its own.
+ */
+const LINE_NUMBER_IN_PLACE = /(?:[^\S\n]*(?:Line[^\S\n]+)?\d+(?:[:\t]|-(?=[^\S\n]))|[^\s:]+[:-]\d+[:-])/y
+/** Characters at the start of a line where its number is looked for. */
+const NUMBER_CHARS = 200
+
+/** The length of the line number the line from `from` to `end` starts with, 0 for none. */
+function numberLength(text: string, from: number, end: number): number {
+  if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
+  LINE_NUMBER_IN_PLACE.lastIndex = from
+  return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
+}
+
+/** Whether a character is trimmed from a line's content: a space, a tab, or a carriage return. */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 13
+}
