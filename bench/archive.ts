@@ -1,7 +1,7 @@
 /**
  * A generated archive of real-shaped DSH session logs, for `dsh-brake analyze`'s figures: each log as DSH writes it
  * (a header line, then session events as JSON Lines in zstd frames, runs of deltas packed into storage rows), of the
- * size of a real one (about 170 events, 70 KB of JSON, 25 KB of zstd): a prompt, then about 24 steps, each with its
+ * size of a real one (about 170 events, 100 KB of JSON, 25 KB of zstd): a prompt, then about 24 steps, each with its
  * streamed reasoning, one tool call and its result, and the provider's usage. One session in twenty goes round the
  * same read six times. Sessions are spread over project folders of 1,000, so a part of the archive is a folder too.
  */

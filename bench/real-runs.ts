@@ -34,6 +34,14 @@ function freeze<T>(value: T): T {
 }
 
 /**
+ * The trace file a benchmark replays: the one named first on its command line, or the development set beside the
+ * project (`../shared/real-traces/dev.jsonl.gz`).
+ */
+export function tracePath(): string {
+  return resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
+}
+
+/**
  * The runs of the trace file at `path`, or undefined when there is none there (the benchmark runs without them). Every
  * run is one agent: its calls are one agent's calls, whatever agent names the file gives.
  */
@@ -118,7 +126,7 @@ export interface RealRunsSetup {
  * named first on the command line (the development set by default), and the collector, run between replays.
  */
 export async function realRunsSetup(): Promise<RealRunsSetup> {
-  const path = resolve(process.argv[2] ?? fileURLToPath(new URL('../../shared/real-traces/dev.jsonl.gz', import.meta.url)))
+  const path = tracePath()
   const real = await loadRealRuns(path)
   if (real === undefined) throw new Error(`no real runs at ${path}: give a trace file's path`)
   const gc = (globalThis as { gc?: () => void }).gc
