@@ -10,45 +10,27 @@
  * BENCH_ROUNDS (default twice the builds timed, which balances their orders: 16, or 18 with a saved build);
  * BENCH_BASE, a saved build's entry to time beside them (`cp -r dist node_modules/.dist-base` on the commit to compare
  * with, after `npm run build`), such as the release before these detectors.
- * A detector is left out by its line in the state's `observeCall` (its `detect(i, step)` made `void 0`): the reading
- * of the result the detectors share is still done.
+ * A detector is left out of the call detectors' list (`listBuild`): the reading of the result the detectors share is
+ * still done.
  */
 import { rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { builtEntry, cacheDir, editedBuild, onceIn } from './builds.ts'
+import type { CallKind } from '../src/core/detectors/call-detectors.ts'
+import { cacheDir, listBuild } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
 import { balancedRounds, median, roundOrder } from './rounds.ts'
 
-/** Each detector's line in the build. */
-const LINES = {
-  'near-duplicates': 'const noNews = detect(4, step);',
-  rereading: 'const reread = detect(5, step);',
-  'edit-revert': 'const undone = detect(6, step);',
-  'same-failure': 'const unchanged = detect(7, step);',
-} as const
-type Detector = keyof typeof LINES
-
-const LEFT_OUT: readonly { readonly name: string; readonly detectors: readonly Detector[] }[] = [
-  ...Object.keys(LINES).map(detector => ({ name: `without ${detector}`, detectors: [detector as Detector] })),
-  { name: 'without all four', detectors: Object.keys(LINES) as Detector[] },
+/** The detectors that read results beyond an exact repeat, each left out in turn, then all four. */
+const BEYOND_EXACT: readonly CallKind[] = ['near-duplicate', 'rereading', 'edit-revert', 'same-failure']
+const LEFT_OUT: readonly { readonly name: string; readonly detectors: readonly CallKind[] }[] = [
+  ...BEYOND_EXACT.map(detector => ({ name: `without ${detector}`, detectors: [detector] })),
+  { name: 'without all four', detectors: BEYOND_EXACT },
 ]
-
-/** `source` with each of `detectors` left out. */
-function without(source: string, detectors: readonly Detector[]): string {
-  let edited = source
-  for (const detector of detectors) {
-    const line = LINES[detector]
-    onceIn(edited, line, detector)
-    edited = edited.replace(line, line.replace(/detect\(\d, step\)/, 'void 0'))
-  }
-  return edited
-}
 
 const { real, gc } = await realRunsSetup()
 
-const source = builtEntry()
 const copies = join(cacheDir(), 'dsh-brake-detectors')
 // Only this run's copies are left for the evaluation to score.
 rmSync(copies, { recursive: true, force: true })
@@ -57,7 +39,7 @@ const base = process.env['BENCH_BASE']
 if (base !== undefined) hosts.set('saved build (BENCH_BASE)', await host('brake', {}, await import(pathToFileURL(resolve(base)).href) as object))
 const paths = new Map<string, string>()
 for (const { name, detectors } of LEFT_OUT) {
-  const build = await editedBuild(copies, name, without(source, detectors))
+  const build = await listBuild(copies, name, kind => !detectors.includes(kind))
   hosts.set(name, await host('brake', {}, build.module))
   paths.set(name, build.path)
 }
