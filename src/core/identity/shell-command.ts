@@ -60,118 +60,166 @@ export function commandWords(words: readonly string[]): readonly string[] {
 
 /** The simple commands of a shell command line, heredoc bodies left out. */
 export function simpleCommands(command: string): SimpleCommand[] {
-  const commands: SimpleCommand[] = []
+  return new CommandLine(command).read()
+}
+
+/**
+ * One reading of a command line, from start to end: the words and files of the simple command being read, what waits
+ * for its word or its line's end, and the commands read so far. A class, so that its steps are methods made once rather
+ * than closures made for every command read.
+ */
+class CommandLine {
+  private readonly command: string
+  private readonly commands: SimpleCommand[] = []
   // Each made only for a command that has any: most have no files or bodies, and the empty command after the last
   // separator needs none.
-  let words: string[] = NONE
-  let writes: string[] = NONE
-  let appends: string[] = NONE
+  private words: string[] = NONE
+  private writes: string[] = NONE
+  private appends: string[] = NONE
   // The heredoc bodies of the command being read: the heredoc's line ends later, and its body is filled in then.
-  let bodies: string[] = NONE
-  let word: string | undefined
+  private bodies: string[] = NONE
+  private word: string | undefined
   // Redirect operators waiting for their target word, and heredoc delimiters waiting for the line's end.
-  let redirect: 'file' | 'append' | 'other' | undefined
-  let heredocs: Heredoc[] = NO_HEREDOCS
+  private redirect: 'file' | 'append' | 'other' | undefined
+  private heredocs: Heredoc[] = NO_HEREDOCS
 
-  const endWord = (): void => {
+  constructor(command: string) {
+    this.command = command
+  }
+
+  read(): SimpleCommand[] {
+    const command = this.command
+    let i = 0
+    while (i < command.length) {
+      const char = command[i]!
+      if (char === '\\' && i + 1 < command.length) {
+        if (command[i + 1] !== '\n') this.word = `${this.word ?? ''}${command[i + 1]}`
+        i += 2
+      } else if (char === '\'' || char === '"') {
+        i = this.quoted(char, i)
+      } else if (char === '$' && command.startsWith('$((', i)) {
+        i = this.arithmetic(i)
+      } else if (char === '\n') {
+        this.endCommand()
+        // With no heredoc opened on the line that ended, the next line is commands.
+        i = this.heredocs.length === 0 ? i + 1 : skipHeredocs(command, i + 1, this.heredocs)
+      } else if (char === ' ' || char === '\t') {
+        this.endWord()
+        i++
+      } else if (char === '#' && this.word === undefined) {
+        const newline = command.indexOf('\n', i)
+        i = newline === -1 ? command.length : newline
+      } else if (char === ';' || char === '|' || char === '&' || char === '(' || char === ')') {
+        i = this.separator(char, i)
+      } else if (char === '<' || char === '>') {
+        i = this.redirection(char, i)
+      } else {
+        i = this.plain(i)
+      }
+    }
+    this.endCommand()
+    return this.commands
+  }
+
+  /** A quoted string from `i`: its text belongs to the word, whatever it holds. */
+  private quoted(quote: string, i: number): number {
+    const close = this.command.indexOf(quote, i + 1)
+    const end = close === -1 ? this.command.length : close
+    this.word = `${this.word ?? ''}${this.command.slice(i + 1, end)}`
+    return end + 1
+  }
+
+  /** Arithmetic (`$((1 << 2))`) is part of a word: its `<<` is a shift, not a heredoc. */
+  private arithmetic(i: number): number {
+    const close = this.command.indexOf('))', i + 3)
+    const end = close === -1 ? this.command.length : close + 2
+    this.word = `${this.word ?? ''}${this.command.slice(i, end)}`
+    return end
+  }
+
+  /** `;`, `|`, `&`, `(` or `)` at `i`: the end of a simple command (or `&>`, a redirect of output and errors). */
+  private separator(char: string, i: number): number {
+    const command = this.command
+    if (char === '&' && command[i + 1] === '>') {
+      // `&>` and `&>>`: output and errors into a file.
+      this.endWord()
+      this.redirect = command[i + 2] === '>' ? 'append' : 'file'
+      return i + (command[i + 2] === '>' ? 3 : 2)
+    }
+    this.endCommand()
+    return i + ((char === '&' || char === '|') && command[i + 1] === char ? 2 : 1)
+  }
+
+  /** `<` or `>` at `i`: a here-string, a heredoc, or a redirect waiting for its target. */
+  private redirection(char: string, i: number): number {
+    const command = this.command
+    if (char === '<' && command.startsWith('<<<', i)) {
+      // A here-string: its word is input, not a heredoc delimiter.
+      this.endWord()
+      this.redirect = 'other'
+      return i + 3
+    }
+    if (char === '<' && command[i + 1] === '<') {
+      this.endWord()
+      if (this.bodies === NONE) this.bodies = []
+      if (this.heredocs === NO_HEREDOCS) this.heredocs = []
+      return readHeredoc(command, i + 2, this.heredocs, this.bodies)
+    }
+    // A descriptor number right before the operator belongs to it (`2>`), not to the words.
+    if (this.word !== undefined && /^\d+$/.test(this.word)) this.word = undefined
+    this.endWord()
+    const target = char === '<' ? 'other' : command[i + 1] === '>' ? 'append' : 'file'
+    let at = i + (command[i + 1] === '>' || command[i + 1] === '|' ? 2 : 1)
+    if (command[at] === '&') {
+      // `>&2`, `2>&1`: into another descriptor, not a file.
+      at++
+      this.redirect = 'other'
+    } else {
+      this.redirect = target
+    }
+    return at
+  }
+
+  /** A run of plain characters at once: one slice rather than a string per character. */
+  private plain(i: number): number {
+    PLAIN.lastIndex = i
+    // Anything else (a carriage return, a backslash at the very end) is taken as it is, one character.
+    const end = PLAIN.test(this.command) ? PLAIN.lastIndex : i + 1
+    this.word = `${this.word ?? ''}${this.command.slice(i, end)}`
+    return end
+  }
+
+  private endWord(): void {
+    const word = this.word
     if (word === undefined) return
-    if (redirect === 'file' || redirect === 'append') {
+    if (this.redirect === 'file' || this.redirect === 'append') {
       // Devices (`/dev/null`, `/dev/stderr`, a terminal) are not files the command changes.
       if (!word.startsWith('/dev/')) {
-        if (writes === NONE) writes = []
-        writes.push(word)
-        if (redirect === 'append') {
-          if (appends === NONE) appends = []
-          appends.push(word)
+        if (this.writes === NONE) this.writes = []
+        this.writes.push(word)
+        if (this.redirect === 'append') {
+          if (this.appends === NONE) this.appends = []
+          this.appends.push(word)
         }
       }
-    } else if (redirect === undefined) {
-      if (words === NONE) words = []
-      words.push(word)
+    } else if (this.redirect === undefined) {
+      if (this.words === NONE) this.words = []
+      this.words.push(word)
     }
-    redirect = undefined
-    word = undefined
-  }
-  const endCommand = (): void => {
-    endWord()
-    if (words.length > 0 || writes.length > 0) commands.push({ words, writes, appends, bodies })
-    words = NONE
-    writes = NONE
-    appends = NONE
-    bodies = NONE
+    this.redirect = undefined
+    this.word = undefined
   }
 
-  let i = 0
-  while (i < command.length) {
-    const char = command[i]!
-    if (char === '\\' && i + 1 < command.length) {
-      if (command[i + 1] !== '\n') word = `${word ?? ''}${command[i + 1]}`
-      i += 2
-    } else if (char === '\'' || char === '"') {
-      const close = command.indexOf(char, i + 1)
-      const end = close === -1 ? command.length : close
-      word = `${word ?? ''}${command.slice(i + 1, end)}`
-      i = end + 1
-    } else if (char === '$' && command.startsWith('$((', i)) {
-      // Arithmetic (`$((1 << 2))`) is part of a word: its `<<` is a shift, not a heredoc.
-      const close = command.indexOf('))', i + 3)
-      const end = close === -1 ? command.length : close + 2
-      word = `${word ?? ''}${command.slice(i, end)}`
-      i = end
-    } else if (char === '\n') {
-      endCommand()
-      // With no heredoc opened on the line that ended, the next line is commands.
-      i = heredocs.length === 0 ? i + 1 : skipHeredocs(command, i + 1, heredocs)
-    } else if (char === ' ' || char === '\t') {
-      endWord()
-      i++
-    } else if (char === '#' && word === undefined) {
-      const newline = command.indexOf('\n', i)
-      i = newline === -1 ? command.length : newline
-    } else if (char === ';' || char === '|' || char === '&' || char === '(' || char === ')') {
-      if (char === '&' && command[i + 1] === '>') {
-        // `&>` and `&>>`: output and errors into a file.
-        endWord()
-        redirect = command[i + 2] === '>' ? 'append' : 'file'
-        i += command[i + 2] === '>' ? 3 : 2
-        continue
-      }
-      endCommand()
-      i += (char === '&' || char === '|') && command[i + 1] === char ? 2 : 1
-    } else if (char === '<' && command.startsWith('<<<', i)) {
-      // A here-string: its word is input, not a heredoc delimiter.
-      endWord()
-      redirect = 'other'
-      i += 3
-    } else if (char === '<' && command[i + 1] === '<') {
-      endWord()
-      if (bodies === NONE) bodies = []
-      if (heredocs === NO_HEREDOCS) heredocs = []
-      i = readHeredoc(command, i + 2, heredocs, bodies)
-    } else if (char === '>' || char === '<') {
-      // A descriptor number right before the operator belongs to it (`2>`), not to the words.
-      if (word !== undefined && /^\d+$/.test(word)) word = undefined
-      endWord()
-      const target = char === '<' ? 'other' : command[i + 1] === '>' ? 'append' : 'file'
-      i += command[i + 1] === '>' || command[i + 1] === '|' ? 2 : 1
-      if (command[i] === '&') {
-        // `>&2`, `2>&1`: into another descriptor, not a file.
-        i++
-        redirect = 'other'
-      } else {
-        redirect = target
-      }
-    } else {
-      // A run of plain characters at once: one slice rather than a string per character.
-      PLAIN.lastIndex = i
-      // Anything else (a carriage return, a backslash at the very end) is taken as it is, one character.
-      const end = PLAIN.test(command) ? PLAIN.lastIndex : i + 1
-      word = `${word ?? ''}${command.slice(i, end)}`
-      i = end
+  private endCommand(): void {
+    this.endWord()
+    if (this.words.length > 0 || this.writes.length > 0) {
+      this.commands.push({ words: this.words, writes: this.writes, appends: this.appends, bodies: this.bodies })
     }
+    this.words = NONE
+    this.writes = NONE
+    this.appends = NONE
+    this.bodies = NONE
   }
-  endCommand()
-  return commands
 }
 
 /** No words, files or bodies: shared by the commands that have none (never written to). */

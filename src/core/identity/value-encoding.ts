@@ -60,114 +60,123 @@ export type ValueFingerprinter = (value: unknown, seed?: number) => number | und
 
 /** Create a fingerprinter with its own buffer. */
 export function createValueFingerprinter(): ValueFingerprinter {
-  let out = bufferOf(1 << 12)
-  let at = 0
+  const encoder = new ValueEncoder()
+  return (value, seed = 0) => encoder.fingerprint(value, seed)
+}
+
+/**
+ * A value's compact encoding, written into one buffer that grows as needed and is hashed where it lies. A class, so
+ * that its writers are methods made once.
+ */
+class ValueEncoder {
+  private out = bufferOf(1 << 12)
+  private at = 0
   // Arguments use a few dozen field names over and over: a copy of remembered bytes costs less than another write.
-  const rememberedKeys = new Map<string, Uint8Array>()
+  private readonly rememberedKeys = new Map<string, Uint8Array>()
 
-  function reserve(size: number): void {
-    if (at + size <= out.bytes.length) return
-    const grown = bufferOf(Math.max(out.bytes.length * 2, at + size))
-    out.bytes.copy(grown.bytes, 0, 0, at)
-    out = grown
-  }
-
-  function writeLength(length: number): void {
-    out.bytes.writeUInt32LE(length, at)
-    at += 4
-  }
-
-  function writeString(text: string): void {
-    if (WIDE.test(text)) {
-      reserve(5 + text.length * 2)
-      out.bytes[at++] = UTF16_STRING
-      writeLength(text.length)
-      at += out.bytes.write(text, at, 'utf16le')
-    } else {
-      reserve(5 + text.length)
-      out.bytes[at++] = LATIN1_STRING
-      writeLength(text.length)
-      at += out.bytes.write(text, at, 'latin1')
-    }
-  }
-
-  function writeKey(key: string): void {
-    const encoded = rememberedKeys.get(key)
-    if (encoded !== undefined) {
-      reserve(encoded.length)
-      out.bytes.set(encoded, at)
-      at += encoded.length
-      return
-    }
-    const start = at
-    writeString(key)
-    if (key.length > REMEMBERED_KEY_CHARS) return
-    if (rememberedKeys.size >= REMEMBERED_KEYS) rememberedKeys.clear()
-    // A copy: the buffer is overwritten by the next value.
-    rememberedKeys.set(key, new Uint8Array(out.bytes.subarray(start, at)))
-  }
-
-  function writeValue(value: unknown): void {
-    switch (typeof value) {
-      case 'string':
-        writeString(value)
-        return
-      case 'number':
-        reserve(9)
-        if (!Number.isFinite(value)) {
-          out.bytes[at++] = NULL
-          return
-        }
-        out.bytes[at++] = NUMBER
-        // JSON has one zero.
-        out.bytes.writeDoubleLE(value === 0 ? 0 : value, at)
-        at += 8
-        return
-      case 'boolean':
-        reserve(1)
-        out.bytes[at++] = value ? TRUE : FALSE
-        return
-      case 'bigint':
-        // JSON cannot hold one either; parsed arguments never do.
-        throw new TypeError('Do not know how to fingerprint a BigInt')
-      default:
-    }
-    reserve(1)
-    if (value === null || typeof value !== 'object') {
-      out.bytes[at++] = NULL
-      return
-    }
-    if (Array.isArray(value)) {
-      out.bytes[at++] = ARRAY
-      const items = value as unknown[]
-      for (let i = 0; i < items.length; i++) writeValue(omitted(items[i]) ? null : items[i])
-    } else {
-      out.bytes[at++] = OBJECT
-      const record = value as Record<string, unknown>
-      const keys = sortKeys(Object.keys(record))
-      for (let i = 0; i < keys.length; i++) {
-        const item = record[keys[i]!]
-        if (omitted(item)) continue
-        writeKey(keys[i]!)
-        writeValue(item)
-      }
-    }
-    reserve(1)
-    out.bytes[at++] = END
-  }
-
-  return (value, seed = 0) => {
-    at = 0
+  fingerprint(value: unknown, seed: number): number | undefined {
+    this.at = 0
     try {
-      writeValue(value)
-      return hashBytes(out, 0, at, Domain.VALUE, seed)
+      this.writeValue(value)
+      return hashBytes(this.out, 0, this.at, Domain.VALUE, seed)
     } catch (error) {
       // Walking recurses: a value nested tens of thousands of levels deep exhausts the stack.
       if (error instanceof RangeError) return undefined
       throw error
     } finally {
       // One huge argument (a whole file written) must not keep its buffer for as long as the plugin runs.
-      if (out.bytes.length > KEPT_BYTES) out = bufferOf(1 << 12)
+      if (this.out.bytes.length > KEPT_BYTES) this.out = bufferOf(1 << 12)
     }
+  }
+
+  private reserve(size: number): void {
+    if (this.at + size <= this.out.bytes.length) return
+    const grown = bufferOf(Math.max(this.out.bytes.length * 2, this.at + size))
+    this.out.bytes.copy(grown.bytes, 0, 0, this.at)
+    this.out = grown
+  }
+
+  private writeByte(byte: number): void {
+    this.out.bytes[this.at++] = byte
+  }
+
+  private writeLength(length: number): void {
+    this.out.bytes.writeUInt32LE(length, this.at)
+    this.at += 4
+  }
+
+  private writeString(text: string): void {
+    const wide = WIDE.test(text)
+    this.reserve(5 + text.length * (wide ? 2 : 1))
+    this.writeByte(wide ? UTF16_STRING : LATIN1_STRING)
+    this.writeLength(text.length)
+    this.at += this.out.bytes.write(text, this.at, wide ? 'utf16le' : 'latin1')
+  }
+
+  private writeKey(key: string): void {
+    const encoded = this.rememberedKeys.get(key)
+    if (encoded !== undefined) {
+      this.reserve(encoded.length)
+      this.out.bytes.set(encoded, this.at)
+      this.at += encoded.length
+      return
+    }
+    const start = this.at
+    this.writeString(key)
+    if (key.length > REMEMBERED_KEY_CHARS) return
+    if (this.rememberedKeys.size >= REMEMBERED_KEYS) this.rememberedKeys.clear()
+    // A copy: the buffer is overwritten by the next value.
+    this.rememberedKeys.set(key, new Uint8Array(this.out.bytes.subarray(start, this.at)))
+  }
+
+  private writeValue(value: unknown): void {
+    switch (typeof value) {
+      case 'string':
+        this.writeString(value)
+        return
+      case 'number':
+        this.reserve(9)
+        if (!Number.isFinite(value)) {
+          this.writeByte(NULL)
+          return
+        }
+        this.writeByte(NUMBER)
+        // JSON has one zero.
+        this.out.bytes.writeDoubleLE(value === 0 ? 0 : value, this.at)
+        this.at += 8
+        return
+      case 'boolean':
+        this.reserve(1)
+        this.writeByte(value ? TRUE : FALSE)
+        return
+      case 'bigint':
+        // JSON cannot hold one either; parsed arguments never do.
+        throw new TypeError('Do not know how to fingerprint a BigInt')
+      default:
+    }
+    this.reserve(1)
+    if (value === null || typeof value !== 'object') this.writeByte(NULL)
+    else if (Array.isArray(value)) this.writeArray(value as unknown[])
+    else this.writeObject(value as Record<string, unknown>)
+  }
+
+  private writeArray(items: unknown[]): void {
+    this.writeByte(ARRAY)
+    for (let i = 0; i < items.length; i++) this.writeValue(omitted(items[i]) ? null : items[i])
+    this.reserve(1)
+    this.writeByte(END)
+  }
+
+  private writeObject(record: Record<string, unknown>): void {
+    this.writeByte(OBJECT)
+    const keys = sortKeys(Object.keys(record))
+    for (let i = 0; i < keys.length; i++) {
+      const item = record[keys[i]!]
+      if (omitted(item)) continue
+      this.writeKey(keys[i]!)
+      this.writeValue(item)
+    }
+    this.reserve(1)
+    this.writeByte(END)
   }
 }

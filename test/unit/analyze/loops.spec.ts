@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { CallSummary, ResponseCut } from '../../../src/analyze/analysis.ts'
-import { counted, loopsOf, SAME_ERRORS, SAME_RESPONSES, TEXT_COPIES, TEXT_MIN, type LoopInput } from '../../../src/analyze/loops.ts'
+import { SAME_ERRORS, SAME_RESPONSES, TEXT_COPIES, TEXT_MIN, type LoopInput } from '../../../src/analyze/log-rules.ts'
+import { counted, loopsOf } from '../../../src/analyze/loops.ts'
 import { piecesOf } from '../../../src/analyze/pieces.ts'
 import { tokensOf } from '../../../src/analyze/tokens.ts'
 import { CUT_FINISH } from '../../../src/dsh/stream.ts'
