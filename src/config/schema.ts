@@ -52,7 +52,7 @@ export function keysSchema(keys: readonly ConfigKey[]): Schema {
   const entries = KEY_ENTRIES.filter(([key]) => keys.includes(key))
   return Schema.object(Object.fromEntries(entries.map(([key, entry]) =>
     [key, schemaOf(entry.rule).default(entry.default).description(entry.en)])))
-    .description('A DeepSeek Harness (DSH) plugin that notices an agent going round in a loop and tells the model what it saw and what to do instead; it can also refuse exact repeats or end the loop\'s turn.')
+    .description('A DeepSeek Harness (DSH) plugin that notices an agent going round in a loop and tells the model what it saw and what to do instead, and cuts a response that falls into repeating itself while it streams; it can also refuse exact repeats or end the loop\'s turn.')
     .i18n({
       'zh-CN': {
         $desc: 'DeepSeek Harness（DSH）的插件：察觉 agent 原地打转，并告诉模型看到了什么、该改做什么；还可以拒绝完全相同的重复，或结束循环所在的一轮。',

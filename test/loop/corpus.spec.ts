@@ -133,6 +133,8 @@ describe('docs/testing.md reports the corpus', () => {
       }
     }
     const testing = readFileSync(join(PACKAGE_ROOT, 'docs', 'testing.md'), 'utf8')
+    expect(testing).toContain(`**${traps.length} kinds of real work that look like loops**`)
+    expect(testing).toContain(`**${loops.length} real loops**`)
     expect(testing).toContain(`| progress-aware (default) | ${await tally(true)} |`)
     expect(testing).toContain(`| plain counting (\`progressAware: false\`) | ${await tally(false)} |`)
   }, 60_000)

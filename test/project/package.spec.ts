@@ -131,6 +131,8 @@ describe('the manifest', () => {
       expect(description).toContain(words)
       expect(opening).toContain(words)
     }
+    // What it does to a response is named too: the cut is the one action that takes text from the model.
+    expect(description).toContain('cuts a response that falls into repeating itself')
   })
 
   it('declares the DSH bundle with a patch that ships and inserts the dsh-brake row without config', () => {
