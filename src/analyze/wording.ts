@@ -2,6 +2,8 @@
  * The phrases the text report and the HTML page share, so the two say the same thing the same way.
  * @module dsh-brake/analyze/wording
  */
+import { KINDS } from '../core/kinds.js'
+import { fill } from '../words/template.js'
 import { fit } from '../words/text.js'
 import type { AgentAnalysis, BrakeAction, Loop, ResponseCut, Tokens } from './analysis.js'
 import { figureOf } from './tokens.js'
@@ -48,19 +50,7 @@ export function share(part: Tokens | number, whole: Tokens | number): string {
  */
 export function kindOf(loop: Loop): string {
   const what = fit(loop.what.replace(/\s+/g, ' ').trim(), 80)
-  switch (loop.kind) {
-    case 'identical-calls': return `identical calls (${what})`
-    case 'cycle': return `cycle of ${loop.period} calls (${what})`
-    case 'same-ground': return `same ground, lap of ${loop.period} calls (${what})`
-    case 'same-error': return `same error (${what})`
-    case 'duplicate-text': return `duplicate text ("${what}")`
-    case 'same-response': return `same response ("${what}")`
-    case 'runaway': return `runaway response ("${what}")`
-    case 'edit-revert': return `edit revert, edits undoing each other (${what})`
-    case 'same-failure': return `same failure after every fix (${what})`
-    case 'near-duplicate': return `near-duplicate calls (${what})`
-    case 'rereading': return `rereading, paging over old ground (${what})`
-  }
+  return fill(KINDS[loop.kind].report, { what, period: String(loop.period) })
 }
 
 /**
