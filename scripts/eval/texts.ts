@@ -8,9 +8,9 @@
  */
 import { DEFAULTS } from '../../src/config/keys.ts'
 import { resolveOptions } from '../../src/config/resolve.ts'
-import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../../src/core/detectors/repetition.ts'
-import { foldText } from '../../src/core/detectors/repetition-fold.ts'
-import { createQuotedRun } from '../../src/core/detectors/repetition-quotes.ts'
+import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../../src/core/stream/runaway-watch.ts'
+import { foldText } from '../../src/core/stream/fold.ts'
+import { createQuotedRun } from '../../src/core/stream/quotes.ts'
 import type { AgentEvent } from '../../src/replay/agent-events.ts'
 // The corpus of real model text lives with the tests that hold the watch to it; the evaluation reads it too.
 import { RUNAWAYS, TEXTS } from '../../test/loop/corpus/real-texts.ts'

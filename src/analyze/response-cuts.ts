@@ -8,9 +8,9 @@ import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
 import {
   createRepetitionWatch, createWatchMemory, memoryFits, type Repetition, type RepetitionOptions, type WatchMemory,
-} from '../core/detectors/repetition.js'
-import { foldText } from '../core/detectors/repetition-fold.js'
-import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+} from '../core/stream/runaway-watch.js'
+import { foldText } from '../core/stream/fold.js'
+import { createQuotedRun, quotableText, type QuotedRun } from '../core/stream/quotes.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LiveCut, ResponseCut } from './analysis.js'

@@ -5,7 +5,7 @@
  * @module dsh-brake/config/resolve
  */
 import type { BrakeOptions } from '../core/brake-state.js'
-import type { RepetitionOptions } from '../core/detectors/repetition.js'
+import type { RepetitionOptions } from '../core/stream/runaway-watch.js'
 import { configProblems, describeProblems } from './check.js'
 import type { Config } from './keys.js'
 

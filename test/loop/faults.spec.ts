@@ -65,8 +65,8 @@ vi.mock('../../src/core/detectors/duplicate-text.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/duplicate-text.ts')>()
   return { ...real, createDuplicateTextDetector: faulty('duplicate-text', real.createDuplicateTextDetector) }
 })
-vi.mock('../../src/core/detectors/repetition.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/repetition.ts')>()
+vi.mock('../../src/core/stream/runaway-watch.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/stream/runaway-watch.ts')>()
   return {
     ...real,
     createRepetitionWatch: (...args: Parameters<typeof real.createRepetitionWatch>) => {

@@ -1,17 +1,17 @@
 /**
  * A response that repeats itself while it streams: the tail of the text one unit repeated, on its folded text (white
- * space runs as one, digit runs as `0`: see `repetition-fold.ts`). It counts at `copies` copies over `minChars`
- * characters, or at `chars` characters over `minCopies` copies, whichever comes first; a run of symbols or of one
- * character needs `chars`, data never counts (`repetition-unit.ts`); copies whose numbers change count only for
- * text outside code (a counter, not a table's values); and a repetition the request itself holds is a quote, spared
- * up to the length it has there (`repetition-quotes.ts`). Work and memory stay bounded whatever the response's
- * length (a window, a look every `every` characters, a Z-array past a budget).
+ * space runs as one, digit runs as `0`: see `fold.ts`). It counts at `copies` copies over `minChars` characters, or at
+ * `chars` characters over `minCopies` copies, whichever comes first; a run of symbols or of one character needs
+ * `chars`, data never counts (`unit-kind.ts`); copies whose numbers change count only for text outside code (a
+ * counter, not a table's values); and a repetition the request itself holds is a quote, spared up to the length it has
+ * there (`quotes.ts`). Work and memory stay bounded whatever the response's length (a window, a look every `every`
+ * characters, a Z-array past a budget).
  * Design: docs/design.md#responses
- * @module dsh-brake/core/detectors/repetition
+ * @module dsh-brake/core/stream/runaway-watch
  */
-import { APPEND, Folder, REWRITE, SKIP } from './repetition-fold.js'
-import type { QuotedRun } from './repetition-quotes.js'
-import { isEncoded, numbersCarryNoContent, unitKind } from './repetition-unit.js'
+import { APPEND, Folder, REWRITE, SKIP } from './fold.js'
+import type { QuotedRun } from './quotes.js'
+import { isEncoded, numbersCarryNoContent, unitKind } from './unit-kind.js'
 
 /** Thresholds of the repetition detector. */
 export interface RepetitionOptions {
