@@ -8,9 +8,10 @@
  */
 import { DEFAULTS } from '../../src/config/keys.ts'
 import { resolveOptions } from '../../src/config/resolve.ts'
-import { createRepetitionWatch, type Repetition, type RepetitionOptions } from '../../src/core/detectors/repetition.ts'
-import { foldText } from '../../src/core/detectors/repetition-fold.ts'
-import { createQuotedRun } from '../../src/core/detectors/repetition-quotes.ts'
+import type { RunawayOptions } from '../../src/core/stream/runaway-rules.ts'
+import { RunawayWatch, type Repetition } from '../../src/core/stream/runaway-watch.ts'
+import { foldText } from '../../src/core/stream/fold.ts'
+import { createQuotedRun } from '../../src/core/stream/quotes.ts'
 import type { AgentEvent } from '../../src/replay/agent-events.ts'
 // The corpus of real model text lives with the tests that hold the watch to it; the evaluation reads it too.
 import { RUNAWAYS, TEXTS } from '../../test/loop/corpus/real-texts.ts'
@@ -36,7 +37,7 @@ const LOW = 1_000
 export interface Survey {
   add(run: string, events: readonly AgentEvent[]): void
   readonly result: TextSurvey
-  readonly options: RepetitionOptions
+  readonly options: RunawayOptions
 }
 
 export function createTextSurvey(): Survey {
@@ -68,8 +69,8 @@ export function createTextSurvey(): Survey {
 }
 
 /** Every repetition a watch reports over `text` streamed in 4-character deltas (it goes on looking after the first). */
-function stream(text: string, options: RepetitionOptions, request?: string): Repetition[] {
-  const watch = createRepetitionWatch(options, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
+function stream(text: string, options: RunawayOptions, request?: string): Repetition[] {
+  const watch = new RunawayWatch(options, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
   const found: Repetition[] = []
   for (let at = 0; at < text.length; at += 4) {
     const repetition = watch.push(text.slice(at, at + 4))
@@ -79,7 +80,7 @@ function stream(text: string, options: RepetitionOptions, request?: string): Rep
 }
 
 /** The survey as the report's closing section. */
-export function textSurveyText({ texts, chars, long, cut, unquoted, longest }: TextSurvey, options: RepetitionOptions): string {
+export function textSurveyText({ texts, chars, long, cut, unquoted, longest }: TextSurvey, options: RunawayOptions): string {
   const quote = (unit: string): string => JSON.stringify(unit.length > 48 ? `${unit.slice(0, 48)}…` : unit)
   const lines = [
     `The traces hold no model responses; their ${texts} tool outputs and tasks (${(chars / 1e6).toFixed(1)} M characters, ${long} of them`
@@ -96,9 +97,9 @@ export function textSurveyText({ texts, chars, long, cut, unquoted, longest }: T
 }
 
 /** The real model text at hand: where the runaways users reported are cut, and which real repetitive texts would be. */
-function modelTextLines(options: RepetitionOptions): string[] {
+function modelTextLines(options: RunawayOptions): string[] {
   const kept = RUNAWAYS.map((entry) => {
-    const watch = createRepetitionWatch(options)
+    const watch = new RunawayWatch(options)
     for (let at = 0; at < entry.text.length; at += 4) {
       if (watch.push(entry.text.slice(at, at + 4)) !== undefined) return Math.min(at + 4, entry.text.length)
     }

@@ -6,11 +6,11 @@
  */
 import { LIMITS, resolveOptions } from '../config/resolve.js'
 import { Config } from '../config/schema.js'
-import {
-  createRepetitionWatch, createWatchMemory, memoryFits, type Repetition, type RepetitionOptions, type WatchMemory,
-} from '../core/detectors/repetition.js'
-import { foldText } from '../core/detectors/repetition-fold.js'
-import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+import { createWatchMemory, memoryFits, type WatchMemory } from '../core/stream/folded-window.js'
+import type { RunawayOptions } from '../core/stream/runaway-rules.js'
+import { RunawayWatch, type Repetition } from '../core/stream/runaway-watch.js'
+import { foldText } from '../core/stream/fold.js'
+import { createQuotedRun, quotableText, type QuotedRun } from '../core/stream/quotes.js'
 import type { RecordedCall, RecordedResponse } from '../replay/session-recording.js'
 import { CUT_FINISH } from '../dsh/stream.js'
 import type { LiveCut, ResponseCut } from './analysis.js'
@@ -62,9 +62,9 @@ export function wouldCut(
  * and resolving one (its schema, then every rule checked) cost as much as watching a small log. A config that does not
  * resolve throws each time, as it is not kept.
  */
-const resolvedStreams = new WeakMap<object, RepetitionOptions | undefined>()
+const resolvedStreams = new WeakMap<object, RunawayOptions | undefined>()
 
-function streamOptionsOf(config: Readonly<Record<string, unknown>>): RepetitionOptions | undefined {
+function streamOptionsOf(config: Readonly<Record<string, unknown>>): RunawayOptions | undefined {
   if (resolvedStreams.has(config)) return resolvedStreams.get(config)
   const stream = resolveOptions(Config(config)).stream
   resolvedStreams.set(config, stream)
@@ -80,7 +80,7 @@ function streamOptionsOf(config: Readonly<Record<string, unknown>>): RepetitionO
 const watchMemories: WatchMemory[] = []
 
 /** Memory for watches under `stream`: one kept for its shape, or made and kept. */
-function watchMemoryFor(stream: RepetitionOptions): WatchMemory {
+function watchMemoryFor(stream: RunawayOptions): WatchMemory {
   const kept = watchMemories.find(memory => memoryFits(memory, stream))
   if (kept !== undefined) return kept
   const made = createWatchMemory(stream)
@@ -103,9 +103,9 @@ export function liveCut(response: RecordedResponse): LiveCut {
 
 /** The first repetition the plugin's watch finds in `deltas`, streamed as they were, watched in `memory`. */
 function firstRepetition(
-  deltas: readonly string[], stream: RepetitionOptions, quotedRun: QuotedRun, memory: WatchMemory,
+  deltas: readonly string[], stream: RunawayOptions, quotedRun: QuotedRun, memory: WatchMemory,
 ): Repetition | undefined {
-  const watch = createRepetitionWatch(stream, quotedRun, memory)
+  const watch = new RunawayWatch(stream, quotedRun, memory)
   for (const delta of deltas) {
     const found = watch.push(delta)
     if (found !== undefined) return found

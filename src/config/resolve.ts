@@ -5,7 +5,7 @@
  * @module dsh-brake/config/resolve
  */
 import type { BrakeOptions } from '../core/brake-state.js'
-import type { RepetitionOptions } from '../core/detectors/repetition.js'
+import type { RunawayOptions } from '../core/stream/runaway-rules.js'
 import { configProblems, describeProblems } from './check.js'
 import type { Config } from './keys.js'
 
@@ -49,7 +49,7 @@ export interface ResolvedConfig {
   readonly config: Readonly<Config>
   readonly detectors: BrakeOptions
   /** How a streaming response is watched for repeating itself; undefined when that is off. */
-  readonly stream: RepetitionOptions | undefined
+  readonly stream: RunawayOptions | undefined
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { Config } from '../config/keys.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import { createBrakeState, type BrakeState, type DetectorFault } from '../core/brake-state.js'
-import type { RepetitionOptions } from '../core/detectors/repetition.js'
+import type { RunawayOptions } from '../core/stream/runaway-rules.js'
 import { createIdentify, type Identity } from '../core/identity/identify.js'
 import type { BrakeEvents, EmitBrakeEvent } from './events.js'
 import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from './stock-tools.js'
@@ -44,7 +44,7 @@ export interface Brake {
   /** Log the first failure at `where`; the brake then simply stays out of the way for that call or step. */
   contain(where: string, error: unknown): void
   /** How a streaming response is watched for repeating itself; undefined when that is off. */
-  readonly stream: RepetitionOptions | undefined
+  readonly stream: RunawayOptions | undefined
   /** The agent loop's model requests, by their signal, as `agent/request` announced them: whose, which turn and step. */
   readonly requests: WeakMap<AbortSignal, LoopRequest>
   /** Responses cut in each agent's current turn. */

@@ -9,9 +9,9 @@
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock, GenerateOptions, Message, StreamChunk } from '@deepseek-ai/dsh-llm'
 import { LIMITS } from '../config/resolve.js'
-import { createRepetitionWatch, type Repetition, type RepetitionWatch } from '../core/detectors/repetition.js'
-import { foldText } from '../core/detectors/repetition-fold.js'
-import { createQuotedRun, quotableText, type QuotedRun } from '../core/detectors/repetition-quotes.js'
+import { RunawayWatch, type Repetition } from '../core/stream/runaway-watch.js'
+import { foldText } from '../core/stream/fold.js'
+import { createQuotedRun, quotableText, type QuotedRun } from '../core/stream/quotes.js'
 import { createResponseDigest } from '../core/detectors/same-response.js'
 import type { RunawayFinding } from '../core/kinds.js'
 import { findingNotice, loopNotice } from '../messages/notices.js'
@@ -42,7 +42,7 @@ export function onStream(brake: Brake, options: GenerateOptions, next: () => Asy
 /** An open block of the response: its kind, and for text and reasoning the watch on it. */
 interface OpenBlock {
   readonly type: string
-  readonly watch: RepetitionWatch | undefined
+  readonly watch: RunawayWatch | undefined
 }
 
 async function* watch(
@@ -97,7 +97,7 @@ function observe(
   switch (chunk.type) {
     case 'block-start': {
       const watched = brake.stream !== undefined && (chunk.blockType === 'text' || chunk.blockType === 'reasoning')
-      open.set(chunk.index, { type: chunk.blockType, watch: watched ? createRepetitionWatch(brake.stream, quotedRun) : undefined })
+      open.set(chunk.index, { type: chunk.blockType, watch: watched ? new RunawayWatch(brake.stream, quotedRun) : undefined })
       return undefined
     }
     case 'block-end':

@@ -65,20 +65,14 @@ vi.mock('../../src/core/detectors/duplicate-text.ts', async (load) => {
   const real = await load<typeof import('../../src/core/detectors/duplicate-text.ts')>()
   return { ...real, createDuplicateTextDetector: faulty('duplicate-text', real.createDuplicateTextDetector) }
 })
-vi.mock('../../src/core/detectors/repetition.ts', async (load) => {
-  const real = await load<typeof import('../../src/core/detectors/repetition.ts')>()
+vi.mock('../../src/core/stream/runaway-watch.ts', async (load) => {
+  const real = await load<typeof import('../../src/core/stream/runaway-watch.ts')>()
   return {
     ...real,
-    createRepetitionWatch: (...args: Parameters<typeof real.createRepetitionWatch>) => {
-      const watch = real.createRepetitionWatch(...args)
-      return {
-        push: (text: string) => {
-          if (fault.site === 'repetition') throw new Error('injected fault in repetition')
-          return watch.push(text)
-        },
-        get size() {
-          return watch.size
-        },
+    RunawayWatch: class extends real.RunawayWatch {
+      override push(text: string): ReturnType<InstanceType<typeof real.RunawayWatch>['push']> {
+        if (fault.site === 'runaway watch') throw new Error('injected fault in the runaway watch')
+        return super.push(text)
       }
     },
   }
@@ -226,10 +220,10 @@ describe('a fault while watching a response stream is contained', () => {
     return ctx
   }
 
-  it('in the repetition watch: the response streams whole, as it came, and the failure is logged once', async () => {
+  it('in the runaway watch: the response streams whole, as it came, and the failure is logged once', async () => {
     const ctx = await streaming()
     const { agent: target, model } = agent(ctx, [{ text: LOOPING.split(/(?<= )/) }, { text: LOOPING.split(/(?<= )/) }])
-    fault.site = 'repetition'
+    fault.site = 'runaway watch'
     await prompt(ctx, target)
     await prompt(ctx, target, 'again')
     expect(model.streams.map(stream => stream.closedEarly)).toEqual([false, false])

@@ -15,7 +15,7 @@ import { findingNotice, stopReason } from '../../src/messages/notices.ts'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { agent, bootDsh, brakeLogs, call, mountProfile, notices, prompt, say, ScriptedModel, tool, type Turn } from '../../scripts/dsh-loop.ts'
 import { captureStderr } from '../support/stderr.ts'
-import { foldText } from '../../src/core/detectors/repetition-fold.ts'
+import { foldText } from '../../src/core/stream/fold.ts'
 import { RUNAWAYS, TEXTS } from './corpus/real-texts.ts'
 import { RESPONSES, tokens, type ResponseCase } from './corpus/responses.ts'
 

@@ -5,7 +5,7 @@
  * kept as a small value beside each `0`, so the watch can still tell copies that repeat exactly from copies whose
  * numbers change.
  * Design: docs/design.md#responses
- * @module dsh-brake/core/detectors/repetition-fold
+ * @module dsh-brake/core/stream/fold
  */
 
 /** The folded character every run of digits becomes. */

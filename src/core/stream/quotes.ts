@@ -3,7 +3,7 @@
  * person pasted. Quoting it is work, not a runaway, up to as long as the run it quotes. Looked up only when the watch
  * has a candidate, in the request's text folded the way the watch folds (made once, at the first look-up).
  * Design: docs/design.md#responses
- * @module dsh-brake/core/detectors/repetition-quotes
+ * @module dsh-brake/core/stream/quotes
  */
 
 /**

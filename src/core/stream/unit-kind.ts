@@ -4,7 +4,7 @@
  * real text draws in long lines; or data, which repeats legitimately however long (base64 of an image with a run of one pixel value,
  * hex, CSV fields of equal values, a Markdown table's borders and empty cells).
  * Design: docs/design.md#responses
- * @module dsh-brake/core/detectors/repetition-unit
+ * @module dsh-brake/core/stream/unit-kind
  */
 
 /** How a repeated unit counts: text by the rule, symbols only past the character threshold, data never. */

@@ -2,10 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DEFAULTS as CONFIG } from '../../../../src/config/keys.ts'
 import { resolveOptions } from '../../../../src/config/resolve.ts'
-import { createRepetitionWatch, createWatchMemory, type Repetition, type RepetitionOptions } from '../../../../src/core/detectors/repetition.ts'
-import { foldText } from '../../../../src/core/detectors/repetition-fold.ts'
-import { createQuotedRun } from '../../../../src/core/detectors/repetition-quotes.ts'
-import { unitKind } from '../../../../src/core/detectors/repetition-unit.ts'
+import { createWatchMemory } from '../../../../src/core/stream/folded-window.ts'
+import type { RunawayOptions } from '../../../../src/core/stream/runaway-rules.ts'
+import { RunawayWatch, type Repetition } from '../../../../src/core/stream/runaway-watch.ts'
+import { foldText } from '../../../../src/core/stream/fold.ts'
+import { createQuotedRun } from '../../../../src/core/stream/quotes.ts'
+import { unitKind } from '../../../../src/core/stream/unit-kind.ts'
 import { RUNAWAYS, TEXTS } from '../../../loop/corpus/real-texts.ts'
 import { RESPONSES, tokens, type ResponseCase } from '../../../loop/corpus/responses.ts'
 
@@ -16,8 +18,8 @@ const DEFAULTS = resolveOptions(CONFIG).stream!
  * Stream `text` through a watch in token-sized deltas (with the request it may quote): the first repetition found, and
  * the characters fed by then.
  */
-function watch(text: string, options: RepetitionOptions = DEFAULTS, request?: string): { found: Repetition | undefined; fed: number } {
-  const watcher = createRepetitionWatch(options, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
+function watch(text: string, options: RunawayOptions = DEFAULTS, request?: string): { found: Repetition | undefined; fed: number } {
+  const watcher = new RunawayWatch(options, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
   let fed = 0
   for (const delta of tokens(text)) {
     fed += delta.length
@@ -183,9 +185,6 @@ describe('what counts as repeating', () => {
     // A run that opens the request (a log that is nothing but its repeated line) is followed to its first copy, and no
     // further: the look-up ends, and the whole run is the quote's.
     const log = 'DEBUG: Rectangle _update_patch_limits max_y=1.0\n'.repeat(112)
-    const folded = foldText(log)
-    const period = folded.length / 112
-    expect(createQuotedRun(() => folded)(folded.slice(-4 * period), period)).toBe(folded.length)
     expect(watch(log, DEFAULTS, log).found).toBeUndefined()
     // A tool's output cut short in its middle shows the run twice, short in its head and long in its tail: a response
     // quoting it whole quotes the longer one.
@@ -231,7 +230,7 @@ const oneCharacter = (unit: string): boolean => new Set(unit).size === 1
  * if it reaches its own (a run of one character needs `chars`); a candidate that does not count passes its multiples
  * over, and a look weighs 8 candidates at most.
  */
-function reference(text: string, options: RepetitionOptions): { period: number; span: number } | undefined {
+function reference(text: string, options: RunawayOptions): { period: number; span: number } | undefined {
   const { chars, copies, minCopies, minChars, maxUnit } = options
   const window = text.slice(-Math.max(chars, minCopies * maxUnit))
   if (window.length < minChars) return undefined
@@ -261,7 +260,7 @@ describe('the look agrees with the obvious way', () => {
   it('on every look, for text that nearly repeats', () => {
     fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
       const text = pieces.join('')
-      const watcher = createRepetitionWatch(options)
+      const watcher = new RunawayWatch(options)
       for (let i = 0; i < text.length; i++) {
         const found = watcher.push(text[i]!)
         const expected = reference(text.slice(0, i + 1), options)
@@ -274,13 +273,13 @@ describe('the look agrees with the obvious way', () => {
   it('when many shorter periods match for a while before the one that repeats (a look that spends its budget)', () => {
     // Every look lands at the end of a run of 50 `a`s: periods 1 to 49 each match part of it, over twice the window of
     // comparisons before period 51.
-    const watcher = createRepetitionWatch({ ...options, every: 51 })
+    const watcher = new RunawayWatch({ ...options, every: 51 })
     expect(watcher.push(`b${'a'.repeat(50)}`.repeat(8))?.unit).toBe(`b${'a'.repeat(50)}`)
   })
 
   it('after a long run of one character that stops just short', () => {
     const text = `x${'a'.repeat(298)}b${'a'.repeat(298)}`
-    const watcher = createRepetitionWatch(options)
+    const watcher = new RunawayWatch(options)
     expect(watcher.push(text)).toBeUndefined()
     expect(watcher.push('a'.repeat(3))?.unit).toBe('a')
   })
@@ -296,7 +295,7 @@ describe('memory handed from one watch to the next', () => {
   )
   /** The first repetition a watch finds in `text`, fed in deltas of 5, with where it was found. */
   const first = (text: string, memory?: ReturnType<typeof createWatchMemory>): [Repetition, number] | undefined => {
-    const watcher = createRepetitionWatch(options, undefined, memory)
+    const watcher = new RunawayWatch(options, undefined, memory)
     for (let i = 0; i < text.length; i += 5) {
       const found = watcher.push(text.slice(i, i + 5))
       if (found !== undefined) return [found, i]
@@ -322,13 +321,13 @@ describe('memory handed from one watch to the next', () => {
   })
 
   it('refuses memory made for other options', () => {
-    expect(() => createRepetitionWatch(options, undefined, createWatchMemory({ ...options, maxUnit: 61 }))).toThrow(/other options/)
+    expect(() => new RunawayWatch(options, undefined, createWatchMemory({ ...options, maxUnit: 61 }))).toThrow(/other options/)
   })
 })
 
 describe('bounded cost', () => {
   it('keeps at most its window, however long the response: 64,000 tokens of text that never repeats', () => {
-    const watcher = createRepetitionWatch(DEFAULTS)
+    const watcher = new RunawayWatch(DEFAULTS)
     let longest = 0
     for (let i = 0; i < 64_000; i++) {
       expect(watcher.push(` ${wordOf(i)}`)).toBeUndefined()
