@@ -58,6 +58,14 @@ describe('a loop kind has a home', () => {
     expect(existsSync(join(PACKAGE_ROOT, 'src/core/detectors', `${kind}.ts`))).toBe(true)
   })
 
+  it('exports every finding type from the package\'s face, for a listener of the events', () => {
+    const findings = [...read('src/core/kinds.ts').matchAll(/^export interface (\w+Finding)\b/gm)].map(match => match[1]!)
+    expect(findings.length).toBeGreaterThanOrEqual(LOOP_KINDS.length)
+    const face = read('src/index.ts')
+    const exported = new Set([...face.matchAll(/export type \{([^}]*)\} from '\.\/core\/kinds\.js'/g)].flatMap(match => match[1]!.split(',').map(name => name.trim())))
+    expect(findings.filter(name => !exported.has(name))).toEqual([])
+  })
+
   it('would notice a kind missing from the table', () => {
     const rows = kindsTable().map(row => row.kind)
     expect(rows.filter(kind => kind !== 'rereading')).not.toEqual(LOOP_KINDS)
