@@ -1,6 +1,7 @@
 /**
  * `npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json]
- * [--worst N] [--limit N] [--plugin built/index.js]`: how well loop notices match real loops.
+ * [--worst N] [--limit N] [--plugin built/index.js] [--extra-labels labels.json …] [--loso]`: how well loop notices match
+ * real loops.
  *
  * Real agent runs are replayed, one at a time, through the built plugin (`dist/`, defaults), through DSH's stock
  * `repeat-tool-reminder` (defaults), through both mounted together, and through the plugin with each `--config` file
@@ -16,10 +17,16 @@
  * notices on runs no one labelled are listed for a person to judge, with `--baseline` (an earlier `--json` output) only
  * those the earlier evaluation did not give.
  *
+ * The marked episodes are scored per set of runs too (sets.ts), and with `--baseline`, the episodes each configuration
+ * gains and loses against the earlier evaluation, per set. `--extra-labels` scores more label files in the same format
+ * (runs other readers marked) beside the main one. `--loso` checks every threshold of the detectors beyond exact
+ * repetition leave-one-set-out: each value replayed through a copy of the build (or with a config key), chosen on the
+ * other sets, scored on the one left out.
+ *
  * Plain Node 22 runs this file and the sources it imports (type stripping, with scripts/ts-imports.mjs), so it keeps
  * to erasable TypeScript syntax.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -36,6 +43,10 @@ import {
   episodeTable, falseAlarmText, figuresTable, stuckEpisodeTable, stuckFor, stuckTable, summarize, unlabelledText, unwantedText, worstCases,
   type Baseline, type NamedStuckSummary, type RunResult,
 } from './report.ts'
+import {
+  baselineScores, bySetTable, changesText, figuresBySet, leaveOneSetOut, leaveOneSetOutTable, THRESHOLDS, variantName,
+  type BaselineScores, type SetFigures,
+} from './sets.ts'
 import { createTextSurvey, textSurveyText } from './texts.ts'
 import { InputError, readRuns } from './traces.ts'
 import { PACKAGE_ROOT } from '../paths.ts'
@@ -49,7 +60,7 @@ interface Setup {
   readonly mounts: readonly Mount[]
 }
 
-const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json] [--worst N] [--limit N] [--plugin built/index.js]'
+const USAGE = 'usage: npm run eval -- [traces.jsonl.gz] [--config file.yml …] [--stuck labels.json] [--baseline eval.json] [--json out.json] [--worst N] [--limit N] [--plugin built/index.js] [--extra-labels labels.json …] [--loso]'
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -62,6 +73,8 @@ async function main(): Promise<void> {
       worst: { type: 'string', default: '8' },
       limit: { type: 'string' },
       plugin: { type: 'string' },
+      'extra-labels': { type: 'string', multiple: true, default: [] },
+      loso: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -77,9 +90,15 @@ async function main(): Promise<void> {
   const stuckPath = values.stuck ?? defaultStuckLabels(path)
   const stuck = stuckPath === undefined ? undefined : readStuck(stuckPath)
   const baseline = values.baseline === undefined ? undefined : readBaseline(values.baseline)
+  const extras = values['extra-labels'].map(readExtraLabels)
 
   const plugin = values.plugin === undefined ? undefined : resolve(values.plugin)
-  const setups = await loadSetups(values.config, plugin === undefined ? BUILT_PLUGIN : pluginEntry(plugin))
+  const entry = plugin === undefined ? BUILT_PLUGIN : pluginEntry(plugin)
+  const setups = await loadSetups(values.config, entry)
+  // Thresholds checked leave-one-set-out: one configuration per value tried, replayed only where the objective reads
+  // (marked runs and resolved runs), and kept out of every other figure.
+  const variants = values.loso ? await losoSetups(entry) : []
+  const marked = new Set([...stuck?.runs ?? [], ...extras.flatMap(extra => extra.runs)].map(run => run.id))
   const started = performance.now()
   const runs: RunResult[] = []
   const texts = createTextSurvey()
@@ -92,11 +111,15 @@ async function main(): Promise<void> {
       actions[setup.name] = result.actions
       spared[setup.name] = result.spared
     }
+    if (marked.has(run.id) || run.resolved === true) {
+      for (const setup of variants) actions[setup.name] = (await replay(run.events, setup.mounts)).actions
+    }
     texts.add(run.id, run.events)
     const calls = run.events.filter(event => event.kind === 'call').length
     const callAgents = run.events.flatMap(event => event.kind === 'call' ? [event.agent] : [])
     runs.push({
-      id: run.id, set: run.set, calls, labels: labelRun(run.events), actions, spared, turnStarts: turnStarts(run.events), callAgents,
+      id: run.id, set: run.set, resolved: run.resolved, calls, labels: labelRun(run.events), actions, spared,
+      turnStarts: turnStarts(run.events), callAgents,
     })
   }
   const seconds = (performance.now() - started) / 1000
@@ -114,6 +137,10 @@ async function main(): Promise<void> {
     console.log(`${stuck.runs.length} runs marked (${replayed} of them replayed), ${stuck.runs.filter(run => run.stuck).length} stuck with ${episodes} episodes;`
       + ` caught = a notice or refusal in [from, to + ${CATCH_SLACK}], delay from firstStuckCall (docs/evaluation.md)\n`)
     console.log(stuckTable(stuckSummaries))
+    for (const setup of setups.filter(setup => setup.name === 'brake' || !STOCK.includes(setup.name))) {
+      console.log(`\n── stuck episodes by set (${setup.name}) ──`)
+      console.log(bySetTable(setup.name, figuresBySet(setup.name, runs, stuck.runs)))
+    }
   }
   console.log('\n── episodes ──')
   console.log(episodeTable(runs, summaries))
@@ -132,11 +159,53 @@ async function main(): Promise<void> {
       console.log(unwantedText(name, summary, runs))
       console.log(unlabelledText(name, runs, stuck.runs, baseline?.actions))
     }
-    if (baseline !== undefined) console.log(`\nbaseline: ${baseline.path}`)
+    if (baseline !== undefined) {
+      console.log('\n── against the baseline: marked episodes gained (+), lost (−) and moved (~), per set ──')
+      for (const setup of setups.filter(setup => baseline.scores.has(setup.name))) {
+        console.log(changesText(setup.name, runs, stuck.runs, baseline.scores.get(setup.name)!, baseline.actions))
+      }
+      console.log(`\nbaseline: ${baseline.path}`)
+    }
+  }
+  for (const extra of extras) {
+    const summaries = scoreStuck(setups, runs, extra.runs)
+    const overlap = extra.runs.filter(run => stuck?.runs.some(main => main.id === run.id) === true).length
+    console.log(`\n── extra labels: ${extra.path} ──`)
+    console.log(`${extra.runs.length} runs marked (${summaries[0]?.stuck.runs ?? 0} of them replayed${overlap > 0 ? `, ${overlap} also in the main labels` : ''}), `
+      + `${extra.runs.filter(run => run.stuck).length} stuck with ${extra.runs.reduce((sum, run) => sum + run.episodes.length, 0)} episodes\n`)
+    console.log(stuckTable(summaries))
+    console.log('')
+    console.log(bySetTable('brake', figuresBySet('brake', runs, extra.runs)))
+    console.log('')
+    console.log(stuckEpisodeTable(summaries))
+    const brake = summaries.find(summary => summary.name === 'brake')
+    if (brake !== undefined) console.log(unwantedText('brake', brake.stuck, runs))
+  }
+  let loso: object | undefined
+  if (variants.length > 0 && stuck !== undefined) {
+    const sets = [...new Set(runs.map(run => run.set === '' ? '(no set)' : run.set))]
+    const cache = new Map<string, ReadonlyMap<string, SetFigures>>()
+    const figures = (name: string): ReadonlyMap<string, SetFigures> => {
+      let found = cache.get(name)
+      // A value's configuration was replayed on the runs the objective reads; on the others it has no actions.
+      if (found === undefined) cache.set(name, found = figuresBySet(name, runs, stuck.runs))
+      return found
+    }
+    const folds = leaveOneSetOut(THRESHOLDS, sets, figures)
+    console.log('\n── leave one set out: each threshold of the detectors beyond exact repetition, chosen without a set, scored on it ──')
+    console.log(leaveOneSetOutTable(folds, THRESHOLDS, figures))
+    loso = { thresholds: THRESHOLDS.map(({ name, detector, shipped, values }) => ({ name, detector, shipped, values })), folds }
   }
   if (values.json !== undefined) {
     const json = {
       ...toJson(path, plugin, seconds, runs, summaries), texts: texts.result, ...stuckJson(stuck?.path, stuckSummaries),
+      ...stuck === undefined ? {} : {
+        bySet: Object.fromEntries(setups.map(setup => [setup.name, Object.fromEntries(figuresBySet(setup.name, runs, stuck.runs))])),
+      },
+      ...extras.length === 0 ? {} : {
+        extraLabels: extras.map(extra => ({ input: extra.path, ...stuckJson(extra.path, scoreStuck(setups, runs, extra.runs)) })),
+      },
+      ...loso === undefined ? {} : { loso },
     }
     writeFileSync(values.json, `${JSON.stringify(json, null, 2)}\n`)
     console.log(`\nwritten to ${values.json}`)
@@ -157,12 +226,36 @@ function readStuck(path: string): { path: string; runs: StuckRun[] } {
   }
 }
 
-/** The actions of every configuration of an earlier `--json` output, by run. */
-function readBaseline(path: string): { path: string; actions: Baseline } {
+/**
+ * A label file other readers are still writing: an entry that does not read is left out with a word on stderr rather
+ * than stopping the evaluation, and a run whose `resolved` is null (the trace does not say) is taken as not resolved.
+ */
+function readExtraLabels(path: string): { path: string; runs: StuckRun[] } {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new InputError(`${path}: ${(error as Error).message}`)
+  }
+  if (!Array.isArray(value)) throw new InputError(`${path}: not a labels file (expected an array of runs)`)
+  const runs: StuckRun[] = []
+  for (const [index, entry] of (value as unknown[]).entries()) {
+    const fixed = typeof entry === 'object' && entry !== null && (entry as { resolved?: unknown }).resolved === null ? { ...entry, resolved: false } : entry
+    try {
+      runs.push(...readStuckLabels([fixed]))
+    } catch (error) {
+      process.stderr.write(`eval: ${path}: entry ${index} left out: ${(error as Error).message.replace(/^entry 0/, '')}\n`)
+    }
+  }
+  return { path, runs }
+}
+
+/** The actions of every configuration of an earlier `--json` output, by run, and its scores of the marked episodes. */
+function readBaseline(path: string): { path: string; actions: Baseline; scores: BaselineScores } {
   try {
     const json = JSON.parse(readFileSync(path, 'utf8')) as { runs?: { id: string; actions: Record<string, Action[]> }[] }
     if (!Array.isArray(json.runs)) throw new Error('no "runs" (expected the output of `npm run eval -- --json`)')
-    return { path, actions: new Map(json.runs.map(run => [run.id, run.actions])) }
+    return { path, actions: new Map(json.runs.map(run => [run.id, run.actions])), scores: baselineScores(json) }
   } catch (error) {
     throw new InputError(`${path}: ${(error as Error).message}`)
   }
@@ -175,6 +268,47 @@ function scoreStuck(setups: readonly Setup[], runs: readonly RunResult[], labels
   } catch (error) {
     throw new InputError(`the stuck labels do not fit the traces: ${(error as Error).message}`)
   }
+}
+
+/** The names of the stock configurations (a `--config` file's is its own). */
+const STOCK = ['brake', 'reminder', 'both', 'stop']
+
+/**
+ * One configuration per value tried of each threshold (the shipped value is the `brake` configuration itself): a
+ * config key through the config, a constant through a copy of the plugin's build with its one line edited, under
+ * node_modules/.cache/dsh-brake-loso/. A line the build does not hold once stops the evaluation by name.
+ */
+async function losoSetups(entry: string): Promise<Setup[]> {
+  const file = fileURLToPath(new URL(entry, import.meta.url))
+  const source = readFileSync(file, 'utf8')
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/dsh-brake-loso/', import.meta.url))
+  rmSync(cache, { recursive: true, force: true })
+  const Brake = await loadBuilt(entry)
+  const setups: Setup[] = []
+  for (const threshold of THRESHOLDS) {
+    for (const value of threshold.values) {
+      if (value === threshold.shipped) continue
+      const name = variantName(threshold, value)
+      if (threshold.config !== undefined) {
+        setups.push({ name, mounts: [{ plugin: Brake, config: { [threshold.config]: value } }] })
+        continue
+      }
+      const shipped = threshold.line!(threshold.shipped)
+      // The shipped value where it stands, not the beginning of a longer number.
+      const places = [...source.matchAll(new RegExp(`${shipped.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d)`, 'g'))]
+      if (places.length !== 1) {
+        throw new InputError(`--loso: the build ${file} holds ${places.length === 0 ? 'no' : 'more than one'} "${shipped}" for ${threshold.name}`)
+      }
+      const at = places[0]!.index
+      const copy = join(cache, name.replace(/\W+/g, '-'))
+      mkdirSync(copy, { recursive: true })
+      cpSync(dirname(file), copy, { recursive: true })
+      const edited = join(copy, basename(file))
+      writeFileSync(edited, source.slice(0, at) + threshold.line!(value) + source.slice(at + shipped.length))
+      setups.push({ name, mounts: [{ plugin: await loadBuilt(pathToFileURL(edited).href), config: {} }] })
+    }
+  }
+  return setups
 }
 
 /** The stock three configurations, then one per `--config` file (each checked by mounting it once, up front). */

@@ -22,6 +22,8 @@ import { addHearings, hearRun, SOON, SPAN, type Hearing } from './hearing.ts'
 export interface RunResult {
   readonly id: string
   readonly set: string
+  /** Whether the run was resolved, as the trace says (null when it does not). */
+  readonly resolved: boolean | null
   readonly calls: number
   readonly labels: readonly AgentLabels[]
   /** What each configuration's plugins did (only stop mode ends a turn), by configuration name. */

@@ -38,10 +38,12 @@ export interface TraceRun {
   readonly [other: string]: unknown
 }
 
-/** A run as the rest of the evaluation sees it: its id, its set, and its events in the neutral shape. */
+/** A run as the rest of the evaluation sees it: its id, its set, whether it was resolved, and its events in the neutral shape. */
 export interface Run {
   readonly id: string
   readonly set: string
+  /** The trace's `outcome.resolved`: true, false, or null when it does not say. */
+  readonly resolved: boolean | null
   readonly events: readonly AgentEvent[]
 }
 
@@ -104,7 +106,8 @@ function toRun(value: unknown, path: string, number: number): Run {
   for (const [index, event] of run.events.entries()) {
     events.push(toEvent(event, `${path}:${number}: run ${run.id}, event ${index}`))
   }
-  return { id: run.id, set: typeof run.set === 'string' ? run.set : '', events }
+  const resolved = fieldsOf(run['outcome'])?.['resolved']
+  return { id: run.id, set: typeof run.set === 'string' ? run.set : '', resolved: typeof resolved === 'boolean' ? resolved : null, events }
 }
 
 /** Check the shape of one event (a line is untrusted JSON, so every field is looked at) and make it neutral. */
