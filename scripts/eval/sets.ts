@@ -235,6 +235,7 @@ export const THRESHOLDS: readonly Threshold[] = [
   { name: 'failureReturns', detector: 'edit-revert', shipped: 3, values: [2, 3, 4], line: v => `failureReturns: ${v}` },
   { name: 'SPAN (edit-revert)', detector: 'edit-revert', shipped: 15, values: [8, 10, 15, 20, 30], line: v => `var SPAN = ${v};` },
   { name: 'sameFailureCount', detector: 'same-failure', shipped: 3, values: [2, 3, 4, 5], config: 'sameFailureCount' },
+  { name: 'sameOutcomeAcross', detector: 'same-failure', shipped: 4, values: [3, 4, 5, 6], line: v => `sameOutcomeAcross: ${v}` },
   { name: 'MAX_GAP (same-failure)', detector: 'same-failure', shipped: 10, values: [5, 8, 10, 15, 20], line: v => `var MAX_GAP = ${v};` },
 ]
 
