@@ -42,6 +42,8 @@ export const LIMITS = Object.freeze({
   /** Windows of a file, of its latest `rereadWindows`, that went over old ground (paging over old ground). */
   rereadCount: 4,
   rereadWindows: 6,
+  /** Runs from more than one command that end the same way, before the same-failure detector's first notice. */
+  sameOutcomeAcross: 4,
 })
 
 /** What `apply` works with: the validated config plus the detector options derived from it. */
@@ -94,7 +96,10 @@ export function resolveOptions(config: Config): ResolvedConfig {
       // Responses that repeat are repeated text too: the same count makes them a loop.
       'same-response': { first: config.duplicateTextThreshold, every: config.callReWarnEvery },
       'edit-revert': { schedule: { first: LIMITS.failureReturns, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
-      'same-failure': { schedule: { first: config.sameFailureCount, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks },
+      'same-failure': {
+        schedule: { first: config.sameFailureCount, every: config.callReWarnEvery }, maxTracked: LIMITS.trackedChecks,
+        acrossCommands: LIMITS.sameOutcomeAcross,
+      },
       'duplicate-text': {
         threshold: config.duplicateTextThreshold,
         windowMs: config.duplicateTextWindowMs,

@@ -133,14 +133,21 @@ export interface RunawayFinding {
   readonly cuts: number
 }
 
-/** A check that failed the same way run after run, each time after edits that left what the failure points to alone. */
+/**
+ * Runs that ended the same way, each a new attempt (after edits that left what the outcome points to alone, or as
+ * another command): the same failure whatever command or wrapper ran it, or one check's unchanged output.
+ */
 export interface SameFailureFinding {
   readonly kind: 'same-failure'
-  /** The check: its tool and canonical arguments (unbounded; the message layer trims them). */
+  /** The latest check: its tool and canonical arguments (unbounded; the message layer trims them). */
   readonly tool: string
   readonly args: string
-  /** Runs in a row that failed this way, each after an edit, the current one included. */
+  /** Runs that ended this way, each a new attempt, the current one included. */
   readonly count: number
+  /** `failure`: they failed alike; `output`: one check that did not fail showed the same output after every edit. */
+  readonly evidence: 'failure' | 'output'
+  /** How many different commands ran them (1: the same check each time). */
+  readonly commands: number
   /** The failure's line: the exception, or the output's last line (bounded; the message layer trims it further). */
   readonly failure: string
   /** The file the failure is raised in, when the output names one; empty otherwise. */

@@ -5,7 +5,7 @@
  * findings into notices or denials. Time is always passed in, never read.
  * @module dsh-brake/core/types
  */
-import type { Failure } from './evidence/failures.js'
+import type { Failure, Shown } from './evidence/failures.js'
 import type { FileEdit } from './evidence/file-edits.js'
 import type { ResultRef } from './evidence/results.js'
 
@@ -49,6 +49,21 @@ export interface CallObservation {
    * exception); undefined otherwise.
    */
   readonly failure: Failure | undefined
+  /**
+   * For a check that did not fail, what its output showed (its normalized fingerprint and last line), so that an
+   * output unchanged by the edits between two runs can be told; absent otherwise.
+   */
+  readonly shown?: Shown | undefined
+  /**
+   * For a check that did not fail and ended in no exception, a failure its output reports in words (its last line
+   * among the last that reads as an error), whatever noise is around it; absent otherwise.
+   */
+  readonly worded?: Failure | undefined
+  /**
+   * For a check run by a shell command, the files its command line names (operands that look like paths, at most a
+   * few): the check's own inputs. An edit of one of them between two runs changed the experiment, not only the code.
+   */
+  readonly inputs?: readonly string[] | undefined
   /** For a `mutating` call, the edits it shows (`file-edits.ts`); empty for any other call. */
   readonly edits: readonly FileEdit[]
   /** What the call looked for, when it is a lookup (a search, or the opening of a file); absent otherwise. */

@@ -4,13 +4,14 @@
  */
 import type { ToolExecution, ToolExecutionResult } from '@deepseek-ai/dsh-tools'
 import { detached } from '../core/evidence/detach.js'
-import { failureOf } from '../core/evidence/failures.js'
+import { failureOf, reportedFailure, shownBy, withEnd } from '../core/evidence/failures.js'
 import type { Identity } from '../core/identity/identify.js'
 import { errorLine } from '../core/evidence/normalize.js'
 import { REFUSED, resultOf } from '../core/evidence/results.js'
 import type { CallObservation } from '../core/types.js'
 import { facetsOf, foundNothing } from './lookups.js'
-import { reportsShellFailure, withoutShellFailure } from './shell.js'
+import { commandWords, simpleCommands } from '../core/identity/shell-command.js'
+import { reportsShellFailure, shellEnd, withoutShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
 /** Characters of an error's line kept, at most (a notice quotes fewer). */
@@ -32,6 +33,12 @@ export function observeCall(
   // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
   const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
   const lookup = facets?.lookup
+  // A check: a call of class `default` that is no lookup, or a shell command that changes files and then runs
+  // something (`cat > x.py <<EOF … EOF; python x.py`): an edit and a check in one call. Only a check's outcome is read.
+  const check = !refused && facets?.window === undefined && lookup === undefined
+    && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && identity.changeStands))
+  const body = check && shellFailed ? withoutShellFailure(text) : text
+  const failure = check ? failureOf(body, failed) : undefined
   // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
   return {
     tool: exec.name,
@@ -44,9 +51,13 @@ export function observeCall(
     errorLine: line,
     inputError: line !== undefined && rejectsInput(result, line),
     changeStands: identity.changeStands,
-    // Only a check's failure is judged (a test, a build, a script run: class `default`), from what the command printed,
-    // not the closing line DSH adds.
-    failure: refused || identity.kind !== 'default' ? undefined : failureOf(shellFailed ? withoutShellFailure(text) : text, failed),
+    // Only a check's failure is judged (a test, a build, a script run), from what the command printed, not the closing
+    // line DSH adds; a failure that printed nothing by how it ended (a hang with no output is one outcome).
+    failure: failure === undefined || !shellFailed ? failure : withEnd(failure, body, shellEnd(text)),
+    shown: check && failure === undefined ? shownBy(body) : undefined,
+    // A run that did not fail may still report a failure in words (a simulator's trap, `Unknown command`).
+    worded: check && failure === undefined ? reportedFailure(body) : undefined,
+    inputs: check && identity.shell ? commandInputs(exec.arguments) : undefined,
     edits: identity.edits,
     lookup,
     window: facets?.window,
@@ -64,4 +75,25 @@ export function contentText(content: readonly { readonly type: string; readonly 
   let text = ''
   for (const block of content) text += block.type === 'text' ? `${block.text ?? ''}\n` : `[${block.type}]\n`
   return text
+}
+
+/** Files a shell check names, at most this many. */
+const INPUTS = 8
+
+/**
+ * The files a shell command line names: the operands of its simple commands (wrappers left out) that look like paths
+ * (a slash, or a name with an extension), at most {@link INPUTS}. Heredoc bodies are not read.
+ */
+function commandInputs(args: unknown): readonly string[] | undefined {
+  const command = typeof args === 'object' && args !== null ? (args as { command?: unknown }).command : undefined
+  if (typeof command !== 'string') return undefined
+  const inputs: string[] = []
+  for (const simple of simpleCommands(command)) {
+    for (const word of commandWords(simple.words).slice(1)) {
+      if (word.startsWith('-') || !/\/|\.[A-Za-z]\w{0,5}$/.test(word) || inputs.includes(word)) continue
+      inputs.push(detached(word.slice(0, 200)))
+      if (inputs.length === INPUTS) return inputs
+    }
+  }
+  return inputs
 }

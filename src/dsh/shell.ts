@@ -25,3 +25,12 @@ export function withoutShellFailure(failedOutput: string): string {
   const trimmed = failedOutput.trimEnd()
   return trimmed.slice(0, trimmed.lastIndexOf('\n') + 1)
 }
+
+/** How a failed command ended, from its closing line: `timeout` (timed out, or `timeout`'s exit code 124), `exit N`, a signal. */
+export function shellEnd(text: string): string {
+  const trimmed = text.trimEnd()
+  const last = trimmed.slice(trimmed.lastIndexOf('\n') + 1)
+  if (/^\[timed out after |^\[exit code: 124\]$/.test(last)) return 'timeout'
+  const ended = /^\[(exit code: -?\d+|killed by signal: [^\]]*)\]$/.exec(last)
+  return ended === null ? '' : ended[1]!
+}

@@ -238,8 +238,30 @@ export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits di
 /** The collapsed-row summary of a same-failure notice. */
 export const SAME_FAILURE_SUMMARY = '{tool} failed × {count} after edits, same failure'
 
+/** The notice when runs under different commands (scripts, wrappers, flags) ended the same way, one failure. */
+export const SAME_FAILURE_COMMANDS_NOTICE = `[dsh-brake] {count} runs under {commands} different commands ended the same way, the latest \`{tool}\` {arguments}:
+{failure}
+Another script, wrapper or flag does not change this outcome. {origin}Find what causes it before you run it again, or tell the user what is blocking you.`
+
+/** The collapsed-row summary of {@link SAME_FAILURE_COMMANDS_NOTICE}. */
+export const SAME_FAILURE_COMMANDS_SUMMARY = '{count} runs, {commands} commands, same failure'
+
+/** The notice when one check that did not fail showed the same output after every edit. */
+export const SAME_OUTPUT_NOTICE = `[dsh-brake] \`{tool}\` {arguments} showed the same output {count} times, each after you edited {edited}, ending:
+{failure}
+Your edits do not change what it shows. Check that they reach what it runs (the file, the module, a cache or build in between) before you edit again, or tell the user what is blocking you.`
+
+/** The collapsed-row summary of {@link SAME_OUTPUT_NOTICE}. */
+export const SAME_OUTPUT_SUMMARY = '{tool} × {count} after edits, same output'
+
 /** The same failure after every fix in a phrase. */
 export const SAME_FAILURE_PHRASE = '`{tool}` failed the same way {count} times in a row, each time after an edit: {failure}'
+
+/** Runs under different commands that ended the same way, in a phrase. */
+export const SAME_FAILURE_COMMANDS_PHRASE = '{count} runs under {commands} different commands ended the same way: {failure}'
+
+/** One check's unchanged output after edits, in a phrase. */
+export const SAME_OUTPUT_PHRASE = '`{tool}` showed the same output {count} times, each time after an edit: {failure}'
 
 // Edits that undo each other (`edit-revert`)
 

@@ -26,7 +26,9 @@ import {
   NEAR_DUPLICATE_NOTICE, NEAR_DUPLICATE_PHRASE, NEAR_DUPLICATE_PHRASE_CALL, NEAR_DUPLICATE_RETURNED, NEAR_DUPLICATE_SUMMARY,
   REFUSED_CALLS_PHRASE, REREADING_NOTICE, REREADING_PHRASE, REREADING_SUMMARY, RUNAWAY_LABEL, RUNAWAY_NOTICE, RUNAWAY_PART,
   RUNAWAY_PHRASE, RUNAWAY_SUMMARY, SAME_ERROR_NOTICE, SAME_ERROR_PHRASE, SAME_ERROR_SUMMARY, SAME_FAILURE_NOTICE,
-  SAME_FAILURE_ORIGIN, SAME_FAILURE_PHRASE, SAME_FAILURE_SUMMARY, SAME_GROUND_CALL_LINE, SAME_GROUND_NOTICE,
+  SAME_FAILURE_COMMANDS_NOTICE, SAME_FAILURE_COMMANDS_PHRASE, SAME_FAILURE_COMMANDS_SUMMARY, SAME_FAILURE_ORIGIN,
+  SAME_FAILURE_PHRASE, SAME_FAILURE_SUMMARY, SAME_OUTPUT_NOTICE, SAME_OUTPUT_PHRASE, SAME_OUTPUT_SUMMARY, SAME_GROUND_CALL_LINE,
+  SAME_GROUND_NOTICE,
   SAME_GROUND_PHRASE, SAME_GROUND_PHRASE_CALL, SAME_GROUND_SUMMARY, SAME_INPUT_ERROR_NOTICE, SAME_INPUT_ERROR_SUMMARY,
   SAME_RESPONSE_NOTICE, SAME_RESPONSE_PHRASE, SAME_RESPONSE_SAMENESS, SAME_RESPONSE_SUMMARY,
 } from './templates.js'
@@ -208,11 +210,16 @@ function sameFailureWording(found: SameFailureFinding): Wording {
   }
   const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
   const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+  const filled = { ...values, edited, origin, commands: String(found.commands) }
+  // One check's unchanged output; one failure under several commands; one check failing alike after edits.
+  const [notice, short, phrase] = found.evidence === 'output'
+    ? [SAME_OUTPUT_NOTICE, SAME_OUTPUT_SUMMARY, SAME_OUTPUT_PHRASE]
+    : found.commands > 1
+      ? [SAME_FAILURE_COMMANDS_NOTICE, SAME_FAILURE_COMMANDS_SUMMARY, SAME_FAILURE_COMMANDS_PHRASE]
+      : [SAME_FAILURE_NOTICE, SAME_FAILURE_SUMMARY, SAME_FAILURE_PHRASE]
   return {
-    notice: () => ({
-      text: fill(SAME_FAILURE_NOTICE, { ...values, edited, origin }), summary: summary(fill(SAME_FAILURE_SUMMARY, values)),
-    }),
-    phrase: () => fill(SAME_FAILURE_PHRASE, values),
+    notice: () => ({ text: fill(notice, filled), summary: summary(fill(short, filled)) }),
+    phrase: () => fill(phrase, filled),
   }
 }
 
@@ -247,7 +254,11 @@ export const WORDINGS: { readonly [K in LoopKind]: KindWording<Extract<Finding, 
   'same-response': { words: sameResponseWording, summaries: [SAME_RESPONSE_SUMMARY], phrases: [SAME_RESPONSE_PHRASE] },
   'runaway': { words: runawayWording, summaries: [RUNAWAY_SUMMARY, RUNAWAY_LABEL], phrases: [RUNAWAY_PHRASE] },
   'edit-revert': { words: editRevertWording, summaries: [EDIT_REVERT_SUMMARY.back, EDIT_REVERT_SUMMARY.redo], phrases: [EDIT_REVERT_PHRASE] },
-  'same-failure': { words: sameFailureWording, summaries: [SAME_FAILURE_SUMMARY], phrases: [SAME_FAILURE_PHRASE] },
+  'same-failure': {
+    words: sameFailureWording,
+    summaries: [SAME_FAILURE_SUMMARY, SAME_FAILURE_COMMANDS_SUMMARY, SAME_OUTPUT_SUMMARY],
+    phrases: [SAME_FAILURE_PHRASE, SAME_FAILURE_COMMANDS_PHRASE, SAME_OUTPUT_PHRASE],
+  },
   'near-duplicate': { words: nearDuplicateWording, summaries: [NEAR_DUPLICATE_SUMMARY], phrases: [NEAR_DUPLICATE_PHRASE] },
   'rereading': { words: rereadingWording, summaries: [REREADING_SUMMARY], phrases: [REREADING_PHRASE] },
 })

@@ -43,7 +43,7 @@ const quotes = (text: string, template: string): boolean =>
   fences(text).some(fence => fence.includes(`\n${template}\n`)) || text.includes(`\`${template}\``)
 
 /** Notices that are another wording of their kind's first notice: docs/notices.md quotes them with it. */
-const VARIANTS = new Set(['SAME_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE'])
+const VARIANTS = new Set(['SAME_INPUT_ERROR_NOTICE', 'EDIT_REVERT_BACK_NOTICE', 'SAME_FAILURE_COMMANDS_NOTICE', 'SAME_OUTPUT_NOTICE'])
 /** The first notice of each kind, which the README quotes: every whole notice but the variants, and the refusal. */
 const firstNotices = templates.filter(([name]) => (name.endsWith('_NOTICE') && !VARIANTS.has(name)) || name === 'DENIAL_REASON')
 /** The notices about calls that brought no news that docs/notices.md shows: one per advice, and a rereading. */
@@ -195,7 +195,7 @@ describe('README.md', () => {
       }).text,
       messages.findingNotice({
         kind: 'same-failure', tool: 'bash', args: '{"command":"cd /repo && python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
-        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
+        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
       }).text,
       ...NO_NEWS_EXAMPLES.map(finding => messages.findingNotice(finding).text),
     ]

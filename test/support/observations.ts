@@ -4,7 +4,7 @@
  */
 import { callKey } from '../../src/core/identity/canonical.ts'
 import { createCallHistory } from '../../src/core/call-history.ts'
-import { failureOf } from '../../src/core/evidence/failures.ts'
+import { failureOf, shownBy } from '../../src/core/evidence/failures.ts'
 import { shellEdits, toolEdits } from '../../src/core/evidence/file-edits.ts'
 import { createProgress } from '../../src/core/progress.ts'
 import { resultOf } from '../../src/core/evidence/results.ts'
@@ -29,9 +29,13 @@ export function createStepper(maxTracked = 1024): Stepper {
   return Object.assign((call: CallObservation, epoch = 0) => history.step(call, epoch), { slotOf: (key: number) => history.find(key) })
 }
 
-/** A check (a shell command run) with its output, failed or not: its failure read as the plugin reads it. */
-export function checkOf(command: string, output: string, failed = false): CallObservation {
-  return callOf('bash', { command }, { result: output, failed, failure: failureOf(output, failed) })
+/**
+ * A check (a shell command run) with its output, failed or not: its failure, or what it showed, read as the plugin
+ * reads them; `over` adds the rest (its inputs, say).
+ */
+export function checkOf(command: string, output: string, failed = false, over: Override = {}): CallObservation {
+  const failure = failureOf(output, failed)
+  return callOf('bash', { command }, { result: output, failed, failure, shown: failure === undefined ? shownBy(output) : undefined, ...over })
 }
 
 /** A file tool's edit of `file_path`, replacing `old_string` with `new_string`, its edits read as the plugin reads them. */

@@ -163,6 +163,66 @@ class Stretch {
   }
 }
 
+/**
+ * The same answer to everything: calls in a row, three different ones at least, of more than one tool, runs among
+ * them, edits too, that all returned one non-empty text (a shell that prints only its own marker, whatever script it
+ * runs or file it writes). Edits do not end it: an edit whose result is the run's one text says nothing of what it
+ * did. One tool that always answers alike (`ok`) is that tool's way, not a loop.
+ */
+class SameAnswer {
+  // The latest result's raw fingerprint, the calls in a row that returned it, their different calls (and the latest
+  // few named), and the count at the latest notice.
+  private raw = -1
+  private count = 0
+  private noticed = 0
+  // The run's first tool, whether another tool answered alike (2), and its runs (calls of class `default`).
+  private tool = ''
+  private tools = 1
+  private runs = 0
+  private readonly keys = new Set<number>()
+  private readonly named: Named[] = []
+
+  /** Observe `call`; the run as a finding when it is one due a notice on `schedule`, else undefined. */
+  observe(call: CallObservation, schedule: Schedule): Evidence<NearDuplicateFinding> | undefined {
+    const text = call.result.text
+    if (call.result.raw >= 0 && call.result.raw === this.raw && text !== undefined && text.trim() !== '') {
+      this.count++
+    } else {
+      this.count = 1
+      this.noticed = 0
+      this.keys.clear()
+      this.named.length = 0
+      this.raw = call.result.raw
+      this.tool = call.tool
+      this.tools = 1
+      this.runs = 0
+    }
+    if (call.tool !== this.tool && this.tools === 1) this.tools = 2
+    if (call.kind === 'default') this.runs++
+    addKey(this.keys, call.key)
+    name(this.named, { tool: call.tool, key: call.key, args: call.args, returned: 'same-output' })
+    // Three different calls at least: two calls going round with one result are a cycle, the exact detectors' to tell.
+    if (this.keys.size < 3 || this.tools < 2 || this.runs === 0) return undefined
+    if (!isDue(schedule, this.count, this.noticed)) return undefined
+    this.noticed = this.count
+    return {
+      finding: {
+        kind: 'near-duplicate', count: this.count, variants: this.keys.size, mostly: 'same-output',
+        calls: this.named.map(entry => ({ tool: entry.tool, args: canonicalJson(entry.args) ?? 'null', returned: entry.returned })),
+      },
+      calls: [...this.keys],
+    }
+  }
+
+  reset(): void {
+    this.raw = -1
+    this.count = 0
+    this.noticed = 0
+    this.keys.clear()
+    this.named.length = 0
+  }
+}
+
 /** One agent's near-duplicate detector. */
 class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicateFinding>> {
   private readonly options: NearDuplicateOptions
@@ -175,6 +235,9 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
   private readonly outputKeys: number[] = []
   private readonly outputEpochs: number[] = []
   private readonly outputAt: number[] = []
+  // The raw fingerprint of the latest substantial output.
+  private lastOutput = -1
+  private readonly sameAnswer = new SameAnswer()
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
   private readonly seen = createLruTable(SEEN_LINES)
@@ -188,6 +251,8 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
   observe({ call, epoch: now, revisit }: CallStep): Evidence<NearDuplicateFinding> | undefined {
     this.at++
     if (call.refused) return undefined
+    const answer = this.sameAnswer.observe(call, this.options.schedule)
+    if (answer !== undefined) return answer
     const stretch = this.stretch
     if (now !== stretch.epoch) {
       stretch.end()
@@ -205,6 +270,8 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
     this.answered.length = 0
     this.answeredNext = 0
     this.outputs.clear()
+    this.lastOutput = -1
+    this.sameAnswer.reset()
     this.seen.clear()
     this.stretch.epoch = -1
     this.stretch.end()
@@ -235,12 +302,18 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
     return old ? { returned: 'seen', again, origin } : undefined
   }
 
-  /** The call whose output this one repeats (another call, since the last progress), if any; remembers this one's. */
+  /**
+   * The call whose output this one repeats (another call, since the last progress), if any; remembers this one's. Only
+   * a repeat of the latest output counts: calls whose outputs go back and forth between two answers (a check under one
+   * flag, then another, each combination answering with or without a line) each tell which way they went.
+   */
   private sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
     const text = call.result.text
     if (call.result.raw < 0 || (text !== undefined && text.trim().length < SUBSTANTIAL_OUTPUT)) return undefined
     const slot = this.outputs.use(call.result.raw)
-    const before = !this.outputs.added && this.outputEpochs[slot] === now && this.outputKeys[slot] !== call.key
+    const latest = this.lastOutput === call.result.raw
+    this.lastOutput = call.result.raw
+    const before = !this.outputs.added && latest && this.outputEpochs[slot] === now && this.outputKeys[slot] !== call.key
       ? { key: this.outputKeys[slot]!, at: this.outputAt[slot]! }
       : undefined
     this.outputKeys[slot] = call.key

@@ -1,130 +1,287 @@
 /**
- * The same failure after every fix: one check failing exactly as before after each of several edits that never touched
- * what the failure points to. Edits are progress, so the other detectors start over at each one; this one looks across
- * them, since the edits keep missing the cause. Never refused: a change each time is real work, however little it
- * achieves.
+ * The same outcome after every attempt: runs that end the same way, each a new attempt (after edits that left what the
+ * outcome points to alone, or as another command), where a person sees no news. Edits are progress, so the other
+ * detectors start over at each one; this one looks across them, since the attempts keep missing the cause. Never
+ * refused: a change each time is real work, however little it achieves.
+ *
+ * An outcome is what a person reads a run's end as, whatever command or wrapper ran it:
+ * - **a failure** (failures.ts): the exception it ends in and where, else its whole output; a failure that printed
+ *   nothing by how it ended (a hang with no output is one outcome, under `timeout 30`, `nohup` or none);
+ * - **an output**, for a check that did not fail: only the same check's (one command) unchanged output counts, as a
+ *   success printed by two commands says nothing of a loop.
+ *
+ * A run goes on a chain of runs that ended the same way when, since the chain's latest run, the agent made a change or
+ * ran another command (a plain re-run of the same command with nothing changed but debug prints neither counts nor
+ * breaks: a repeat of one call is the identical-call detector's), within {@link MAX_GAP} calls or with no other run
+ * between (the agent went reading and editing, then ran it again), and no change was aimed
+ * at the outcome:
+ * none touched a file the outcome points to (the file an exception was raised in; the files a failure's output names
+ * near its end) or, for an outcome that points to no file, a file both runs' commands name (the experiment's own
+ * input, such as the environment file `conda env create -f env.yml` reads). A debug print put in or taken out is no
+ * attempt (file-edits.ts tells them): it watches the code, it does not change it. Runs of other commands in between,
+ * ending otherwise, neither count nor break it: a person weighing one outcome looks past the others; the same command
+ * passing (or printing nothing, not failing) breaks it, while ending another way does not (an outcome the edits bring
+ * back is no news either). A new script written and run is a new command: writing it is no change aimed at the
+ * failure. A change the brake cannot place (a patch, an install) is taken as aimed at an outcome that points to files
+ * (it may have touched them), and at none that points nowhere (a hang with no output after an install is the install's
+ * outcome too); it is no attempt at changing one check's output. Runs from more than one command need
+ * `acrossCommands` before the first notice: another wrapper or flag is a quicker try than an edit; an exception raised
+ * at one place is told at the same count from several commands as from one (new scripts dying alike at one line of a
+ * library: the scripts are not what fails). A failure worded in a line of an output that did not fail counts across
+ * commands only.
  * Design: docs/design.md#the-same-failure-after-every-fix
  * @module dsh-brake/core/detectors/same-failure
  */
 import { remember } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { ANY_FILE } from '../evidence/file-edits.js'
-import { sameFile } from '../evidence/failures.js'
-import type { CallStep } from '../types.js'
+import { sameFile, type Failure } from '../evidence/failures.js'
+import type { CallObservation, CallStep } from '../types.js'
 import type { Evidence, SameFailureFinding } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
 /** Thresholds of the same-failure detector. */
 export interface SameFailureOptions {
-  /** When notices fall: `first` is the runs in a row that fail the same way, each after a change. */
+  /** When notices fall: `first` is the runs that end the same way, each a new attempt. */
   readonly schedule: Schedule
-  /** Checks whose chains are remembered. */
+  /** Outcomes whose chains are remembered. */
   readonly maxTracked: number
+  /**
+   * Runs a chain needs before its first notice when they came from more than one command: another wrapper or flag is a
+   * quicker try than an edit, and a person lets a few go by (three pytest spellings that fail alike, then a look
+   * elsewhere, is work).
+   */
+  readonly acrossCommands: number
 }
 
-/** Calls from one run of a check to the next, at most, for the two to be one chain. */
+/** Calls from one run of a chain to the next, at most, for the two to be one chain. */
 export const MAX_GAP = 10
-/** Files edited since the latest check that are remembered; an agent editing more is taken as editing anything. */
-export const EDITED_FILES = 16
+/** Edits remembered (the latest), to tell which files were changed between two runs of a chain. */
+export const EDITS_KEPT = 64
 /** Files edited meanwhile that a notice names. */
 export const NAMED_EDITS = 3
+/** Different commands a chain remembers, to count them. */
+const COMMANDS = 8
 
 interface Chain {
-  /** The failure's fingerprint (the same failure), its line, and the files it points to. */
-  same: number
+  /** The latest run's check (key) and call; the runs in the chain and at its latest notice (0 before). */
+  key: number
+  at: number
+  n: number
+  noticed: number
+  /** The outcome's line, the file it was raised in, and the files it points to. */
   line: string
   origin: string
   files: readonly string[]
-  /** Runs in the chain, the epoch and call of the latest, and the runs at the latest notice (0 before the first). */
-  n: number
-  epoch: number
-  at: number
-  noticed: number
+  /** The latest run's inputs (the files its command names). */
+  inputs: readonly string[]
+  /** Different commands of the chain's runs (their keys, the latest few). */
+  commands: number[]
   /** Files edited between the runs, latest first, at most {@link NAMED_EDITS}. */
   edited: string[]
+  failure: boolean
 }
 
 /** Create a same-failure detector. */
 export function createSameFailureDetector(options: SameFailureOptions): Detector<CallStep, Evidence<SameFailureFinding>> {
-  const chains = new Map<number, Chain>()
-  let observed = 0
-  // The latest check, and the files changed since it (`unseen`: a change the brake cannot place, or too many).
-  let lastCheck: number | undefined
-  let edited: string[] = []
-  let unseen = false
+  return new SameFailureDetector(options)
+}
 
-  return {
-    observe(step) {
-      const { call, epoch } = step
-      const at = ++observed
-      if (call.refused) return undefined
-      if (call.kind === 'mutating') {
-        if (call.failed && !call.changeStands) return undefined
-        for (const edit of call.edits) {
-          if (edit.file === ANY_FILE || edited.length === EDITED_FILES) unseen = true
-          else if (!edited.includes(edit.file)) edited.push(edit.file)
-        }
-        return undefined
-      }
-      if (call.kind !== 'default') return undefined
-      const previous = lastCheck
-      const changed = edited
-      const blind = unseen
-      lastCheck = call.key
-      // A new list only after edits (`changed` keeps the old one for this call): most checks follow none.
-      if (edited.length > 0) edited = []
-      unseen = false
-      // A failure told only by an exception the output went on after is not certain enough to call unchanged.
-      const failure = call.failure?.loose === true ? undefined : call.failure
-      if (failure === undefined) {
-        if (chains.size > 0) chains.delete(call.key)
-        return undefined
-      }
-      const before = chains.get(call.key)
-      if (before !== undefined && before.same === failure.same && before.epoch === epoch && previous === call.key) {
-        // Run again with no change: neither a round nor a break.
-        before.at = at
-        return undefined
-      }
-      const goesOn = before !== undefined && before.same === failure.same && before.epoch !== epoch && previous === call.key &&
-        at - before.at <= MAX_GAP && !blind && !aimedAt(changed, failure.files)
-      let chain: Chain
-      if (goesOn) {
-        chain = before
-        chain.n++
-        chain.edited = latestEdited(changed, chain.edited)
-      } else {
-        chain = {
-          same: failure.same, line: failure.line, origin: failure.origin, files: failure.files, n: 1, epoch, at, noticed: 0, edited: [],
-        }
-      }
-      // Either way the chain becomes the most recently seen.
-      chains.delete(call.key)
-      remember(chains, call.key, chain, options.maxTracked)
-      chain.epoch = epoch
-      chain.at = at
-      if (!isDue(options.schedule, chain.n, chain.noticed)) return undefined
-      chain.noticed = chain.n
-      const finding: SameFailureFinding = {
-        kind: 'same-failure', tool: call.tool, args: canonicalJson(call.args) ?? 'null', count: chain.n, failure: chain.line,
-        origin: chain.origin, edited: chain.edited,
-      }
-      return { finding, calls: [call.key] }
-    },
-    reset() {
-      chains.clear()
-      lastCheck = undefined
-      edited = []
-      unseen = false
-    },
-    size: () => ({ failingChecks: chains.size, editsSinceCheck: edited.length }),
+/** One agent's same-failure detector. A class, so that its methods are made once rather than for every agent. */
+class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFinding>> {
+  private readonly options: SameFailureOptions
+  private readonly chains = new Map<number, Chain>()
+  private observed = 0
+  // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
+  private readonly editAts: number[] = []
+  private readonly editFiles: string[] = []
+  // Whether each edit only put in or took out a debug print (1) or not (0).
+  private readonly editProbes: number[] = []
+  private made = 0
+  // The call of the latest run (of any check) before the one being judged.
+  private lastCheck = 0
+
+  constructor(options: SameFailureOptions) {
+    this.options = options
+  }
+
+  observe({ call }: CallStep): Evidence<SameFailureFinding> | undefined {
+    const at = ++this.observed
+    if (call.refused) return undefined
+    if (call.kind === 'mutating') {
+      if (call.failed && !call.changeStands) return undefined
+      this.noteEdits(call, at)
+    }
+    // A check: the adapter read an outcome from it (a failure, or what it showed, and a failure it worded).
+    const failure = call.failure?.loose === true ? undefined : call.failure
+    const shown = failure === undefined ? call.shown : undefined
+    if (failure === undefined && shown === undefined) return undefined
+    // The same check passing breaks the chains its earlier runs were on: what failed was mended. Ending another way
+    // does not: an outcome the edits bring back is no news either (the wrong 9/2, another output, 9/2 again).
+    if (shown?.passed === true) {
+      for (const [other, chain] of this.chains) if (chain.key === call.key) this.chains.delete(other)
+      this.lastCheck = at
+      return undefined
+    }
+    const edits: Edits = { ats: this.editAts, files: this.editFiles, probes: this.editProbes, made: this.made }
+    // A check's unchanged output is its own; a failure is the same whatever ran it.
+    const told = failure !== undefined
+      ? this.extend(failure.same, call, at, edits, failure)
+      : this.extend(mix(shown!.same, call.key), call, at, edits, undefined, shown!.line)
+    // A failure worded in a line of an output that did not fail (a simulator's trap, `Unknown command`), whatever
+    // noise came before it: counted across commands only, as one check's output is compared whole.
+    const worded = call.worded === undefined ? undefined : this.extend(call.worded.same, call, at, edits, call.worded)
+    this.lastCheck = at
+    return told ?? worded
+  }
+
+  reset(): void {
+    this.chains.clear()
+    this.made = 0
+    this.lastCheck = 0
+    this.editAts.length = 0
+    this.editFiles.length = 0
+    this.editProbes.length = 0
+  }
+
+  size(): Readonly<Record<string, number>> {
+    return { failingChecks: this.chains.size, outcomeEdits: Math.min(this.made, EDITS_KEPT) }
+  }
+
+  /** Remember the edits of call `at`, the oldest falling off. */
+  private noteEdits(call: CallObservation, at: number): void {
+    for (const edit of call.edits) {
+      const slot = this.made++ % EDITS_KEPT
+      this.editAts[slot] = at
+      this.editFiles[slot] = edit.file
+      this.editProbes[slot] = 'probe' in edit ? 1 : 0
+    }
+  }
+
+  /**
+   * Put the run `call` (call number `at`) on the chain of `outcome`: a failure, or (without one) an output showing
+   * `line`. What to tell, when the chain is due.
+   */
+  private extend(
+    outcome: number, call: CallObservation, at: number, edits: Edits, failure: Failure | undefined, line = '',
+  ): Evidence<SameFailureFinding> | undefined {
+    const before = this.chains.get(outcome)
+    if (before !== undefined && before.key === call.key && !changedBetween(edits, before.at, at, failure === undefined)) {
+      // Run again with no change but debug prints: neither a new attempt nor a break.
+      before.at = at
+      return undefined
+    }
+    const chain = this.chainFor(before, call, at, edits, failure, line)
+    // Either way the chain becomes the most recently seen.
+    this.chains.delete(outcome)
+    remember(this.chains, outcome, chain, this.options.maxTracked)
+    chain.key = call.key
+    chain.at = at
+    chain.inputs = call.inputs ?? []
+    if (!chain.commands.includes(call.key)) {
+      chain.commands.push(call.key)
+      if (chain.commands.length > COMMANDS) chain.commands.shift()
+    }
+    if (failure?.worded === true && chain.commands.length < 2) return undefined
+    // From several commands, an exception raised at one place is as strong as one check's: the scripts are not what
+    // fails. Any other outcome (a hang, an output, a worded failure) from several commands needs `acrossCommands`.
+    const schedule = chain.commands.length > 1 && chain.origin === ''
+      ? { ...this.options.schedule, first: Math.max(this.options.schedule.first, this.options.acrossCommands) }
+      : this.options.schedule
+    if (!isDue(schedule, chain.n, chain.noticed)) return undefined
+    chain.noticed = chain.n
+    return { finding: findingOf(call, chain), calls: [...chain.commands] }
+  }
+
+  /** The chain the run goes on: `before`, extended, when it is close enough and no edit was aimed at it; else a new one. */
+  private chainFor(
+    before: Chain | undefined, call: CallObservation, at: number, edits: Edits, failure: Failure | undefined, line: string,
+  ): Chain {
+    const inputs = call.inputs ?? []
+    // Where the outcome points: the file an exception was raised in; else the files the output names and the files
+    // both runs' commands name (the experiment's input).
+    const files = failure !== undefined && failure.origin !== '' ? failure.files : [...failure?.files ?? [], ...shared(inputs, before?.inputs ?? [])]
+    // Close enough: within MAX_GAP calls, or with no other run between (the agent read and edited, then ran it again).
+    const near = before !== undefined && (at - before.at <= MAX_GAP || before.at === this.lastCheck)
+    if (before !== undefined && near && !aimed(edits, before.at, at, files)) {
+      before.n++
+      before.edited = latestEdited(editedBetween(edits, before.at, at), before.edited)
+      return before
+    }
+    return {
+      key: call.key, at, n: 1, noticed: 0, line: failure?.line ?? line, origin: failure?.origin ?? '', files,
+      inputs, commands: [], edited: [], failure: failure !== undefined,
+    }
   }
 }
 
-/** Whether a file in `changed` is one of the files a failure points to. */
-function aimedAt(changed: readonly string[], files: readonly string[]): boolean {
-  for (const file of changed) if (files.some(named => sameFile(file, named))) return true
+function findingOf(call: CallObservation, chain: Chain): SameFailureFinding {
+  return {
+    kind: 'same-failure', tool: call.tool, args: canonicalJson(call.args) ?? 'null', count: chain.n, failure: chain.line,
+    origin: chain.origin, edited: chain.edited, evidence: chain.failure ? 'failure' : 'output', commands: chain.commands.length,
+  }
+}
+
+// Helpers of the module rather than closures: functions of the module are made once, closures for every agent.
+
+/** One number for a check's output and the check: the same output of another check is another outcome. */
+function mix(shown: number, key: number): number {
+  return (shown * 31 + key) % Number.MAX_SAFE_INTEGER
+}
+
+/** The files both runs' commands name. */
+function shared(inputs: readonly string[], earlier: readonly string[]): string[] {
+  return inputs.filter(file => earlier.some(other => sameFile(file, other)))
+}
+
+/** The latest edits, a ring of columns: the call each was made in, the file it named, whether it was a debug print. */
+interface Edits {
+  readonly ats: readonly number[]
+  readonly files: readonly string[]
+  readonly probes: readonly number[]
+  /** Edits made in all. */
+  readonly made: number
+}
+
+/**
+ * Whether an edit other than a debug print was made after call `from`, up to call `until` (an edit made by the run's own
+ * call comes before its run); with `placed`, only one the brake can place (a file it names): a commit, an install or a
+ * patch is no attempt at changing what one check shows.
+ */
+function changedBetween(edits: Edits, from: number, until: number, placed: boolean): boolean {
+  for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
+    const at = edits.ats[slot]!
+    if (at > from && at <= until && edits.probes[slot] === 0 && (!placed || edits.files[slot] !== ANY_FILE)) return true
+  }
   return false
+}
+
+/**
+ * Whether an edit other than a debug print, made after call `from` up to call `until`, touched a file in `files`, or may
+ * have (a change the brake cannot place: a patch may touch any of them). An outcome that points to no file cannot be
+ * aimed at by place: a hang with no output after an install is that install's outcome too.
+ */
+function aimed(edits: Edits, from: number, until: number, files: readonly string[]): boolean {
+  if (files.length === 0) return false
+  for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
+    const at = edits.ats[slot]!
+    const file = edits.files[slot]!
+    if (at <= from || at > until || edits.probes[slot] === 1) continue
+    if (file === ANY_FILE || files.some(named => sameFile(file, named))) return true
+  }
+  return false
+}
+
+/** The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left out). */
+function editedBetween(edits: Edits, from: number, until: number): string[] {
+  const files: string[] = []
+  for (let back = Math.min(edits.made, EDITS_KEPT); back >= 1; back--) {
+    const slot = (edits.made - back) % EDITS_KEPT
+    const at = edits.ats[slot]!
+    const file = edits.files[slot]!
+    if (at > from && at <= until && file !== ANY_FILE && !files.includes(file)) files.push(file)
+  }
+  return files
 }
 
 /** The files a notice names: those `changed` now, latest first, then those edited before, at most {@link NAMED_EDITS}. */

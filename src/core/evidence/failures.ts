@@ -30,6 +30,11 @@ export interface Failure {
    * goes on after the exception. Such a failure is known by its place; `same` is its whole output.
    */
   readonly loose: boolean
+  /**
+   * Whether only a line of the output tells it, in words, from a check that did not fail and ended in no exception
+   * (see {@link reportedFailure}): a weaker reading, counted only across commands.
+   */
+  readonly worded?: true
 }
 
 /** Characters of a failure's line kept for a notice (it quotes fewer). */
@@ -80,7 +85,8 @@ const FILE_EXTENSION = /^\.[A-Za-z]\w{0,5}$/
  * exception among the last lines of an output that goes on after it, from a call that did not fail (a script that
  * runs a command, prints its traceback, and goes on), is a failure by place only: `loose`.
  */
-export function failureOf(body: string, failed: boolean): Failure | undefined {
+export function failureOf(output: string, failed: boolean): Failure | undefined {
+  const body = withoutIgnored(output)
   const start = tailStart(body, TAIL_LINES)
   // Most outputs are neither failed nor end in an exception: one search of their last lines, in place, says so.
   MAY_RAISE.lastIndex = start
@@ -103,6 +109,22 @@ export function failureOf(body: string, failed: boolean): Failure | undefined {
     same, place: exception?.place ?? same, line: exception?.line ?? detached((lines.at(-1)?.trim() ?? '').slice(0, LINE_CHARS)),
     origin: exception?.origin ?? '', files: namedFiles(body.slice(-NAMED_TAIL_CHARS)), loose: false,
   }
+}
+
+/** The line Python prints before a traceback it ignored (an error in a `__del__` at exit, in a thread). */
+const IGNORED = '\nException ignored in'
+
+/**
+ * `output` without the traceback Python ignored at its end (`Exception ignored in: <function …__del__>`, a temporary
+ * file's cleanup at exit): noise after the run, not how it ended. Read from the end only.
+ */
+function withoutIgnored(output: string): string {
+  const at = output.lastIndexOf(IGNORED)
+  if (at === -1) return output
+  const rest = output.slice(at + IGNORED.length)
+  // One traceback, the ignored one, to the end.
+  const first = rest.indexOf('Traceback (most recent call last)')
+  return first !== -1 && rest.indexOf('Traceback (most recent call last)', first + 1) === -1 ? output.slice(0, at + 1) : output
 }
 
 /** What the exception at `lines[at]` says: the failure it makes when it ends the output. */
@@ -197,4 +219,73 @@ export function sameFile(a: string, b: string): boolean {
   if (left === right) return true
   const [long, short] = left.length > right.length ? [left, right] : [right, left]
   return short !== '' && long.endsWith(short) && long[long.length - short.length - 1] === '/'
+}
+
+/**
+ * What a check that did not fail showed, for telling an unchanged outcome: its output as it reads (normalized; a long
+ * output's last {@link COMPARED_CHARS}), and its last line for a notice to quote.
+ */
+export interface Shown {
+  readonly same: number
+  readonly line: string
+  /** Whether the output reports that the check passed (its staying the same after edits is what work looks like). */
+  readonly passed: boolean
+}
+
+/**
+ * Words that report a check passed (`5 passed`, `build succeeded`, `OK`, `Test passed: True`): an output that says so
+ * is a check confirming work, and its staying the same after edits is what work looks like.
+ */
+const SUCCESS = /\b(?:passed|succeeded|success(?:ful(?:ly)?)?)\b|\bOK\b/i
+
+/**
+ * What a check's output `body` shows, when the check did not fail (see {@link Shown}). A check that printed nothing and
+ * did not fail ran quietly: it passed, as far as anyone can tell.
+ */
+export function shownBy(body: string): Shown {
+  const start = tailStart(body, 1)
+  const line = body.slice(start).trim()
+  if (line === '') return PASSED
+  const compared = body.length > COMPARED_CHARS ? body.slice(-COMPARED_CHARS) : body
+  if (SUCCESS.test(compared)) return PASSED
+  return { same: fingerprint(normalizeResult(compared)), line: detached(line.slice(0, LINE_CHARS)), passed: false }
+}
+
+/** What a check that reports success showed: only that (it is never compared). */
+const PASSED: Shown = Object.freeze({ same: 0, line: '', passed: true })
+
+/**
+ * A failure whose output is empty, told apart by how the command ended (`end`: a timeout, or its exit status): a
+ * script that hangs with no output and one that exits 1 with none are two outcomes, and every hang with no output is
+ * one, whatever wrapper ran it. Other failures are as they are.
+ */
+export function withEnd(failure: Failure, body: string, end: string): Failure {
+  if (body.trim() !== '' || end === '') return failure
+  const same = fingerprint(`\u0000${end}`)
+  return { ...failure, same, place: same, line: end }
+}
+
+/**
+ * A line that reports an error in words, in any program's output: `Error: …`, `error: …`, `Unknown command`, `… abort`,
+ * `fatal`, `failed`, `Invalid argument`, `cannot …`, `No such file`, `Permission denied`, `Segmentation fault`.
+ * Plurals in a summary (`0 errors`, `146 errors`) are counts, not a report.
+ */
+const ERROR_WORDS = /\b(?:error|abort(?:ed)?|fatal|fail(?:ed|ure)?|invalid|unknown command|cannot|can't|unable to|not found|no such|denied|refused|exception|traceback|segmentation fault|core dumped|panic)\b/i
+
+/**
+ * The failure a check that did not fail reports in words: the last line among its last lines that reads as an error
+ * (see {@link ERROR_WORDS}), whatever noise came before or after it (a simulator's prompts, a banner, `Goodbye`). Two
+ * runs that end on the same such line ended the same way. Undefined when no line reads so.
+ */
+export function reportedFailure(body: string): Failure | undefined {
+  const start = tailStart(body, TAIL_LINES)
+  const lines = body.slice(start).split('\n')
+  for (let at = lines.length - 1; at >= 0; at--) {
+    const line = lines[at]!.trim()
+    if (line === '' || !ERROR_WORDS.test(line)) continue
+    const said = normalizeResult(line.slice(0, LINE_CHARS))
+    const same = fingerprint(`\u0001${said}`)
+    return { same, place: same, line: detached(line.slice(0, LINE_CHARS)), origin: '', files: [], loose: false, worded: true }
+  }
+  return undefined
 }

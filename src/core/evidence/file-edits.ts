@@ -11,16 +11,19 @@ import { commandWords, simpleCommands, type SimpleCommand } from '../identity/sh
 /** Stands for every file an edit may have changed without naming it (a patch, `git stash`). */
 export const ANY_FILE = '*'
 
-/** What one edit did to one file. */
+/**
+ * What one edit did to one file. `probe`: the edit only adds, changes or removes a debug print (instrumentation to
+ * watch what the code does, not an attempt to change it).
+ */
 export type FileEdit =
   /** Wrote the whole content (its fingerprint); an `rm` writes {@link ABSENT}. */
   | { readonly file: string; readonly kind: 'content'; readonly content: number }
   /** Replaced one text by another (fingerprints), as a file tool or a `sed s/old/new/` does. */
-  | { readonly file: string; readonly kind: 'replace'; readonly old: number; readonly new: number }
+  | { readonly file: string; readonly kind: 'replace'; readonly old: number; readonly new: number; readonly probe?: true }
   /** Inserted a line or block (its beginning, at most {@link TEXT_CHARS}), at a line number when the edit gave one. */
-  | { readonly file: string; readonly kind: 'insert'; readonly text: string; readonly line: number | undefined }
+  | { readonly file: string; readonly kind: 'insert'; readonly text: string; readonly line: number | undefined; readonly probe?: true }
   /** Deleted lines: at a line number, or those matching a pattern. */
-  | { readonly file: string; readonly kind: 'delete'; readonly line: number | undefined; readonly pattern: string | undefined }
+  | { readonly file: string; readonly kind: 'delete'; readonly line: number | undefined; readonly pattern: string | undefined; readonly probe?: true }
   /** Went back to the committed version (`git checkout -- file`, `git stash`). */
   | { readonly file: string; readonly kind: 'restore' }
   /** Changed it in a way the call does not show. */
@@ -54,8 +57,10 @@ export function toolEdits(fields: EditFields, args: unknown): FileEdit[] {
   if (content !== undefined) return [{ file, kind: 'content', content: fingerprint(content) }]
   const old = textField(values, fields.old)
   const replacement = textField(values, fields.new)
-  if (old !== undefined && replacement !== undefined) return [{ file, kind: 'replace', old: fingerprint(old), new: fingerprint(replacement) }]
-  if (replacement !== undefined) return [{ file, kind: 'insert', text: replacement.slice(0, TEXT_CHARS), line: undefined }]
+  if (old !== undefined && replacement !== undefined) {
+    return [{ file, kind: 'replace', old: fingerprint(old), new: fingerprint(replacement), ...probed(probeChange(old, replacement)) }]
+  }
+  if (replacement !== undefined) return [{ file, kind: 'insert', text: replacement.slice(0, TEXT_CHARS), line: undefined, ...probed(isProbe(replacement)) }]
   return [{ file, kind: 'other' }]
 }
 
@@ -188,10 +193,12 @@ function sedEdits(args: readonly string[]): FileEdit[] {
 /** What one sed script does to `file`: a substitution, an insertion, deletions, or something not read. */
 function sedScriptEdits(file: string, script: string): FileEdit[] {
   const substitution = SUBSTITUTION.exec(script)
-  if (substitution !== null) return [{ file, kind: 'replace', old: fingerprint(substitution[2]!), new: fingerprint(substitution[3]!) }]
+  if (substitution !== null) {
+    return [{ file, kind: 'replace', old: fingerprint(substitution[2]!), new: fingerprint(substitution[3]!), ...probed(probeChange(substitution[2]!, substitution[3]!)) }]
+  }
   if (DELETIONS.test(script)) {
     return [...script.matchAll(DELETION)].map(([, line, range, pattern]): FileEdit => ({
-      file, kind: 'delete', line: line !== undefined && range === undefined ? Number(line) : undefined, pattern,
+      file, kind: 'delete', line: line !== undefined && range === undefined ? Number(line) : undefined, pattern, ...probed(pattern !== undefined && isProbe(pattern)),
     }))
   }
   const insertion = INSERTION.exec(script)
@@ -199,7 +206,40 @@ function sedScriptEdits(file: string, script: string): FileEdit[] {
     const [, line, , side, text] = insertion
     // `12i` puts the text on line 12, `12a` on line 13; a pattern's place is not known.
     const at = line === undefined ? undefined : Number(line) + (side === 'a' ? 1 : 0)
-    return [{ file, kind: 'insert', text: text!.trim().slice(0, TEXT_CHARS), line: at }]
+    return [{ file, kind: 'insert', text: text!.trim().slice(0, TEXT_CHARS), line: at, ...probed(isProbe(text!)) }]
   }
   return [{ file, kind: 'other' }]
 }
+
+/**
+ * A debug print, in the languages agents debug in: `print(`, `printf(`, `println(`, a console log call, a `DEBUG` marker,
+ * `breakpoint()`, `pdb`. Code that holds one is instrumentation, put in to watch what runs.
+ */
+const PROBE = /\bprint(?:f|ln)?\s*\(|\bconsole[.]log\b|\bDEBUG\b|\bbreakpoint\(\)|\bpdb\b/g
+
+/** Whether `text` holds a debug print. */
+export function isProbe(text: string): boolean {
+  PROBE.lastIndex = 0
+  return PROBE.test(text)
+}
+
+/** Characters of a replaced text within which a change to a debug print is taken as one (a line or two). */
+const PROBE_LINE = 200
+
+/**
+ * Whether replacing `old` by `replacement` adds a debug print (the new text holds more of them) or changes one (both
+ * short texts hold one).
+ */
+function probeChange(old: string, replacement: string): boolean {
+  const added = replacement.match(PROBE)?.length ?? 0
+  if (added === 0) return false
+  const before = old.match(PROBE)?.length ?? 0
+  return added > before || (before > 0 && old.length <= PROBE_LINE && replacement.length <= PROBE_LINE)
+}
+
+/** `probe: true` for an edit that is a debug print, nothing for any other (most edits carry no such field). */
+function probed(probe: boolean): { readonly probe?: true } {
+  return probe ? PROBED : NOT_PROBED
+}
+const PROBED = Object.freeze({ probe: true as const })
+const NOT_PROBED = Object.freeze({})

@@ -5,7 +5,7 @@ import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/
 import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
-import { EDITED_FILES } from '../../../src/core/detectors/same-failure.ts'
+import { EDITS_KEPT as OUTCOME_EDITS } from '../../../src/core/detectors/same-failure.ts'
 import { failureOf } from '../../../src/core/evidence/failures.ts'
 import { shellEdits } from '../../../src/core/evidence/file-edits.ts'
 import { MAX_FILES } from '../../../src/core/evidence/file-states.ts'
@@ -23,7 +23,7 @@ const options = {
   'duplicate-text': { threshold: 3, windowMs: 1000, cooldownMs: 0, minChars: 10, maxTracked: 8, maxMessageIds: 8, headChars: 20 },
   'same-response': { first: 3, every: 5 },
   'edit-revert': { schedule: { first: 3, every: 5 }, maxTracked: 8 },
-  'same-failure': { schedule: { first: 3, every: 5 }, maxTracked: 8 },
+  'same-failure': { schedule: { first: 3, every: 5 }, maxTracked: 8, acrossCommands: 4 },
 }
 
 const test = callOf('bash', { command: 'npm test' }, { result: '1 failed' })
@@ -155,7 +155,7 @@ const small = {
   'duplicate-text': { threshold: 2, windowMs: 1000, cooldownMs: 10, minChars: 4, maxTracked: BOUND, maxMessageIds: BOUND, headChars: 20 },
   'same-response': { first: 2, every: 3 },
   'edit-revert': { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
-  'same-failure': { schedule: { first: 2, every: 1 }, maxTracked: BOUND },
+  'same-failure': { schedule: { first: 2, every: 1 }, maxTracked: BOUND, acrossCommands: 2 },
 }
 
 const step = fc.oneof(
@@ -257,7 +257,7 @@ describe('bounded state', () => {
         expect(size['responses']).toBeLessThanOrEqual(1)
         expect(size['failingChecks']).toBeLessThanOrEqual(BOUND)
         expect(size['checkOutcomes']).toBeLessThanOrEqual(BOUND)
-        expect(size['editsSinceCheck']).toBeLessThanOrEqual(EDITED_FILES)
+        expect(size['outcomeEdits']).toBeLessThanOrEqual(OUTCOME_EDITS)
         expect(size['fileStates']).toBeLessThanOrEqual(MAX_FILES)
         expect(size['editsKept']).toBeLessThanOrEqual(EDITS_KEPT)
         expect(size['answered']).toBeLessThanOrEqual(ANSWERED)

@@ -158,7 +158,7 @@ describe('repeated-error notice', () => {
 describe('same-failure notice', () => {
   const finding = {
     kind: 'same-failure', tool: 'bash', args: '{"command":"python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
-    origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
+    origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
   } as const
 
   it('quotes the failure, names the files edited, and points to where the failure comes from', () => {
@@ -169,6 +169,22 @@ describe('same-failure notice', () => {
       'Your edits miss its cause. It is raised in /repo/django/db/backends/sqlite3/base.py, which those edits did not touch. Find where it comes from before you edit again, or tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('bash failed × 3 after edits, same failure')
+  })
+
+  it('says when the runs came from several commands (wrappers, scripts): another one will not change the outcome', () => {
+    const { text, summary } = findingNotice({ ...finding, origin: '', count: 4, commands: 4, failure: 'timeout', args: '{"command":"timeout 30 python d.py"}' })
+    expect(text).toBe([
+      '[dsh-brake] 4 runs under 4 different commands ended the same way, the latest `bash` {"command":"timeout 30 python d.py"}:',
+      'timeout',
+      'Another script, wrapper or flag does not change this outcome. Find what causes it before you run it again, or tell the user what is blocking you.',
+    ].join('\n'))
+    expect(summary).toBe('4 runs, 4 commands, same failure')
+  })
+
+  it('says when one check showed the same output after every edit', () => {
+    const { text, summary } = findingNotice({ ...finding, origin: '', evidence: 'output', failure: 'Actual: [[1 0]]' })
+    expect(text).toContain('showed the same output 3 times, each after you edited reproduce.py, ending:\nActual: [[1 0]]\nYour edits do not change what it shows.')
+    expect(summary).toBe('bash × 3 after edits, same output')
   })
 
   it('leaves out where it is raised when the output does not say, and never warns of refusals', () => {

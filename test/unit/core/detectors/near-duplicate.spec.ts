@@ -122,9 +122,24 @@ describe('near-duplicate calls', () => {
       ['short outputs alike ("True" twice is two answers)', ['a', 'b', 'c', 'd', 'e', 'f'].map(name => run(`python -c "print(hasattr(m, '${name}'))"`, 'True\n'))],
       ['progress between the spellings', SPELLINGS.flatMap(pattern => [grep(pattern), PROGRESS])],
       ['two calls of news in a row between them', SPELLINGS.flatMap((pattern, i) => [grep(pattern), run(`python step${i}.py`, `step ${i} done`), run(`python check${i}.py`, `check ${i} ok`)])],
+      // A check under one flag, then another, each answering with or without a line: each tells which way it went.
+      ['outputs going back and forth between two answers', ['', '--verbose', '-v', '-rn', '-v -rn', '-vrn', '-r n'].map((flags, i) =>
+        run(`pylint m.py ${flags}`, `${i % 2 === 1 ? 'Using config file /repo/pylintrc\n' : ''}Your code has been rated at 10.00/10 (previous run: 10.00/10)`))],
+      ['one tool that always answers alike', ['a', 'b', 'c', 'd', 'e', 'f'].map(name => callOf('set_status', { name }, { result: 'status updated' }))],
     ])('%s', (_, calls) => {
       expect(findings(calls).at).toEqual([])
     })
+  })
+
+  it('tells the same answer to everything: runs and edits in a row that all return one text, progress or not', () => {
+    // A shell that prints only its own marker, whatever script is written or run.
+    const marker = 'EXITCODESTART0EXITCODEEND'
+    const calls: (CallObservation | typeof PROGRESS)[] = ['a', 'b', 'c'].flatMap(name => [
+      callOf('str_replace_editor', { command: 'create', path: `${name}.py` }, { kind: 'mutating', result: marker }), PROGRESS, run(`python ${name}.py`, marker),
+    ])
+    const { at, last } = findings(calls)
+    expect(at).toEqual(['5:5'])
+    expect(last).toMatchObject({ mostly: 'same-output', variants: 5 })
   })
 
   it('counts a same output only since the last progress: fix, test, fix, test with the same failure is not its business', () => {

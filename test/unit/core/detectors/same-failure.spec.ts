@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createSameFailureDetector, MAX_GAP } from '../../../../src/core/detectors/same-failure.ts'
+import { failureOf, reportedFailure, withEnd } from '../../../../src/core/evidence/failures.ts'
 import type { CallObservation } from '../../../../src/core/types.ts'
 import type { SameFailureFinding } from '../../../../src/core/kinds.ts'
 import { callOf, checkOf, editOf, observeAll, shellEditOf } from '../../../support/observations.ts'
 
-const detector = (first = 3, every = 5, maxTracked = 16) => createSameFailureDetector({ schedule: { first, every }, maxTracked })
+const detector = (first = 3, every = 5, maxTracked = 16, acrossCommands = 4) =>
+  createSameFailureDetector({ schedule: { first, every }, maxTracked, acrossCommands })
 
 const RUN = 'cd /repo && python reproduce.py'
 /** The reproduction script's output: the NameError raised in the module the agent edited before, whatever the script. */
@@ -14,6 +16,9 @@ const nameError = (line: number, call = 'connection.check_constraints(table_name
 const rewrite = (n: number): CallObservation => editOf('reproduce.py', `# attempt ${n}`, `# attempt ${n + 1}`)
 const run = (output: string, failed = false): CallObservation => checkOf(RUN, output, failed)
 const read = callOf('read', { file_path: 'reproduce.py' }, { kind: 'read' })
+/** A command that hung with no output, as the plugin reads it (its end told apart: see `withEnd`). */
+const hang = (command: string, inputs: string[]): CallObservation =>
+  checkOf(command, '', true, { failure: withEnd(failureOf('', true)!, '', 'timeout'), inputs, result: '[timed out after 30s]' })
 
 /** The finding at each call, or `-` for none. */
 const found = (calls: readonly CallObservation[], options?: Parameters<typeof detector>): (SameFailureFinding | '-')[] =>
@@ -25,7 +30,7 @@ describe('the same failure after every fix', () => {
       '-', '-', '-', '-', '-',
       {
         kind: 'same-failure', tool: 'bash', args: JSON.stringify({ command: RUN }), count: 3, failure: "NameError: name 'connection' is not defined",
-        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'],
+        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
       },
     ])
   })
@@ -72,30 +77,97 @@ describe('the same failure after every fix', () => {
       run(nameError(15)), editOf('/repo/django/db/backends/sqlite3/base.py', 'x', 'y'), run(nameError(15)),
       editOf('django/db/backends/sqlite3/base.py', 'y', 'z'), run(nameError(15)),
     ]],
-    ['edits the brake cannot place (a patch) may be aimed at the cause', [
-      run(nameError(15)), shellEditOf('git apply /tmp/fix-1.patch'), run(nameError(15)), shellEditOf('git apply /tmp/fix-2.patch'), run(nameError(15)),
+    ['a run of the same check that passes in between', [run(nameError(15)), rewrite(1), run('ok\n'), rewrite(2), run(nameError(15)), rewrite(3), run(nameError(15))]],
+    ['debug prints put in and taken out between the runs: watching, not fixing', [
+      run(nameError(15)), shellEditOf("sed -i '12a\\    print(f\"DEBUG: {x}\")' django/db/models/query.py"), run(nameError(15)),
+      shellEditOf("sed -i '/DEBUG/d' django/db/models/query.py"), run(nameError(15)),
     ]],
-    ['another check between the runs: another problem worked on', [
-      run(nameError(15)), rewrite(1), checkOf('python -c "import django"', ''), run(nameError(15)), rewrite(2), run(nameError(15)),
+    ['a check whose output reports success, the same after every edit (work going on)', [
+      checkOf('pytest tests/', '12 passed in 0.4s\n'), rewrite(1), checkOf('pytest tests/', '12 passed in 0.5s\n'), rewrite(2), checkOf('pytest tests/', '12 passed in 0.3s\n'),
     ]],
-    ['a run that passes in between', [run(nameError(15)), rewrite(1), run('ok\n'), rewrite(2), run(nameError(15)), rewrite(3), run(nameError(15))]],
+    ['three wrappers of one check failing alike, with no edit (a quick try of flags, then elsewhere)', [
+      checkOf('pytest t.py', 'E   ValueError: bad\n1 failed\n', true), checkOf('pytest -W ignore t.py', 'E   ValueError: bad\n1 failed\n', true),
+      checkOf('PYTHONWARNINGS=ignore pytest t.py', 'E   ValueError: bad\n1 failed\n', true),
+    ]],
+    ['edits of the input both runs name when the outcome names no file (an environment file rewritten, solved again)', [
+      hang('conda env create -f env.yml', ['env.yml']), shellEditOf("cat <<'EOF' > env.yml\nname: a\nEOF"), hang('conda env create -f env.yml', ['env.yml']),
+      shellEditOf("cat <<'EOF' > env.yml\nname: b\nEOF"), hang('conda env create -f env.yml', ['env.yml']),
+    ]],
     ['a failed edit is no change', [run(nameError(15)), editOf('reproduce.py', 'a', 'b', { failed: true }), run(nameError(15)), rewrite(2), run(nameError(15))]],
     ['a failure told only by an exception the output went on after', [
       run(`${nameError(15)}PASS: done\n`), rewrite(1), run(`${nameError(15)}PASS: done\n`), rewrite(2), run(`${nameError(15)}PASS: done\n`),
     ]],
-    ['runs too far apart', [run(nameError(15)), rewrite(1), ...Array.from({ length: MAX_GAP }, () => read), run(nameError(15)), rewrite(2), run(nameError(15))]],
+    ['runs too far apart, another run between', [
+      run(nameError(15)), rewrite(1), checkOf('python other.py', 'ok 1\n'), ...Array.from({ length: MAX_GAP }, () => read),
+      run(nameError(15)), rewrite(2), run(nameError(15)),
+    ]],
   ])('stays quiet: %s', (_, calls) => {
     expect(found(calls).filter(finding => finding !== '-')).toEqual([])
   })
 
-  it('keeps at most `maxTracked` checks, and forgets everything on reset', () => {
+  it('takes a failure as the same whatever command or wrapper ran it, from `acrossCommands` runs', () => {
+    // A new script written and run each time, each hanging with no output: the same outcome under four commands.
+    const calls = ['a', 'b', 'c', 'd'].flatMap(name => [shellEditOf(`cat <<'EOF' > ${name}.py\nimport requests\nEOF`), hang(`timeout 30 python ${name}.py`, [`${name}.py`])])
+    expect(found(calls).map(finding => finding === '-' ? '-' : `${finding.count} ${finding.commands} ${finding.failure}`)).toEqual(['-', '-', '-', '-', '-', '-', '-', '4 4 timeout'])
+  })
+
+  it('takes edits made to a check\'s own input as aimed only when the outcome names no file', () => {
+    // The script both runs name is rewritten, but the failure is raised in the library: the edits miss it.
+    const edited = (n: number): CallObservation => editOf('reproduce.py', `# ${n}`, `# ${n + 1}`)
+    const runs = (n: number): CallObservation => checkOf(RUN, nameError(n), false, { inputs: ['reproduce.py'] })
+    expect(found([runs(15), edited(1), runs(15), edited(2), runs(15)]).at(-1)).toMatchObject({ count: 3 })
+  })
+
+  it('tells one check\'s unchanged output after every edit, when it does not report success', () => {
+    const repro = (): CallObservation => checkOf('python repro.py', 'Expected: [[5 8 0]]\nActual: [[1 0]]\n')
+    expect(found([repro(), rewrite(1), repro(), rewrite(2), repro()]).at(-1)).toMatchObject({ evidence: 'output', count: 3, commands: 1, failure: 'Actual: [[1 0]]' })
+    // The same output from another command says nothing.
+    expect(found([repro(), rewrite(1), checkOf('python other.py', 'Expected: [[5 8 0]]\nActual: [[1 0]]\n'), rewrite(2), repro()])).not.toContainEqual(expect.objectContaining({ kind: 'same-failure' }))
+  })
+
+  it('tells a failure worded in a line of outputs that did not fail, from several commands only', () => {
+    // A simulator that ends every run of a loader in the same trap, whatever was tried, among prompts that vary.
+    const sim = (flags: string, noise: string): CallObservation => {
+      const output = `PDP-11 simulator V3.8-1\n${noise}\nTrap stack push abort, PC: 000174 (RTT)\nsim> Goodbye\n`
+      return checkOf(`pdp11 ${flags} < load.ini`, output, false, { worded: reportedFailure(output) })
+    }
+    const tries = [sim('', 'sim> sim>'), sim('-q', 'sim> Invalid argument'), sim('-v', 'sim> sim> sim>'), sim('-t', 'Logging to file "log"')]
+    expect(found(tries).map(finding => finding === '-' ? '-' : `${finding.count} ${finding.commands} ${finding.failure}`))
+      .toEqual(['-', '-', '-', '4 4 Trap stack push abort, PC: 000174 (RTT)'])
+    // One check's runs are compared by their whole output: a line that says `failed` stays while the agent debugs.
+    const same = (n: number): CallObservation => {
+      const output = `query count ${n}\nTest failed with error: 1 != 0\n`
+      return checkOf('python repro.py', output, false, { worded: reportedFailure(output) })
+    }
+    expect(found([same(1), rewrite(1), same(2), rewrite(2), same(3), rewrite(3), same(4)]).filter(finding => finding !== '-')).toEqual([])
+  })
+
+  it('joins runs however far apart when no other run came between: the agent read and edited, then ran it again', () => {
+    const reading = Array.from({ length: 2 * MAX_GAP }, () => read)
+    const calls = [run(nameError(15)), rewrite(1), ...reading, run(nameError(15)), rewrite(2), run(nameError(15))]
+    expect(found(calls).at(-1)).toMatchObject({ count: 3 })
+  })
+
+  it('takes a change it cannot place (a patch, an install) as aimed at a failure that points to a file, and at none that points nowhere', () => {
+    // The patches may have touched the file the NameError is raised in.
+    const patched = [run(nameError(15)), shellEditOf('git apply /tmp/fix-1.patch'), run(nameError(15)), shellEditOf('git apply /tmp/fix-2.patch'), run(nameError(15))]
+    expect(found(patched).filter(finding => finding !== '-')).toEqual([])
+    // A download hanging with no output, new scripts and installs between: the installs are attempts too.
+    const fetches = ['a', 'b', 'c', 'd'].flatMap(name => [shellEditOf(`pip install ${name}-lib`), hang(`python fetch_${name}.py`, [`fetch_${name}.py`])])
+    expect(found(fetches).at(-1)).toMatchObject({ count: 4, commands: 4 })
+    // A commit is no attempt at changing what one check shows.
+    const status = (): CallObservation => checkOf('git status', 'On branch main\nChanges not staged for commit:\n  modified: a.py\n')
+    expect(found([status(), shellEditOf('git commit -am x'), status(), shellEditOf('git commit -am y'), status()]).filter(finding => finding !== '-')).toEqual([])
+  })
+
+  it('keeps at most `maxTracked` outcomes, and forgets everything on reset', () => {
     const sameFailures = detector(3, 5, 2)
-    const checks = ['a', 'b', 'c'].map(name => checkOf(`python ${name}.py`, 'ValueError: bad\n', true))
+    const checks = ['a', 'b', 'c'].map(name => checkOf(`python ${name}.py`, `ValueError: bad ${name}\n`, true))
     observeAll(sameFailures, checks)
-    expect(sameFailures.size()).toEqual({ failingChecks: 2, editsSinceCheck: 0 })
+    expect(sameFailures.size()).toEqual({ failingChecks: 2, outcomeEdits: 0 })
     observeAll(sameFailures, [rewrite(1)])
-    expect(sameFailures.size()).toEqual({ failingChecks: 2, editsSinceCheck: 1 })
+    expect(sameFailures.size()).toEqual({ failingChecks: 2, outcomeEdits: 1 })
     sameFailures.reset()
-    expect(sameFailures.size()).toEqual({ failingChecks: 0, editsSinceCheck: 0 })
+    expect(sameFailures.size()).toEqual({ failingChecks: 0, outcomeEdits: 0 })
   })
 })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { failureOf, LINE_CHARS, NAMED_FILES, sameFile } from '../../../../src/core/evidence/failures.ts'
+import { failureOf, LINE_CHARS, NAMED_FILES, reportedFailure, sameFile, shownBy, withEnd } from '../../../../src/core/evidence/failures.ts'
 
 /** A Python traceback ending in `exception`, raised in `file`'s `fn` on the line of code `code`, called from `caller`. */
 const traceback = (exception: string, { file = '/repo/src/app.py', fn = 'main', code = 'return run(x)', caller = 'repro.py', line = 12 } = {}): string =>
@@ -121,5 +121,55 @@ describe('the same file', () => {
   ])('%s and %s: %s', (a, b, expected) => {
     expect(sameFile(a, b)).toBe(expected)
     expect(sameFile(b, a)).toBe(expected)
+  })
+})
+
+describe('what a check that did not fail showed', () => {
+  it('is its output, the same when only volatile parts differ, and its last line', () => {
+    const a = shownBy('Expected: [[5 8 0]]\nActual: [[1 0]]\nran in 0.52s\n')
+    expect(a).toMatchObject({ passed: false, line: 'ran in 0.52s' })
+    expect(shownBy('Expected: [[5 8 0]]\nActual: [[1 0]]\nran in 0.31s\n').same).toBe(a.same)
+  })
+
+  it('passed, when it reports success or printed nothing', () => {
+    expect(shownBy('12 passed in 0.4s\n').passed).toBe(true)
+    expect(shownBy('build succeeded, 1 warning.\n').passed).toBe(true)
+    expect(shownBy('').passed).toBe(true)
+  })
+})
+
+describe('a failure an output reports in words', () => {
+  it('is the last line among the last that reads as an error, whatever noise is around it', () => {
+    const trap = reportedFailure('PDP-11 simulator V3.8-1\nsim> sim> sim>\nTrap stack push abort, PC: 000174 (RTT)\nsim> Goodbye\n')
+    expect(trap).toMatchObject({ line: 'Trap stack push abort, PC: 000174 (RTT)', origin: '', worded: true })
+    expect(reportedFailure('sim> Invalid argument\nLogging to file\nTrap stack push abort, PC: 000174 (RTT)\nsim> Goodbye\nLog file closed\n')?.same).toBe(trap?.same)
+    expect(reportedFailure('sim> Unknown command\nsim> Goodbye\n')?.line).toBe('sim> Unknown command')
+  })
+
+  it('is none for an output with no such line, or only counts of errors', () => {
+    expect(reportedFailure('Your code has been rated at 10.00/10\n')).toBeUndefined()
+    expect(reportedFailure('==== 4 passed, 146 errors in 32.82s ====\n')).toBeUndefined()
+  })
+})
+
+describe('a failure that printed nothing', () => {
+  it('is told by how it ended: every hang with no output is one outcome, an exit status another', () => {
+    const empty = failureOf('', true)!
+    const hang = withEnd(empty, '', 'timeout')
+    expect(hang).toMatchObject({ line: 'timeout' })
+    expect(withEnd(empty, '\n', 'timeout').same).toBe(hang.same)
+    expect(withEnd(empty, '', 'exit code: 1').same).not.toBe(hang.same)
+    // A failure that printed something is as it was.
+    const printed = failureOf('ValueError: bad\n', true)!
+    expect(withEnd(printed, 'ValueError: bad\n', 'timeout')).toBe(printed)
+  })
+})
+
+describe('a traceback Python ignored', () => {
+  it('is noise after the run, not how it ended', () => {
+    const ran = 'Custom file permissions: 0o644\nAll checks passed\n'
+    const ignored = `${ran}Exception ignored in: <function _TemporaryFileWrapper.__del__ at 0x7f>\nTraceback (most recent call last):\n  File "/usr/lib/python3.6/tempfile.py", line 448, in close\nFileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpab.upload.txt'\n`
+    expect(failureOf(ignored, false)).toBeUndefined()
+    expect(failureOf(`Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nValueError: bad\n${ignored.slice(ran.length)}`, false)?.line).toBe('ValueError: bad')
   })
 })

@@ -7,6 +7,8 @@ import { fingerprint } from '../../../../src/core/tables/fingerprint.ts'
 const replace = (file: string, old: string, by: string): FileEdit => ({ file, kind: 'replace', old: fingerprint(old), new: fingerprint(by) })
 const write = (file: string, content: string): FileEdit => ({ file, kind: 'content', content: fingerprint(content) })
 const insert = (file: string, text: string, line?: number): FileEdit => ({ file, kind: 'insert', text, line })
+/** An edit that only puts in or takes out a debug print. */
+const probe = (edit: FileEdit): FileEdit => ({ ...edit, probe: true } as FileEdit)
 const other = (file: string): FileEdit => ({ file, kind: 'other' })
 
 describe('the edits of a file tool', () => {
@@ -17,7 +19,7 @@ describe('the edits of a file tool', () => {
     expect(toolEdits({ file: 'file_path', content: 'content' }, { file_path: 'a.py', content: 'x = 1\n' })).toEqual([write('a.py', 'x = 1\n')])
     expect(toolEdits(editFields, { file_path: 'a.py', old_string: 'x', new_string: 'y' })).toEqual([replace('a.py', 'x', 'y')])
     expect(toolEdits(editorFields, { command: 'create', path: '/r/a.py', file_text: 'x' })).toEqual([write('/r/a.py', 'x')])
-    expect(toolEdits(editorFields, { command: 'insert', path: '/r/a.py', insert_line: 3, new_str: 'print(x)' })).toEqual([insert('/r/a.py', 'print(x)')])
+    expect(toolEdits(editorFields, { command: 'insert', path: '/r/a.py', insert_line: 3, new_str: 'print(x)' })).toEqual([probe(insert('/r/a.py', 'print(x)'))])
   })
 
   it('takes an edit it cannot read as a change to the file, or to any file when the file is not named', () => {
@@ -40,10 +42,12 @@ describe('the edits of a shell command', () => {
       replace('x.py', 'a/b', 'c'), { file: 'x.py', kind: 'delete', line: 12, pattern: undefined },
       replace('y.py', 'a/b', 'c'), { file: 'y.py', kind: 'delete', line: 12, pattern: undefined },
     ]],
-    ["sed -i '32i\\        print(f\"DEBUG: {x}\")' app.py", [insert('app.py', 'print(f"DEBUG: {x}")', 32)]],
-    ["sed -i '31a\\        print(f\"DEBUG: {x}\")' app.py", [insert('app.py', 'print(f"DEBUG: {x}")', 32)]],
-    ["sed -i '/def run/a \\    print(1)' app.py", [insert('app.py', 'print(1)', undefined)]],
-    ["sed -i '/DEBUG:/d' app.py", [{ file: 'app.py', kind: 'delete', line: undefined, pattern: 'DEBUG:' }]],
+    // Debug prints put in or taken out are told apart: instrumentation, not an attempt at a fix.
+    ["sed -i '32i\\        print(f\"DEBUG: {x}\")' app.py", [probe(insert('app.py', 'print(f"DEBUG: {x}")', 32))]],
+    ["sed -i '31a\\        print(f\"DEBUG: {x}\")' app.py", [probe(insert('app.py', 'print(f"DEBUG: {x}")', 32))]],
+    ["sed -i '/def run/a \\    print(1)' app.py", [probe(insert('app.py', 'print(1)', undefined))]],
+    ["sed -i '/DEBUG:/d' app.py", [probe({ file: 'app.py', kind: 'delete', line: undefined, pattern: 'DEBUG:' })]],
+    ["sed -i 's/x = 1/x = 1; print(x)/' app.py", [probe(replace('app.py', 'x = 1', 'x = 1; print(x)'))]],
     ["sed -i '32d;34,35d' app.py", [{ file: 'app.py', kind: 'delete', line: 32, pattern: undefined }, { file: 'app.py', kind: 'delete', line: undefined, pattern: undefined }]],
     ["sed -i '3c\\new line' app.py", [other('app.py')]],
     ["sed -n '1,5p' app.py", []],
