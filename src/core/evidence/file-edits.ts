@@ -26,6 +26,8 @@ export type FileEdit =
   | { readonly file: string; readonly kind: 'delete'; readonly line: number | undefined; readonly pattern: string | undefined; readonly probe?: true }
   /** Went back to the committed version (`git checkout -- file`, `git stash`). */
   | { readonly file: string; readonly kind: 'restore' }
+  /** Became what another file is now (`cp`, `mv`): a backup copied back is the file as it was when backed up. */
+  | { readonly file: string; readonly kind: 'copy'; readonly from: string }
   /** Changed it in a way the call does not show. */
   | { readonly file: string; readonly kind: 'other' }
 
@@ -94,17 +96,28 @@ export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit
 }
 
 /**
- * The files a simple command's output goes into: written whole from a heredoc or `echo`, else changed unseen. `words`
- * are its command words (its wrappers stripped).
+ * The files a simple command's output goes into: written whole from a heredoc, `echo` or `printf` (the same words give
+ * the same content, whatever they expand to), else changed unseen. `words` are its command words (its wrappers
+ * stripped).
  */
 function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdit[] {
-  const shown = simple.bodies[0] ?? (words[0] === 'echo' && !words.slice(1).some(word => word.startsWith('-')) ? `${words.slice(1).join(' ')}\n` : undefined)
+  const shown = simple.bodies[0] ?? printed(words)
   return simple.writes.map((file): FileEdit => {
     if (shown === undefined || (words.length > 1 && words[0] === 'cat')) return { file, kind: 'other' }
     return simple.appends.includes(file)
       ? { file, kind: 'insert', text: shown.slice(0, TEXT_CHARS), line: undefined }
       : { file, kind: 'content', content: fingerprint(shown) }
   })
+}
+
+/**
+ * What an `echo` or `printf` prints, as far as its words show it: a plain `echo`'s words and line break; else the
+ * command's own words (escapes and formats unexpanded, so one command always gives one content).
+ */
+function printed(words: readonly string[]): string | undefined {
+  if (words[0] === 'echo' && !words.slice(1).some(word => word.startsWith('-'))) return `${words.slice(1).join(' ')}\n`
+  if (words[0] === 'echo' || words[0] === 'printf') return `\u0000${words.join('\u0000')}`
+  return undefined
 }
 
 /** The edits a simple command's words show (its wrappers stripped). */
@@ -115,11 +128,18 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
     case 'rm': return operandsOf(words).map(file => ({ file, kind: 'content', content: ABSENT }))
     case 'mv': {
       const operands = operandsOf(words)
-      return operands.length < 2 ? NO_EDITS : [
-        ...operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'content', content: ABSENT })), { file: operands.at(-1)!, kind: 'other' },
-      ]
+      if (operands.length < 2) return NO_EDITS
+      const moved = operands.slice(0, -1).map((file): FileEdit => ({ file, kind: 'content', content: ABSENT }))
+      // One file renamed is that file under another name; several go into a folder.
+      return operands.length === 2 ? [{ file: operands[1]!, kind: 'copy', from: operands[0]! }, ...moved] : [...moved, { file: operands.at(-1)!, kind: 'other' }]
     }
-    case 'cp': case 'ln': case 'touch': case 'truncate': case 'dd': {
+    case 'cp': {
+      const operands = operandsOf(words)
+      if (operands.length === 0) return NO_EDITS
+      // One file copied onto another is that file's content there; several go into a folder.
+      return operands.length === 2 ? [{ file: operands[1]!, kind: 'copy', from: operands[0]! }] : [{ file: operands.at(-1)!, kind: 'other' }]
+    }
+    case 'ln': case 'touch': case 'truncate': case 'dd': {
       const operands = operandsOf(words)
       return operands.length === 0 ? NO_EDITS : [{ file: operands.at(-1)!, kind: 'other' }]
     }

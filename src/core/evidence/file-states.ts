@@ -97,7 +97,9 @@ export function createFileStates(): FileStates {
         for (const [name, file] of files) move(name, file, at, edit, onMove)
         return
       }
-      move(edit.file, touch(files, keyOf(edit.file), MAX_FILES, fresh), at, edit, onMove)
+      // A copy is the content its source has now: a backup copied back is the file as it was backed up.
+      const applied = edit.kind === 'copy' ? copied(edit.from, edit.file, files.get(keyOf(edit.from))) : edit
+      move(edit.file, touch(files, keyOf(edit.file), MAX_FILES, fresh), at, applied, onMove)
       states.size = files.size
     },
     current(file) {
@@ -110,6 +112,20 @@ export function createFileStates(): FileStates {
     size: 0,
   }
   return states
+}
+
+/**
+ * A copy of `from` (in `source`'s state, if remembered) onto `file`, as the content it writes. A source never edited is
+ * in its own original state, which is `file`'s original state when it is a backup of `file` copied back.
+ */
+function copied(from: string, file: string, source: FileState | undefined): FileEdit {
+  const state = source === undefined || stateOf(source) === ORIGINAL ? originalOf(from) : stateOf(source)
+  return { file, kind: 'content', content: state === originalOf(file) ? ORIGINAL : state }
+}
+
+/** The original state of the file `name`, as another file holds it once copied there. */
+function originalOf(name: string): number {
+  return fingerprint(`\u0000original ${keyOf(name)}`) % MODULUS
 }
 
 /** A file not yet edited, as far as the brake saw. */
@@ -155,6 +171,8 @@ function applyEdit(file: FileState, fileEdit: FileEdit): boolean {
       break
     }
     case 'other':
+    // Made a content by `apply` before it comes here; one that does not is a change not known.
+    case 'copy':
       return true
   }
   return file.changes.length > MAX_CHANGES

@@ -56,6 +56,9 @@ describe('the edits of a shell command', () => {
     ["cat <<'EOF' > repro.py\nprint(1)\nEOF\npython repro.py", [write('repro.py', 'print(1)\n')]],
     ['cat >> notes.txt <<EOF\nmore\nEOF', [insert('notes.txt', 'more\n')]],
     ['echo "x = 1" > a.py', [write('a.py', 'x = 1\n')]],
+    // printf, and echo with options, are their words: the same command, the same content, unexpanded.
+    ["printf 'x = %d\\n' 1 > a.py", [write('a.py', '\u0000printf\u0000x = %d\\n\u00001')]],
+    ['echo -e "a\\tb" > a.py', [write('a.py', '\u0000echo\u0000-e\u0000a\\tb')]],
     ['python gen.py > out.txt', [other('out.txt')]],
     ['cat a.py b.py > c.py', [other('c.py')]],
     // git: back to the committed version, or anything changed.
@@ -71,8 +74,10 @@ describe('the edits of a shell command', () => {
     ['git add -A && git commit -m wip', []],
     // Files removed, moved, copied.
     ['rm -f a.py b.py', [{ file: 'a.py', kind: 'content', content: ABSENT }, { file: 'b.py', kind: 'content', content: ABSENT }]],
-    ['mv a.py.tmp a.py', [{ file: 'a.py.tmp', kind: 'content', content: ABSENT }, other('a.py')]],
-    ['cp a.py b.py', [other('b.py')]],
+    ['mv a.py.tmp a.py', [{ file: 'a.py', kind: 'copy', from: 'a.py.tmp' }, { file: 'a.py.tmp', kind: 'content', content: ABSENT }]],
+    ['mv a.py b.py src/', [{ file: 'a.py', kind: 'content', content: ABSENT }, { file: 'b.py', kind: 'content', content: ABSENT }, other('src/')]],
+    ['cp a.py b.py', [{ file: 'b.py', kind: 'copy', from: 'a.py' }]],
+    ['cp -r a.py b.py lib/', [other('lib/')]],
     ['patch -p1 < fix.diff', [other(ANY_FILE)]],
     ['pip install -e .', []],
     // The other programs read, and a program no edit is read from, alone or among others.

@@ -55,6 +55,23 @@ describe('the state of a file', () => {
     expect(written[3]).toBe(ORIGINAL)
   })
 
+  it('comes back when printf writes one content, then another, then the first again', () => {
+    const [one, two, again] = statesAfter(["printf 'if x:\\n    y = 1\\n' > app.py", "printf 'y = 0\\n' > app.py", "printf 'if x:\\n    y = 1\\n' > app.py"])
+    expect(two).not.toBe(one)
+    expect(again).toBe(one)
+  })
+
+  it('comes back when a backup is copied back, or a file moved away and back', () => {
+    const backup = statesAfter(['cp app.py app.py.bak', "sed -i 's/a/b/' app.py", 'cp app.py.bak app.py'])
+    expect(backup[1]).not.toBe(ORIGINAL)
+    expect(backup[2]).toBe(ORIGINAL)
+    const kept = statesAfter(["sed -i 's/a/b/' app.py", 'cp app.py /tmp/v2.py', 'git checkout app.py', 'cp /tmp/v2.py app.py'])
+    expect(kept[3]).toBe(kept[0])
+    expect(statesAfter(['mv app.py app.old', 'mv app.old app.py']).at(-1)).toBe(ORIGINAL)
+    // Another file's content is not this file's.
+    expect(statesAfter(['cp other.py app.py']).at(-1)).not.toBe(ORIGINAL)
+  })
+
   it('does not keep, after a write of the whole file, the changes made before it', () => {
     const states = statesAfter([toolEdits(WRITE, { file_path: 'app.py', content: 'v1' }),
       toolEdits(EDIT, { file_path: 'app.py', old_string: 'a', new_string: 'b' }), toolEdits(WRITE, { file_path: 'app.py', content: 'v1' })])
