@@ -152,6 +152,11 @@ export interface SameFailureFinding {
   readonly failure: string
   /** The file the failure is raised in, when the output names one; empty otherwise. */
   readonly origin: string
+  /**
+   * The script the check runs, when the failure is raised in another file but passes through it (the script calls the
+   * library that raises it); empty otherwise.
+   */
+  readonly script: string
   /** Files edited between the runs, latest first, at most a few. */
   readonly edited: readonly string[]
 }

@@ -19,8 +19,8 @@ import { wordingOf, type NoticeText } from './wording.js'
  * mode (`denyCount` given), the refusals to come for calls that repeat exactly.
  */
 export function loopNotice(told: Told, denyCount?: number): NoticeText {
-  const { finding, also } = told
-  const lead = findingNotice(finding)
+  const { finding, also, again } = told
+  const lead = wordingOf(finding, again).notice()
   let text = lead.text
   if (also.length > 0) text += `\n${fill(ALSO_LINE, { loops: also.map(other => wordingOf(other).phrase(false)).join('; ') })}`
   if (denyCount !== undefined && warnsOfRefusals(finding, denyCount)) text += `\n${fill(DENY_WARNING, { denyCount: String(denyCount) })}`

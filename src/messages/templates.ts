@@ -138,6 +138,12 @@ export const NEAR_DUPLICATE_ADVICE = {
   'seen': 'You already have these results. Act on them, take a step you have not taken yet, or stop and tell the user what is blocking you.',
 } as const
 
+/**
+ * The advice closing a near-duplicate notice when the loop was told before and its searches still find nothing: the
+ * thing is likely not there, and searching wider again is no advice.
+ */
+export const NEAR_DUPLICATE_ADVICE_AGAIN = 'You were told these searches find nothing, and they still do: what you are looking for most likely does not exist here. Stop searching for it; work from what you have found, create it if the task needs it, or tell the user it is missing.'
+
 /** The collapsed-row summary of a near-duplicate notice. */
 export const NEAR_DUPLICATE_SUMMARY = '{count} calls brought nothing new'
 
@@ -234,6 +240,12 @@ Your edits miss its cause. {origin}Find where it comes from before you edit agai
 
 /** Where the failure comes from, filling `{origin}` when the output names the file it was raised in. */
 export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits did not touch. '
+
+/**
+ * Where the failure comes from, filling `{origin}` when it is raised in another file but passes through the script the
+ * check runs: the script calls what raises it, and its own setup is the likelier cause.
+ */
+export const SAME_FAILURE_SCRIPT_ORIGIN = 'It is raised in {file} when {script} calls it: look at what {script} itself sets up, names or imports. '
 
 /** The collapsed-row summary of a same-failure notice. */
 export const SAME_FAILURE_SUMMARY = '{tool} failed × {count} after edits, same failure'

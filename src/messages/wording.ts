@@ -22,11 +22,12 @@ import {
   CYCLE_NOTICE, CYCLE_PHRASE, CYCLE_SAMENESS, CYCLE_SUMMARY, DUPLICATE_BLOCK_LINE, DUPLICATE_BLOCK_LINE_SPREAD,
   DUPLICATE_TEXT_NOTICE, DUPLICATE_TEXT_SUMMARY, EDIT_REVERT_BACK_NOTICE, EDIT_REVERT_NOTICE, EDIT_REVERT_PHRASE,
   EDIT_REVERT_SUMMARY, IDENTICAL_CALLS_ADVICE, IDENTICAL_CALLS_EVIDENCE, IDENTICAL_CALLS_NOTICE, IDENTICAL_CALLS_PHRASE,
-  IDENTICAL_CALLS_SHORT, IDENTICAL_CALLS_SUMMARY, MORE_BLOCKS_LINE, NEAR_DUPLICATE_ADVICE, NEAR_DUPLICATE_CALL_LINE,
-  NEAR_DUPLICATE_NOTICE, NEAR_DUPLICATE_PHRASE, NEAR_DUPLICATE_PHRASE_CALL, NEAR_DUPLICATE_RETURNED, NEAR_DUPLICATE_SUMMARY,
+  IDENTICAL_CALLS_SHORT, IDENTICAL_CALLS_SUMMARY, MORE_BLOCKS_LINE, NEAR_DUPLICATE_ADVICE, NEAR_DUPLICATE_ADVICE_AGAIN,
+  NEAR_DUPLICATE_CALL_LINE, NEAR_DUPLICATE_NOTICE, NEAR_DUPLICATE_PHRASE, NEAR_DUPLICATE_PHRASE_CALL, NEAR_DUPLICATE_RETURNED, NEAR_DUPLICATE_SUMMARY,
   REFUSED_CALLS_PHRASE, REREADING_NOTICE, REREADING_PHRASE, REREADING_SUMMARY, RUNAWAY_LABEL, RUNAWAY_NOTICE, RUNAWAY_PART,
   RUNAWAY_PHRASE, RUNAWAY_SUMMARY, SAME_ERROR_NOTICE, SAME_ERROR_PHRASE, SAME_ERROR_SUMMARY, SAME_FAILURE_NOTICE,
   SAME_FAILURE_COMMANDS_NOTICE, SAME_FAILURE_COMMANDS_PHRASE, SAME_FAILURE_COMMANDS_SUMMARY, SAME_FAILURE_ORIGIN,
+  SAME_FAILURE_SCRIPT_ORIGIN,
   SAME_FAILURE_PHRASE, SAME_FAILURE_SUMMARY, SAME_OUTPUT_NOTICE, SAME_OUTPUT_PHRASE, SAME_OUTPUT_SUMMARY, SAME_GROUND_CALL_LINE,
   SAME_GROUND_NOTICE,
   SAME_GROUND_PHRASE, SAME_GROUND_PHRASE_CALL, SAME_GROUND_SUMMARY, SAME_INPUT_ERROR_NOTICE, SAME_INPUT_ERROR_SUMMARY,
@@ -51,7 +52,8 @@ export interface Wording {
 
 /** A kind in words: how a finding of it is worded, and the templates of what its records say. */
 export interface KindWording<F extends Finding> {
-  readonly words: (found: F) => Wording
+  /** `again`: the brake told this loop before, and it went on (advice that was given once may need to change). */
+  readonly words: (found: F, again: boolean) => Wording
   /** The templates its notices' summaries are made from, the specific before the general where two could read alike. */
   readonly summaries: readonly string[]
   /** The templates a stop names it by. */
@@ -150,8 +152,11 @@ function runawayWording(found: RunawayFinding): Wording {
   }
 }
 
-/** Calls that brought no news: how many, the latest of them with what each returned, advice that fits what they returned. */
-function nearDuplicateWording(found: NearDuplicateFinding): Wording {
+/**
+ * Calls that brought no news: how many, the latest of them with what each returned, advice that fits what they returned
+ * (and, for searches that still find nothing after a notice, that the thing is likely not there).
+ */
+function nearDuplicateWording(found: NearDuplicateFinding, again: boolean): Wording {
   const count = String(found.count)
   const calls = found.calls.map(call => ({
     tool: clip(call.tool, NAME_CHARS), arguments: clip(call.args, LISTED_ARGS_CHARS), returned: NEAR_DUPLICATE_RETURNED[call.returned],
@@ -160,7 +165,8 @@ function nearDuplicateWording(found: NearDuplicateFinding): Wording {
     notice: () => ({
       text: fill(NEAR_DUPLICATE_NOTICE, {
         count, variants: String(found.variants), calls: calls.map(call => fill(NEAR_DUPLICATE_CALL_LINE, call)).join('\n'),
-        advice: NEAR_DUPLICATE_ADVICE[found.mostly],
+        // Told once that the searches find nothing, and still nothing: the thing is likely not there at all.
+        advice: again && found.mostly === 'nothing' ? NEAR_DUPLICATE_ADVICE_AGAIN : NEAR_DUPLICATE_ADVICE[found.mostly],
       }),
       summary: summary(fill(NEAR_DUPLICATE_SUMMARY, { count })),
     }),
@@ -209,7 +215,9 @@ function sameFailureWording(found: SameFailureFinding): Wording {
     failure: clip(found.failure, ARGS_PREVIEW_CHARS),
   }
   const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
-  const origin = found.origin === '' ? '' : fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+  const origin = found.origin === '' ? ''
+    : found.script === '' ? fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
+      : fill(SAME_FAILURE_SCRIPT_ORIGIN, { file: clip(found.origin, PATH_CHARS), script: clip(found.script, PATH_CHARS) })
   const filled = { ...values, edited, origin, commands: String(found.commands) }
   // One check's unchanged output; one failure under several commands; one check failing alike after edits.
   const [notice, short, phrase] = found.evidence === 'output'
@@ -264,7 +272,7 @@ export const WORDINGS: { readonly [K in LoopKind]: KindWording<Extract<Finding, 
 })
 
 /** The wording of a finding, by its kind. */
-export function wordingOf(found: Finding): Wording {
+export function wordingOf(found: Finding, again = false): Wording {
   // Each kind's entry takes the findings of that kind: the registry's type pairs them, which one lookup cannot show.
-  return (WORDINGS[found.kind].words as (found: Finding) => Wording)(found)
+  return (WORDINGS[found.kind].words as (found: Finding, again: boolean) => Wording)(found, again)
 }

@@ -195,7 +195,7 @@ describe('README.md', () => {
       }).text,
       messages.findingNotice({
         kind: 'same-failure', tool: 'bash', args: '{"command":"cd /repo && python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
-        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
+        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], script: '', evidence: 'failure', commands: 1,
       }).text,
       ...NO_NEWS_EXAMPLES.map(finding => messages.findingNotice(finding).text),
     ]

@@ -69,10 +69,11 @@ interface Chain {
   at: number
   n: number
   noticed: number
-  /** The outcome's line, the file it was raised in, and the files it points to. */
+  /** The outcome's line, the file it was raised in, the files it points to, and its traceback's callers. */
   line: string
   origin: string
   files: readonly string[]
+  callers: readonly string[]
   /** The latest run's inputs (the files its command names). */
   inputs: readonly string[]
   /** Different commands of the chain's runs (their keys, the latest few). */
@@ -209,7 +210,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       return before
     }
     return {
-      key: call.key, at, n: 1, noticed: 0, line: failure?.line ?? line, origin: failure?.origin ?? '', files,
+      key: call.key, at, n: 1, noticed: 0, line: failure?.line ?? line, origin: failure?.origin ?? '', files, callers: failure?.callers ?? [],
       inputs, commands: [], edited: [], failure: failure !== undefined,
     }
   }
@@ -218,8 +219,22 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
 function findingOf(call: CallObservation, chain: Chain): SameFailureFinding {
   return {
     kind: 'same-failure', tool: call.tool, args: canonicalJson(call.args) ?? 'null', count: chain.n, failure: chain.line,
-    origin: chain.origin, edited: chain.edited, evidence: chain.failure ? 'failure' : 'output', commands: chain.commands.length,
+    origin: chain.origin, script: scriptOf(chain), edited: chain.edited, evidence: chain.failure ? 'failure' : 'output',
+    commands: chain.commands.length,
   }
+}
+
+/**
+ * The script the check runs, when the failure is raised elsewhere but passes through it and the edits went elsewhere
+ * too: a file the command names that the traceback names as a caller, other than the file it was raised in, and not
+ * one the agent was editing. The script is what calls into the library the failure comes from, and often what is wrong
+ * (a table it never created, a name that clashes); when the agent was rewriting the script itself, it is not.
+ */
+function scriptOf(chain: Chain): string {
+  if (chain.origin === '') return ''
+  const { origin, callers, edited } = chain
+  return chain.inputs.find(input => !sameFile(input, origin) && callers.some(file => sameFile(file, input))
+    && !edited.some(file => sameFile(file, input))) ?? ''
 }
 
 // Helpers of the module rather than closures: functions of the module are made once, closures for every agent.

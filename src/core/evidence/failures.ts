@@ -26,6 +26,11 @@ export interface Failure {
    */
   readonly files: readonly string[]
   /**
+   * For an exception, the files of the traceback's frames above the one that raised it (its callers: the script the
+   * check runs, when the library it calls raises), at most {@link NAMED_FILES}; absent otherwise.
+   */
+  readonly callers?: readonly string[]
+  /**
    * Whether only an exception among the output's last lines tells the failure: the call did not fail, and its output
    * goes on after the exception. Such a failure is known by its place; `same` is its whole output.
    */
@@ -134,12 +139,14 @@ function exceptionOf(lines: readonly string[], at: number): Failure {
   let where = ''
   let code = ''
   // Python: the frame and the code line are above the exception; JavaScript: the frame is below it.
+  let raisedAt = -1
   for (let back = at - 1; back >= Math.max(0, at - FRAME_LINES); back--) {
     const frame = PYTHON_FRAME.exec(lines[back]!)
     if (frame !== null) {
       origin = detached(frame[1]!)
       where = SYNTAX.test(exception) ? `${origin}:${frame[2]}` : `${origin} ${frame[3] ?? ''}`
       code = lines.slice(back + 1, at).find(line => !MARKER.test(line))?.trim() ?? ''
+      raisedAt = back
       break
     }
   }
@@ -155,8 +162,19 @@ function exceptionOf(lines: readonly string[], at: number): Failure {
     line: detached(exception.slice(0, LINE_CHARS)),
     origin,
     files: origin === '' ? [] : [origin],
+    ...raisedAt === -1 ? {} : { callers: callersOf(lines, raisedAt, origin) },
     loose: false,
   }
+}
+
+/** The files of the Python frames above `lines[raisedAt]` (the frame that raised), other than `origin`, outermost first. */
+function callersOf(lines: readonly string[], raisedAt: number, origin: string): string[] {
+  const callers: string[] = []
+  for (let at = 0; at < raisedAt && callers.length < NAMED_FILES; at++) {
+    const file = PYTHON_FRAME.exec(lines[at]!)?.[1]
+    if (file !== undefined && file !== origin && !callers.includes(file)) callers.push(detached(file))
+  }
+  return callers
 }
 
 /** Where the last `count` non-blank lines of `text` begin (found from its end: a long output is not split whole). */

@@ -112,7 +112,7 @@ describe('the brake\'s records', () => {
         { 'dsh_brake.kind': 'edit-revert', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
       [{ kind: 'edit-revert', evidence: 'redo', tool: 'bash', args: '{"command":"python t.py"}', file: 'a.py', count: 2, failure: 'SyntaxError' },
         { 'dsh_brake.kind': 'edit-revert' }],
-      [{ kind: 'same-failure', tool: 'bash', args: '{"command":"pytest"}', count: 3, failure: 'NameError: x', origin: 'b.py', edited: ['a.py'], evidence: 'failure', commands: 1 },
+      [{ kind: 'same-failure', tool: 'bash', args: '{"command":"pytest"}', count: 3, failure: 'NameError: x', origin: 'b.py', edited: ['a.py'], script: '', evidence: 'failure', commands: 1 },
         { 'dsh_brake.kind': 'same-failure', 'dsh_brake.calls': 3, 'dsh_brake.tool': 'bash' }],
     ]
     for (const [found, expected] of cases) {

@@ -158,7 +158,7 @@ describe('repeated-error notice', () => {
 describe('same-failure notice', () => {
   const finding = {
     kind: 'same-failure', tool: 'bash', args: '{"command":"python reproduce.py"}', count: 3, failure: "NameError: name 'connection' is not defined",
-    origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
+    origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], script: '', evidence: 'failure', commands: 1,
   } as const
 
   it('quotes the failure, names the files edited, and points to where the failure comes from', () => {
@@ -179,6 +179,15 @@ describe('same-failure notice', () => {
       'Another script, wrapper or flag does not change this outcome. Find what causes it before you run it again, or tell the user what is blocking you.',
     ].join('\n'))
     expect(summary).toBe('4 runs, 4 commands, same failure')
+  })
+
+  it('points at the script the check runs when the failure passes through it from where it is raised', () => {
+    const { text } = findingNotice({
+      ...finding, failure: 'sqlite3.OperationalError: no such table: app_item', origin: '/repo/django/db/backends/sqlite3/base.py',
+      script: 'repro.py', edited: ['django/db/models/query.py'],
+    })
+    expect(text).toContain('It is raised in /repo/django/db/backends/sqlite3/base.py when repro.py calls it: look at what repro.py itself sets up, names or imports. Find where')
+    expect(text).not.toContain('which those edits did not touch')
   })
 
   it('says when one check showed the same output after every edit', () => {
@@ -274,6 +283,14 @@ describe('near-duplicate notice', () => {
 
   it('never warns of refusals in deny mode: calls that differ are never refused', () => {
     expect(loopNotice({ finding: found, also: [], again: false, exactBefore: false }, 10).text).not.toContain('refused')
+  })
+
+  it('says the thing is likely not there, not to search wider, once empty searches were told and go on', () => {
+    const again = loopNotice({ finding: found, also: [], again: true, exactBefore: false }).text
+    expect(again.split('\n').at(-1)).toMatch(/^You were told these searches find nothing, and they still do: what you are looking for most likely does not exist here\./)
+    expect(again).not.toContain('Search wider')
+    // Outputs that stay the same keep their advice: they were found, and they answer.
+    expect(loopNotice({ finding: { ...found, mostly: 'same-output' }, also: [], again: true, exactBefore: false }).text).toContain('Changing the wording')
   })
 })
 

@@ -30,7 +30,7 @@ describe('the same failure after every fix', () => {
       '-', '-', '-', '-', '-',
       {
         kind: 'same-failure', tool: 'bash', args: JSON.stringify({ command: RUN }), count: 3, failure: "NameError: name 'connection' is not defined",
-        origin: '/repo/django/db/backends/sqlite3/base.py', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
+        origin: '/repo/django/db/backends/sqlite3/base.py', script: '', edited: ['reproduce.py'], evidence: 'failure', commands: 1,
       },
     ])
   })
@@ -116,6 +116,17 @@ describe('the same failure after every fix', () => {
     const edited = (n: number): CallObservation => editOf('reproduce.py', `# ${n}`, `# ${n + 1}`)
     const runs = (n: number): CallObservation => checkOf(RUN, nameError(n), false, { inputs: ['reproduce.py'] })
     expect(found([runs(15), edited(1), runs(15), edited(2), runs(15)]).at(-1)).toMatchObject({ count: 3 })
+  })
+
+  it('names the script the check runs when the failure passes through it from the library that raises it', () => {
+    const edited = (n: number): CallObservation => editOf('django/db/models/query.py', `# ${n}`, `# ${n + 1}`)
+    const runs = (): CallObservation => checkOf(RUN, nameError(15), false, { inputs: ['reproduce.py'] })
+    expect(found([runs(), edited(1), runs(), edited(2), runs()]).at(-1)).toMatchObject({ script: 'reproduce.py', origin: '/repo/django/db/backends/sqlite3/base.py' })
+    // A script the traceback does not pass through is not named: it may not be what calls the library.
+    const elsewhere = (): CallObservation => checkOf('python other.py', nameError(15), false, { inputs: ['other.py'] })
+    expect(found([elsewhere(), edited(1), elsewhere(), edited(2), elsewhere()]).at(-1)).toMatchObject({ script: '' })
+    // Nor is a script the agent keeps rewriting: the failure it misses comes from elsewhere, as the origin says.
+    expect(found([runs(), rewrite(1), runs(), rewrite(2), runs()]).at(-1)).toMatchObject({ script: '' })
   })
 
   it('tells one check\'s unchanged output after every edit, when it does not report success', () => {

@@ -13,6 +13,8 @@ describe('a failure', () => {
   it('is known by the exception an output ends in, where it was raised and on which line of code', () => {
     const failure = failureOf(traceback("NameError: name 'connection' is not defined"), false)!
     expect(failure).toMatchObject({ line: "NameError: name 'connection' is not defined", origin: '/repo/src/app.py', files: ['/repo/src/app.py'], loose: false })
+    // The frames above the one that raised it: the script that called into the code that raised.
+    expect(failure.callers).toEqual(['repro.py'])
     // The caller's frame and line number, and a script's own output, change with the script; the failure does not.
     expect(failureOf(`Checking…\n${traceback("NameError: name 'connection' is not defined", { caller: 'other.py', line: 99 })}`, false)!.same).toBe(failure.same)
     expect(failureOf(traceback("NameError: name 'cursor' is not defined"), false)!.same).not.toBe(failure.same)
