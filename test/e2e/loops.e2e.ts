@@ -46,6 +46,13 @@ const DEBUG_LINE = '        print("DEBUG: code", code)'
 const HELPER = 'def check_constraints(table_names):\n    for table_name in table_names:\n        connection.check(table_name)\n'
 const REPRO = '# attempt 0\nfrom helper import check_constraints\nprint("Attempting to check constraints...")\ncheck_constraints(["order"])\n'
 
+/** Two bodies of one function, written with printf by turns: each fails its own way (`\\n` is printf's line break). */
+const BODY_A = 'total = 0\\ndef add(n):\\n    total += n\\n    return total\\nprint(add(1))\\n'
+const BODY_B = 'def add(n):\\n    return total + n\\nprint(add(1))\\n'
+
+/** A download that fails with the same exception wherever it runs. */
+const FETCH = 'print("connecting to the mirror...")\nraise ConnectionError("mirror unreachable: connection refused")\n'
+
 describe('loops that no exact repeat shows, told once', () => {
   it('five spellings of a name, every grep empty, then the same greps again: told at the sixth', async () => {
     const spellings = ['parse_config', 'def parse_config', 'parseConfig', 'parse_conf', 'load_config']
@@ -99,6 +106,29 @@ describe('loops that no exact repeat shows, told once', () => {
     expect(heard(model)).toEqual([[7, '[dsh-brake] `bash` {"command":"python3 reproduce.py"} failed the same way 3 times in a row, each after you edited reproduce.py:']])
     expect(sent[0]!.text).toContain('helper.py, which those edits did not touch.')
     expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['bash failed × 3 after edits, same failure'])
+  })
+
+  it('two bodies written by turns with printf, each failing its own way again: told at the second lap', async () => {
+    const run = call('bash', { command: 'python3 app.py', description: 'Run it' })
+    const write = (body: string): Answer => call('bash', { command: `printf '${body}' > app.py`, description: 'Rewrite add' })
+    const script = [write(BODY_A), run, write(BODY_B), run, write(BODY_A), run, write(BODY_B), run]
+    const { run: dsh, server: model, cwd } = await alone(script, {})
+    expect(dsh.code, dsh.stderr).toBe(0)
+    // The first body written again (call 5) fails as it did (call 6): the shell edit undone and redone is seen.
+    expect(heard(model)).toEqual([[7, '[dsh-brake] You undid an edit to app.py and made it again, and `bash` {"command":"python3 app.py"} fails as before:']])
+    expect(noticesSent(model)[0]!.text).toContain('UnboundLocalError')
+    expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['edit undone and redone: app.py'])
+  })
+
+  it('the same script under timeout, nohup and sh -c, failing the same way each time: told', async () => {
+    const wrappers = ['python3 fetch.py', 'timeout 30 python3 fetch.py', 'nohup python3 fetch.py', "sh -c 'python3 fetch.py'"]
+    const script = wrappers.map(command => call('bash', { command, description: 'Fetch the data' }))
+    const { run, server: model, cwd } = await alone(script, { 'fetch.py': FETCH })
+    expect(run.code, run.stderr).toBe(0)
+    // One exception raised at one place, from three commands: the wrappers are not what fails.
+    expect(heard(model)).toEqual([[4, '[dsh-brake] 3 runs under 3 different commands ended the same way, the latest `bash` {"command":"nohup python3 fetch.py"}:']])
+    expect(noticesSent(model)[0]!.text).toContain('ConnectionError: mirror unreachable: connection refused')
+    expect(storedNotices(sessionEvents(home, cwd)).map(n => n.summary)).toEqual(['3 runs, 3 commands, same failure'])
   })
 })
 

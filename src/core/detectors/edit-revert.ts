@@ -5,10 +5,10 @@
  * Design: docs/design.md#edits-that-undo-each-other
  * @module dsh-brake/core/detectors/edit-revert
  */
-import { touch } from '../tables/bounded-map.js'
+import { remember, touch } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
-import { createFileStates, ORIGINAL, type Visit } from '../evidence/file-states.js'
+import { createFileStates, MAX_FILES, ORIGINAL, type Visit } from '../evidence/file-states.js'
 import type { CallObservation, CallStep } from '../types.js'
 import type { EditRevertFinding, Evidence } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -46,10 +46,16 @@ interface Check {
   /** The place last told as back, and the runs counted then. */
   toldPlace: number
   toldCount: number
+  /**
+   * The check's runs, and its run at the latest notice of either evidence (0: none): the loop is told again only
+   * `every` runs on, whichever evidence it shows then (versions written by turns show both, lap after lap).
+   */
+  runs: number
+  toldRun: number
 }
 
 // Made where needed rather than as closures in `observe`, which runs on every call.
-const newCheck = (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0 })
+const newCheck = (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0, runs: 0, toldRun: 0 })
 
 /** The evidence that the check `call` failed as before: `count` runs, told by `evidence` (about `file` for a redo). */
 function told(call: CallObservation, failure: Failure, evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> {
@@ -69,6 +75,8 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   const entered: Visit[] = []
   // A file redone: the state's earlier visit, waiting for the next check.
   let redone: { readonly file: string; readonly before: Visit } | undefined
+  // The call each file was last put back to its original state at (a checkout, every change undone).
+  const originalAt = new Map<string, number>()
   // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
   const editAts: number[] = []
   const editFiles: string[] = []
@@ -76,8 +84,16 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
 
   function moved(file: string, visit: Visit, before: Visit | undefined): void {
     if (entered.length < ENTERED) entered.push(visit)
-    const undone = before !== undefined && before.outcome !== undefined && before.outcome !== PASSED && lastCheckAt < before.leftAt
-    if (undone && visit.state !== ORIGINAL) redone = { file, before }
+    if (visit.state === ORIGINAL) {
+      originalAt.delete(file)
+      remember(originalAt, file, observed, MAX_FILES)
+    }
+    if (before === undefined || before.outcome === undefined || before.outcome === PASSED || visit.state === ORIGINAL) return
+    // Back in a version that failed: made again with nothing tried in between; or made again by the very edit that
+    // made it first, by turns with other versions, each tried, none of them the original (a version tried again after
+    // a revert is a fresh start, as a deleted debug line is no re-made edit).
+    const toggled = before.by === visit.by && (originalAt.get(file) ?? 0) < before.leftAt
+    if (lastCheckAt < before.leftAt || toggled) redone = { file, before }
   }
 
   return {
@@ -104,8 +120,15 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       entered.length = 0
       const wasRedone = redone
       redone = undefined
-      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same) return told(call, failure, 'redo', wasRedone.file, 2)
       const check = touch(checks, call.key, options.maxTracked, newCheck)
+      check.runs++
+      const quiet = check.toldRun !== 0 && check.runs - check.toldRun < options.schedule.every
+      // Told when the file is still in the version made again (no later edit moved it on) and fails as it did there.
+      if (failure !== undefined && wasRedone !== undefined && wasRedone.before.outcome === failure.same
+        && files.current(wasRedone.file)?.state === wasRedone.before.state && !quiet) {
+        check.toldRun = check.runs
+        return told(call, failure, 'redo', wasRedone.file, 2)
+      }
       const value = failure?.place ?? call.result.raw
       const last = check.outcomes.at(-1)
       if (last !== undefined && last.value === value) {
@@ -116,13 +139,15 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
       if (failure === undefined) return undefined
       const runs = comeBack(check.outcomes, at, failure.files, editAts, editFiles, made)
-      if (!isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
+      if (quiet || !isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
       check.toldPlace = value
       check.toldCount = runs
+      check.toldRun = check.runs
       return told(call, failure, 'back', '', runs)
     },
     reset() {
       files.clear()
+      originalAt.clear()
       checks.clear()
       entered.length = 0
       redone = undefined

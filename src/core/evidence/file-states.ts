@@ -30,6 +30,8 @@ export interface Visit {
   leftAt: number
   /** What the first check after the file entered the state showed (a failure's fingerprint, or a pass); set by the caller. */
   outcome: number | undefined
+  /** The edit that brought the file into the state, as a fingerprint: the same edit made again gives the same one. */
+  readonly by: number
 }
 
 /** Hears a file that moved to another state: its new visit, and the visit of an earlier stay in that same state, if any. */
@@ -83,7 +85,7 @@ export function createFileStates(): FileStates {
     if (to === latest.state) return
     latest.leftAt = at
     const before = earlierVisit(visits, to)
-    const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined }
+    const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined, by: editKey(edit) }
     visits.push(entered)
     if (visits.length > MAX_VISITS) visits.shift()
     onMove(name, entered, before)
@@ -130,7 +132,7 @@ function originalOf(name: string): number {
 
 /** A file not yet edited, as far as the brake saw. */
 function fresh(): FileState {
-  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined }] }
+  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined, by: ORIGINAL }] }
 }
 
 /**
@@ -177,6 +179,21 @@ function applyEdit(file: FileState, fileEdit: FileEdit): boolean {
   }
   return file.changes.length > MAX_CHANGES
 }
+
+/** An edit as a fingerprint: the same edit of the same file, made again, gives the same one; one not read, a new one. */
+function editKey(edit: FileEdit): number {
+  switch (edit.kind) {
+    case 'content': return fingerprint(`c\u0000${edit.content}`)
+    case 'replace': return fingerprint(`r\u0000${edit.old}\u0000${edit.new}`)
+    case 'insert': return fingerprint(`i\u0000${edit.line}\u0000${edit.text}`)
+    case 'delete': return fingerprint(`d\u0000${edit.line}\u0000${edit.pattern}`)
+    case 'restore': return ORIGINAL
+    case 'copy': case 'other': return fingerprint(`\u0000unread ${++unread}`)
+  }
+}
+
+// Gives each edit that cannot be read a key of its own.
+let unread = 0
 
 /** The state a file's changes bring it to: its base, plus each change, modulo {@link MODULUS}. */
 function stateOf(file: FileState): number {

@@ -560,7 +560,8 @@ export const SCENARIOS: readonly Scenario[] = [
         : [3, 5, 10].includes(runs) ? LINT_FAILURE : broken(runs),
     },
     script: [
-      'PROBE', 'CLEAN', 'PROBE', 'INSERT ignore={ignore}', 'PROBE', 'INSERT root={root}', 'PROBE', 'CLEAN', 'INSERT ignore={ignore}', 'PROBE',
+      // Each round's first print worded a little differently: no edit is made again verbatim, the failure comes back.
+      'PROBE', 'CLEAN', 'PROBE', 'INSERT ignore={ignore}', 'PROBE', 'INSERT root={root}', 'PROBE', 'CLEAN', 'INSERT ignore: {ignore}', 'PROBE',
       'INSERT d={d!r}', 'PROBE',
     ].map(step => call('bash', {
       command: step === 'PROBE' ? 'cd reproduction && python3 reproduce.py'

@@ -30,6 +30,30 @@ describe('edits that undo each other', () => {
     }, '-'])
   })
 
+  it('are told when one version is written again by the same edit, by turns with another, each failing as it did', () => {
+    const write = (body: string): CallObservation => shellEditOf(`printf '${body}' > app.py`)
+    const unbound = checkOf('python3 app.py', 'Traceback (most recent call last):\n  File "/w/app.py", line 3, in add\n    total += n\nUnboundLocalError: local variable \'total\' referenced before assignment\n', true)
+    const undefinedName = checkOf('python3 app.py', 'Traceback (most recent call last):\n  File "/w/app.py", line 2, in add\n    return total + n\nNameError: name \'total\' is not defined\n', true)
+    const lap = [write('A'), unbound, write('B'), undefinedName]
+    // Told at the first version made again; the laps after it are the same loop, told again `every` runs on.
+    expect(told([...lap, ...lap])).toEqual(['5: redo 2 app.py'])
+    expect(told([...lap, ...lap, ...lap, ...lap])).toEqual(['5: redo 2 app.py', '15: redo 2 app.py'])
+  })
+
+  it.each<[string, (write: (body: string) => CallObservation) => CallObservation[]]>([
+    ['a revert to the committed version came between: the version tried again is a fresh start', write => [
+      write('A'), checkOf(RUN, syntaxError, true), shellEditOf('git checkout app.py'), checkOf(RUN, wrongCode), write('A'), checkOf(RUN, syntaxError, true),
+    ]],
+    ['the version made again fails otherwise this time', write => [
+      write('A'), checkOf(RUN, syntaxError, true), write('B'), checkOf(RUN, wrongCode), write('A'), checkOf(RUN, wrongCode),
+    ]],
+    ['another edit moved the file on before the check', write => [
+      write('A'), checkOf(RUN, syntaxError, true), write('B'), checkOf(RUN, wrongCode), write('A'), write('C'), checkOf(RUN, syntaxError, true),
+    ]],
+  ])('stay quiet on a version written again when %s', (_, calls) => {
+    expect(told(calls(body => shellEditOf(`printf '${body}' > app.py`)))).toEqual([])
+  })
+
   it('count an edit whose call failed only when its change stands (a later command failed after it)', () => {
     const redoing = (over: { failed: boolean; changeStands: boolean }): CallObservation[] => [
       checkOf(RUN, wrongCode), shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
@@ -83,7 +107,7 @@ describe('edits that undo each other', () => {
     const calls = [
       checkOf(PROBE, indentation('print(f"DEBUG: root={root}")')), clean, checkOf(PROBE, lint('6.17'), true), insert('ignore={ignore}'),
       checkOf(PROBE, lint('6.17'), true), insert('visiting root={root}'), checkOf(PROBE, indentation('print(f"DEBUG: visiting root={root}")')), clean,
-      insert('ignore={ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), checkOf(PROBE, indentation('for d in dirs: print(d)')),
+      insert('ignore: {ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), checkOf(PROBE, indentation('for d in dirs: print(d)')),
     ]
     expect(found(calls).at(-1)).toEqual({
       kind: 'edit-revert', evidence: 'back', tool: 'bash', args: JSON.stringify({ command: PROBE }), file: '', count: 3,
@@ -100,7 +124,7 @@ describe('edits that undo each other', () => {
     const calls = (count: number): CallObservation[] => [
       checkOf(PROBE, indentation('print(f"DEBUG: root={root}")')), clean, checkOf(PROBE, lint('6.17'), true), insert('ignore={ignore}'),
       checkOf(PROBE, lint('6.17'), true), insert('visiting root={root}'), checkOf(PROBE, indentation('print(f"DEBUG: visiting root={root}")')), clean,
-      insert('ignore={ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), elsewhere(count), checkOf(PROBE, indentation('for d in dirs: print(d)')),
+      insert('ignore: {ignore}'), checkOf(PROBE, lint('6.17'), true), insert('checking d={d!r}'), elsewhere(count), checkOf(PROBE, indentation('for d in dirs: print(d)')),
     ]
     // Six edits at the file before, the third the latest between the first two failing runs: the third forgotten.
     expect(told(calls(EDITS_KEPT - 6))).toEqual(['12: back 3 '])
