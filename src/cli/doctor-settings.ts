@@ -51,14 +51,16 @@ export function reportSettings(
     ? `settings in force (the web UI's Settings → Plugins card writes the \`${SETTINGS_NAMESPACE}:\` section of ${file}; a reset there returns to cordis.patch.yml):`
     : `settings in force (this profile does not load ${SETTINGS_BUNDLE}, so it has no settings service and the web UI's card does not show: cordis.patch.yml alone):`)
   const values = section?.section as Partial<Record<SettingsKey, unknown>> | undefined
-  const width = Math.max(...SETTINGS_KEYS.map(key => key.length))
-  for (const key of SETTINGS_KEYS) {
+  const table = SETTINGS_KEYS.map((key) => {
     const from = values?.[key] !== undefined && values[key] !== null ? `settings ${section!.file}:${section!.lineOf(key)}`
       : isWritten(rowConfig, key) && rowFile !== undefined ? `cordis.patch.yml ${rowFile}:${own!.lineOf([key])}`
         : 'default'
-    const value = values?.[key] ?? config[key]
-    findings.detail(`${key.padEnd(width)}  ${show(value).padEnd(12)} ${from}`)
-  }
+    return { key, value: show(values?.[key] ?? config[key]), from }
+  })
+  // Each column as wide as its widest cell: a long list of tools pushes the sources right, on every line alike.
+  const keyWidth = Math.max(...table.map(({ key }) => key.length))
+  const valueWidth = Math.max(...table.map(({ value }) => value.length))
+  for (const { key, value, from } of table) findings.detail(`${key.padEnd(keyWidth)}  ${value.padEnd(valueWidth)}  ${from}`)
 }
 
 function isWritten(config: unknown, key: string): boolean {
@@ -66,7 +68,9 @@ function isWritten(config: unknown, key: string): boolean {
   return value !== undefined && value !== null
 }
 
-/** A value as a person writes it. */
+/** A value as a person writes it in YAML: a list of tool names as `[read, grep]`. */
 function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
+  if (typeof value === 'string') return value
+  if (Array.isArray(value) && value.every(item => typeof item === 'string' && /^[\w*.-]+$/.test(item))) return `[${value.join(', ')}]`
+  return JSON.stringify(value)
 }

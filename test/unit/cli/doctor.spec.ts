@@ -370,6 +370,18 @@ describe('dsh-brake doctor on the settings in force', () => {
     expect(code).toBe(0)
   })
 
+  it('keeps the table in line whatever the values\' length: each column starts where the one above it does', async () => {
+    const { home: dir } = home({ patch: row('    include: [read, grep, glob, bash, str_replace_editor]\n    exclude: [todo_write]\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    const table = out.split('\n').filter(line => /^ {13}\S/.test(line))
+    expect(table).toHaveLength(6)
+    // Where the value and its source start, after the key, each after a gap of two spaces or more.
+    const columns = (line: string): number[] => [...line.slice(13).matchAll(/ {2,}(?=\S)/g)].map(match => match.index + match[0].length)
+    const starts = columns(table[0]!)
+    expect(starts).toHaveLength(2)
+    for (const line of table) expect(columns(line).slice(0, 2), line).toEqual(starts)
+  })
+
   it('names a section the brake refuses with its file and line, and shows the row\'s config in force', async () => {
     const { home: dir } = home({ patch: row('    callWarnCount: 6\n') })
     writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: deny\n  callDenyCount: 5\n')
