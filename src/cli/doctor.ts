@@ -16,6 +16,7 @@ import { plural } from '../words/plural.js'
 import { closestSpelling } from '../words/spelling.js'
 import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
+import { checkDshNode } from './doctor-node.js'
 import { reportSettings, type SettingsFindings } from './doctor-settings.js'
 import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
@@ -42,7 +43,7 @@ export const DOCTOR_USAGE = `usage: dsh-brake doctor [--profile NAME]
 Checks that dsh-brake will load and run in a DSH profile: the profile lists it, the package resolves and loads from
 there, and every dsh-brake row of its cordis.patch.yml passes every config rule (each problem with its file and line);
 shows the settings in force, each with where it comes from: the settings document the web UI writes, the row, or the
-default.
+default; and that the Node dsh runs on (the first on PATH, unless its launcher names one) is 22.19 or later.
 Without --profile, checks every profile under the DSH home that has dsh-brake. The DSH home is $DSH_HOME, or ~/.dsh.
 Exits 1 when it finds a problem.`
 
@@ -76,7 +77,7 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_
     return 1
   }
   let problems = 0
-  for (const name of names) problems += await checkProfile(home, name, io.out)
+  for (const name of names) problems += await checkProfile(home, name, io.env, io.out)
   io.out(problems === 0
     ? `No problems: dsh-brake loads in ${plural(names.length, 'profile')} checked.`
     : `${plural(problems, 'problem')} found: fix ${problems === 1 ? 'it' : 'them'} and run \`dsh-brake doctor\` again.`)
@@ -96,7 +97,9 @@ interface Findings extends SettingsFindings {
 }
 
 /** Check one profile, printing a line per finding; resolves to the number of problems. */
-async function checkProfile(home: { dir: string; from: string }, name: string, say: (line: string) => void): Promise<number> {
+async function checkProfile(
+  home: { dir: string; from: string }, name: string, env: DoctorIo['env'], say: (line: string) => void,
+): Promise<number> {
   const dir = profileDir(home.dir, name)
   let problems = 0
   const findings: Findings = {
@@ -126,6 +129,7 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   rowsInRootConfig(dir, findings)
   reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
   checkCordis(home.dir, name, findings)
+  checkDshNode(env, findings)
   return problems
 }
 

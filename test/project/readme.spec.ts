@@ -137,10 +137,18 @@ function blob(file: string): string {
 }
 
 describe('README.md', () => {
-  it('opens with the two commands a newcomer runs: the demo and the tests', () => {
-    const opening = english.split('\n').slice(0, 8).join('\n')
+  it('opens with the two commands a newcomer runs, the demo and the tests, after the Node they need', () => {
+    const opening = english.split('\n').slice(0, 11).join('\n')
     expect(opening).toMatch(/^npm install && npm run demo/m)
     expect(opening).toMatch(/^npm test/m)
+  })
+
+  it.each([['README.md', english], ['README.zh.md', chinese]])('%s says before its first command that DSH needs Node 22.19 or later, and how to get it', (_, text) => {
+    const head = text.slice(0, text.indexOf('```'))
+    expect(head).toContain('Node 22.19')
+    expect(head).toContain('`node --version`')
+    expect(head).toContain('`nvm install 22`')
+    expect(head).toContain('https://nodejs.org')
   })
 
   it.each(firstNotices)('quotes the first notice of its kind, %s, verbatim', (_, template) => {

@@ -4,7 +4,7 @@
  * user's `cordis.patch.yml`. A good install must be reported good, and each broken one with its cause, file and line.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -46,12 +46,28 @@ function home(layout: Layout = {}): { home: string; patchFile: string } {
   return { home: dir, patchFile }
 }
 
-/** Run the doctor against `dshHome`; what it printed, and its exit code. */
+/** Run the doctor against `dshHome` (with `path` as PATH, if given); what it printed, and its exit code. */
 async function doctor(dshHome: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  return doctorWith({ DSH_HOME: dshHome }, ...argv)
+}
+
+async function doctorWith(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = []
-  const code = await runDoctor(argv, { out: line => out.push(line), env: { DSH_HOME: dshHome }, home: ROOT })
+  const code = await runDoctor(argv, { out: line => out.push(line), env, home: ROOT })
   return { code, out: out.join('\n') }
 }
+
+/** A folder holding an executable script `name` with `body`. */
+function script(dir: string, name: string, body: string): string {
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, name)
+  writeFileSync(file, body)
+  chmodSync(file, 0o755)
+  return file
+}
+
+/** A `node` that answers `--version` with `version`, as the one first on PATH would. */
+const fakeNode = (dir: string, version: string): string => script(dir, 'node', `#!/bin/sh\necho ${version}\n`)
 
 /** Run the built command (`dist/cli/main.js`, built by `npm test`): how a bad command line reaches the user. */
 function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -397,5 +413,45 @@ describe('dsh-brake doctor on the settings in force', () => {
     const { out } = await doctor(dir, '--profile', 'headless')
     expect(out).toContain('settings in force (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
     expect(lines(out)[0]).toBe('mode remind default')
+  })
+})
+
+describe('dsh-brake doctor on the Node dsh runs on', () => {
+  /** The shell that runs the shims, and nothing else, so a `node` in a test folder is the first one found. */
+  const SYSTEM = '/usr/bin:/bin'
+
+  it('names an older Node than DSH needs, where it is, what fails, and how to get one', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    const node = fakeNode(bin, 'v20.20.2')
+    const dsh = script(bin, 'dsh', '#!/usr/bin/env node\nimport("./lib/bin.js")\n')
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: `${bin}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`problem  the dsh on PATH (${dsh}) runs on Node v20.20.2 (${node}), and DSH 0.1.0-rc.8 needs Node 22.19 or later: `
+      + 'on an older Node every boot fails (`Promise.withResolvers is not a function`). Install Node 22.19 or later '
+      + '(https://nodejs.org, or `nvm install 22`) and put it first on PATH')
+    expect(out).not.toContain('No problems')
+    expect(code).toBe(1)
+  })
+
+  it('finds the Node a pnpm shim runs, one beside it first', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    fakeNode(join(bin, 'path'), 'v22.19.0')
+    const beside = fakeNode(join(bin, 'install'), 'v18.20.4')
+    const shim = script(join(bin, 'install'), 'dsh', '#!/bin/sh\nbasedir=$(dirname "$0")\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../@deepseek-ai/dsh/lib/bin.js" "$@"\nelse\n  exec node  "$basedir/../@deepseek-ai/dsh/lib/bin.js" "$@"\nfi\n')
+    const { out } = await doctorWith({ DSH_HOME: home().home, PATH: `${join(bin, 'install')}:${join(bin, 'path')}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`problem  the dsh on PATH (${shim}) runs on Node v18.20.4 (${beside})`)
+  })
+
+  it('says it is recent enough, when it is', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    const node = fakeNode(bin, 'v22.19.0')
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: `${bin}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`ok       dsh runs on the Node first on PATH, Node v22.19.0 (${node}): DSH 0.1.0-rc.8 needs 22.19 or later`)
+    expect(code).toBe(0)
+  })
+
+  it('notes a PATH with no Node on it, without calling it a problem of the profile', async () => {
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: mkdtempSync(join(ROOT, 'empty-')) }, '--profile', 'headless')
+    expect(out).toContain('note     no `node` on PATH, so the Node dsh runs on is not checked: DSH 0.1.0-rc.8 needs Node 22.19 or later')
+    expect(code).toBe(0)
   })
 })
