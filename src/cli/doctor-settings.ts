@@ -7,7 +7,7 @@
  */
 import { configProblems } from '../config/check.js'
 import { Config } from '../config/schema.js'
-import { SETTINGS_KEYS, SETTINGS_NAMESPACE, settingsProblems, type SettingsKey } from '../config/settings.js'
+import { SETTINGS_KEYS, SETTINGS_NAMESPACE, settingsProblems, withSettings, type Settings, type SettingsKey } from '../config/settings.js'
 import { effectiveRow, type PatchRow } from '../dsh-files/patch-file.js'
 import { readSettingsSection, settingsFilePath, type SettingsSection } from '../dsh-files/settings-file.js'
 
@@ -23,21 +23,25 @@ export interface SettingsFindings {
 /** The stock bundle whose `settings` row mounts DSH's settings service (and with it the web UI's card). */
 const SETTINGS_BUNDLE = '@deepseek-ai/dsh-base'
 
-/** Report the settings in force and where each comes from; `rows` are the profile's patch rows, in DSH's order. */
+/**
+ * Report the settings in force and where each comes from; `rows` are the profile's patch rows, in DSH's order.
+ * Returns the config in force (the row's, with the settings section over it), or undefined when the row's config is
+ * one the brake refuses (reported already) or the settings document cannot be read.
+ */
 export function reportSettings(
   home: string, bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], findings: SettingsFindings,
-): void {
+): Config | undefined {
   const own = effectiveRow(rows.map(({ row }) => row), SETTINGS_NAMESPACE).config
   const rowConfig: unknown = own?.config ?? {}
   // A row the brake refuses was reported above: the settings cannot be judged over it.
-  if (configProblems(rowConfig).length > 0) return
+  if (configProblems(rowConfig).length > 0) return undefined
   const config = Config(rowConfig as Partial<Config>)
   const served = bundles.includes(SETTINGS_BUNDLE)
   const file = settingsFilePath(home, effectiveRow(rows.map(({ row }) => row), 'settings').config?.config)
   const read = served ? readSettingsSection(file, SETTINGS_NAMESPACE) : undefined
   if (read !== undefined && 'error' in read) {
     findings.problem(`${read.error}: DSH does not start with a settings document it cannot read`)
-    return
+    return undefined
   }
   let section: SettingsSection | undefined = read?.section === undefined ? undefined : read
   const problems = section === undefined ? [] : settingsProblems(section.section, config)
@@ -61,6 +65,7 @@ export function reportSettings(
   const keyWidth = Math.max(...table.map(({ key }) => key.length))
   const valueWidth = Math.max(...table.map(({ value }) => value.length))
   for (const { key, value, from } of table) findings.detail(`${key.padEnd(keyWidth)}  ${value.padEnd(valueWidth)}  ${from}`)
+  return values === undefined ? config : withSettings(config, values as Partial<Settings>)
 }
 
 function isWritten(config: unknown, key: string): boolean {

@@ -317,10 +317,35 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
     expect(out).toContain('dsh-brake speaks at the 16th,')
   })
 
-  it('says that in deny mode dsh-brake speaks on its own schedule beside it, as its notice warns of refusals', async () => {
+  it('says that in deny mode beside it dsh-brake gives no notice before its refusals, as a real run shows', async () => {
     const { home: dir } = home({ patch: row('    mode: deny\n') })
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('dsh-brake speaks at the 4th (its notice warns of refusals, which the reminder does not), and of any other loop')
+    // The 4th, 9th and 14th: the first two within five calls of the reminder's, the third after the refusals began.
+    expect(out).toContain('does not say the same again: on such a call dsh-brake gives no notice of its own before it refuses, '
+      + 'from the 11th identical attempt on, and of any other loop it speaks on its own schedule.')
+    expect(out).not.toContain('speaks at the 4th')
+  })
+
+  it('says that in stop mode beside it the first refusal ends the turn', async () => {
+    const { home: dir } = home({ patch: row('    mode: stop\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('on such a call dsh-brake gives no notice of its own before it refuses, from the 11th identical attempt on, '
+      + 'and that first refusal ends the turn; of any other loop it speaks on its own schedule.')
+  })
+
+  it('in deny mode with a deny count past its first notice, says both: the notice, then the refusals', async () => {
+    const { home: dir } = home({ patch: row('    mode: deny\n    callDenyCount: 20\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('on such a call dsh-brake speaks at the 14th and refuses from the 21st identical attempt on, and of any other loop')
+  })
+
+  it('reads the mode and the counts in force: a value of the settings document over the row', async () => {
+    const { home: dir } = home({ patch: row('    mode: remind\n    callWarnCount: 6\n') })
+    writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: stop\n  callWarnCount: 5\n')
+    const { out } = await doctor(dir, '--profile', 'headless')
+    // 5, 10 and 15 after the reminder's 3, 5 and 8: the 15th, past the refusals from the 11th; stop mode.
+    expect(out).toContain('on such a call dsh-brake gives no notice of its own before it refuses, from the 11th identical attempt on, '
+      + 'and that first refusal ends the turn')
   })
 
   it('is not turned off by a row a later one turns back on', async () => {
