@@ -168,11 +168,14 @@ async function checkPackage(dir: string, name: string, findings: Findings): Prom
 /** The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. */
 function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, findings: Findings): void {
   if (own.length === 0) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+  // The row that turns dsh-brake off, if the last that writes `disabled` does: the Loader then never imports it.
+  const disabledBy = effectiveRow(own.map(({ row }) => row), PLUGIN).disabledBy
+  const off = own.find(({ row }) => row === disabledBy)
   for (const { file, row } of own) {
     const at = `${file}:${row.line}`
     // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
     if (!listed) findings.problem(`${at}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
-    if (row.disabled) findings.note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    if (row === disabledBy) findings.note(`${at}: this row turns dsh-brake off (disabled: true): DSH does not load it`)
     for (const key of row.expressions) findings.note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
     // In the order they stand in the file, as a person reads it to fix them.
     const found = configProblems(row.config)
@@ -180,8 +183,12 @@ function checkRows(own: readonly { file: string; row: PatchRow }[], listed: bool
       .sort((a, b) => a.line - b.line)
     for (const { line, message } of found) findings.problem(`${file}:${line}: ${message}`)
     if (found.length === 0 && row.hasConfig) findings.ok(`${at}: its config passes every rule`)
-    // What the person saw of it: nothing, if they saved the edit while dsh ran (DSH keeps the last good tree).
-    if (found.length > 0) {
+    // What the person saw of it: nothing, if they saved the edit while dsh ran (DSH keeps the last good tree). A plugin
+    // turned off is not loaded, so its config is not checked until it is turned on.
+    if (found.length > 0 && off !== undefined) {
+      findings.note(`${at}: dsh starts this profile, as dsh-brake is off (${off.file}:${off.row.line}) and its config is not checked while it is; `
+        + 'turned on with this config, dsh would not start the profile (it exits 1 naming the problem), and a dsh already running would refuse that edit')
+    } else if (found.length > 0) {
       findings.note(`${at}: until this row is fixed, dsh does not start this profile (it exits 1 naming the problem), `
         + 'and a dsh already running keeps dsh-brake\'s previous config: the edit is not applied')
     }

@@ -112,6 +112,22 @@ describe('dsh-brake doctor on the real CLI\'s profile', () => {
   })
 })
 
+describe('a row that turns dsh-brake off, with a value it would refuse', () => {
+  it('dsh starts the profile and never loads the brake, as the doctor says', async () => {
+    const patch = '- id: dsh-brake\n  disabled: true\n  config:\n    mode: stopp\n'
+    writeUserPatch(linkHome, patch)
+    const check = doctor(linkHome)
+    expect(check.out).toContain('this row turns dsh-brake off (disabled: true): DSH does not load it')
+    expect(check.out).toContain('dsh starts this profile, as dsh-brake is off')
+    expect(check.out).not.toContain('dsh does not start this profile')
+    const read: Answer = { calls: [{ name: 'read', args: { file_path: 'notes.txt' } }] }
+    const { run, server } = await play(linkHome, repeat(14, read), patch, { 'notes.txt': 'the answer is 42\n' })
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).not.toContain('dsh-brake')
+    expect(noticesSent(server)).toEqual([])
+  })
+})
+
 describe('scenarios on the stock headless tools', () => {
   it('an identical-call loop, told by one voice: the brake does not repeat repeat-tool-reminder, and speaks at its 14th', async () => {
     const { run, server: model, cwd } = await play(linkHome, repeat(14, call('read', { file_path: 'notes.txt' })), '[]\n', { 'notes.txt': 'the answer is 42\n' })

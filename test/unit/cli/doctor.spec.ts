@@ -147,6 +147,25 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('a bad value in a row that turns dsh-brake off: dsh starts, and turning it on would stop the boot', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  disabled: true\n  config:\n    mode: stopp\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): DSH does not load it`)
+    expect(out).toContain(`problem  ${patchFile}:4: \`mode\` must be one of \`remind\`, \`deny\`, \`stop\`, got "stopp"`)
+    expect(out).toContain(`note     ${patchFile}:1: dsh starts this profile, as dsh-brake is off (${patchFile}:1) and its config is not checked `
+      + 'while it is; turned on with this config, dsh would not start the profile (it exits 1 naming the problem), and a dsh '
+      + 'already running would refuse that edit')
+    expect(out).not.toContain('until this row is fixed')
+    expect(code).toBe(1)
+  })
+
+  it('a row turned off and back on by a later one is checked as one that loads', async () => {
+    const patch = '- id: dsh-brake\n  disabled: true\n- id: dsh-brake\n  disabled: false\n  config:\n    mode: stopp\n'
+    const { out } = await doctor(home({ patch }).home, '--profile', 'headless')
+    expect(out).toContain('until this row is fixed, dsh does not start this profile')
+    expect(out).not.toContain('DSH does not load it')
+  })
+
   it('a row whose id is one slip from dsh-brake, which DSH skips', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: dsh-brakes\n  config:\n    mode: deny\n- id: dsh_brake\n  disabled: true\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
@@ -364,7 +383,7 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
   it('notes a disabled dsh-brake row and a !!js value, without calling them problems', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 2 + 3\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): DSH does not load it`)
     expect(out).toContain(`note     ${patchFile}:4: \`callWarnCount\` is a !!js expression: DSH computes it at load, so it is not checked here`)
     expect(code).toBe(0)
   })
