@@ -20,7 +20,7 @@ import { checkDshNode } from './doctor-node.js'
 import { reportSettings, type SettingsFindings } from './doctor-settings.js'
 import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
-import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
+import { effectiveRow, readPatchFile, strayEmptyList, type PatchRow } from '../dsh-files/patch-file.js'
 import { UsageError } from '../errors/usage-error.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
@@ -122,8 +122,8 @@ async function checkProfile(
   if (listed) findings.ok('dsh-brake is one of the profile\'s bundles')
   else findings.problem(`dsh-brake is not one of the profile's bundles (dsh.profile.bundles in ${join(dir, 'package.json')}), so DSH does not load it: add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\``)
   await checkPackage(dir, name, findings)
-  const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
-  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
+  const { rows, unread } = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
+  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, unread, findings)
   const inForce = reportSettings(home.dir, bundles, rows, findings)
   misspelledRows(rows, findings)
   rowsInRootConfig(dir, findings)
@@ -165,9 +165,12 @@ async function checkPackage(dir: string, name: string, findings: Findings): Prom
   if (failures.length === 0) findings.ok('it loads: its entry exports name, Config and apply')
 }
 
-/** The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. */
-function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, findings: Findings): void {
-  if (own.length === 0) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+/**
+ * The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. `unread`: a
+ * patch file could not be read as YAML, so its rows may be missing here.
+ */
+function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, unread: boolean, findings: Findings): void {
+  if (own.length === 0 && !unread) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
   // The row that turns dsh-brake off, if the last that writes `disabled` does: the Loader then never imports it.
   const disabledBy = effectiveRow(own.map(({ row }) => row), PLUGIN).disabledBy
   const off = own.find(({ row }) => row === disabledBy)
@@ -221,7 +224,10 @@ function rowsInRootConfig(dir: string, findings: Findings): void {
   } catch {
     return
   }
-  for (const row of readPatchFile(text).rows) {
+  // A row pasted under the `[]` dsh writes there is dropped all the same: read the rows under it.
+  const read = readPatchFile(text)
+  const rows = read.errors.length > 0 ? readPatchFile(strayEmptyList(text)?.without ?? text).rows : read.rows
+  for (const row of rows) {
     if (row.id !== PLUGIN && row.name !== PLUGIN && closestSpelling(row.id, [PLUGIN]) === undefined) continue
     findings.problem(`${file}:${row.line}: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: `
       + `nothing in it applies. Move it to ${join(dir, 'cordis.patch.yml')} (\`- id: dsh-brake\` with its \`config\`)`)
@@ -294,20 +300,38 @@ async function loadProblems(dir: string): Promise<string[]> {
   return problems
 }
 
-/** Every row of the patch files that exist, with its file; YAML errors are problems. */
-function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
-  return files.filter(file => existsSync(file)).flatMap((file) => {
+/**
+ * Every row of the patch files that exist, with its file; a file that is not valid YAML is one problem (its first
+ * error), and `unread` says its rows may be missing. A `[]` left above pasted rows is named as such, and the rows under
+ * it are read all the same, to be checked.
+ */
+function patchRows(files: readonly string[], findings: Findings): { rows: { file: string; row: PatchRow }[]; unread: boolean } {
+  let unread = false
+  const rows = files.filter(file => existsSync(file)).flatMap((file) => {
     let text: string
     try {
       text = readFileSync(file, 'utf8')
     } catch (error) {
       findings.problem(`${file} ${cannotBeRead(error)}, so DSH cannot boot the profile`)
+      unread = true
       return []
     }
-    const { rows, errors } = readPatchFile(text)
-    for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
-    return rows.map(row => ({ file, row }))
+    const read = readPatchFile(text)
+    if (read.errors.length === 0) return read.rows.map(row => ({ file, row }))
+    const stray = strayEmptyList(text)
+    const under = stray === undefined ? undefined : readPatchFile(stray.without)
+    if (stray !== undefined && under !== undefined && under.errors.length === 0) {
+      findings.problem(`${file}:${stray.line}: the \`[]\` a fresh cordis.patch.yml ends in is still there, above your rows, so the file is `
+        + 'not valid YAML and dsh does not start this profile: replace the `[]` with your rows')
+      return under.rows.map(row => ({ file, row }))
+    }
+    const [first] = read.errors
+    const more = read.errors.length > 1 ? ` (and ${read.errors.length - 1} more)` : ''
+    findings.problem(`${file}:${first!.line}: not valid YAML, so DSH cannot boot the profile: ${first!.message}${more}`)
+    unread = true
+    return []
   })
+  return { rows, unread }
 }
 
 /** The counts and mode the reminder's note needs. */

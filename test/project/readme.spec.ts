@@ -151,6 +151,12 @@ describe('README.md', () => {
     expect(head).toContain('https://nodejs.org')
   })
 
+  it.each([['README.md', english, '## Configuration'], ['README.zh.md', chinese, '## 配置']])('%s says where a row goes: in place of the `[]` a fresh patch file ends in', (_, text, heading) => {
+    const section = text.slice(text.indexOf(heading), text.indexOf('```yaml', text.indexOf(heading)))
+    expect(section).toContain('`cordis.patch.yml`')
+    expect(section).toContain('`[]`')
+  })
+
   it.each(firstNotices)('quotes the first notice of its kind, %s, verbatim', (_, template) => {
     expect(quotes(english, template)).toBe(true)
   })

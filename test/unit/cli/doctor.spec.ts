@@ -224,6 +224,42 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  /** The patch file a fresh profile gets (DSH's own words), ending in `[]`. */
+  const FRESH = '# Your patch layer for this dsh profile, applied after every bundle layer:\n'
+    + '# a top-level YAML array of loader patch entries (id-targeted config\n'
+    + '# overrides, disables, and insert lists; `!!js` expressions allowed).\n[]\n'
+
+  it('the README\'s row pasted under a fresh file\'s `[]`: one line saying to replace it, and the row checked all the same', async () => {
+    const { home: dir, patchFile } = home({ patch: `${FRESH}- id: dsh-brake\n  config:\n    mode: deny\n    callWarnCount: 1\n` })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    const problems = out.split('\n').filter(line => line.startsWith('  problem  '))
+    expect(problems).toEqual([
+      `  problem  ${patchFile}:4: the \`[]\` a fresh cordis.patch.yml ends in is still there, above your rows, so the file is not valid YAML `
+      + 'and dsh does not start this profile: replace the `[]` with your rows',
+      `  problem  ${patchFile}:8: \`callWarnCount\` must be an integer >= 2, got 1`,
+    ])
+    expect(out).not.toContain('Unexpected')
+    expect(out).not.toContain('no dsh-brake row of your own')
+    expect(code).toBe(1)
+  })
+
+  it('a patch file that is not valid YAML: its first error, and no word on rows it could not read', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  config:\n    include: [read\n    exclude: [x\n' })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out.split('\n').filter(line => line.includes('not valid YAML'))).toHaveLength(1)
+    expect(out).toMatch(new RegExp(`problem  ${patchFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not valid YAML, so DSH cannot boot the profile: .+ \\(and \\d+ more\\)`))
+    expect(out).not.toContain('no dsh-brake row of your own')
+  })
+
+  it('a dsh-brake row pasted under cordis.yml\'s `[]`: a row dsh drops, as in one that parses', async () => {
+    const { home: dir } = home()
+    const rootFile = join(dir, 'profiles', 'headless', 'cordis.yml')
+    writeFileSync(rootFile, '# dsh profile root — an empty entry list.\n[]\n- id: dsh-brake\n  config:\n    mode: deny\n')
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${rootFile}:3: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: nothing in it applies.`)
+    expect(code).toBe(1)
+  })
+
   it('a patch file that is not valid YAML', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  config:\n    include: [read\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
