@@ -8,6 +8,7 @@
 import { configProblems } from '../config/check.js'
 import { Config } from '../config/schema.js'
 import { SETTINGS_KEYS, SETTINGS_NAMESPACE, settingsProblems, withSettings, type Settings, type SettingsKey } from '../config/settings.js'
+import { DSH_RELEASE } from '../dsh-files/dsh-release.js'
 import { effectiveRow, type PatchRow } from '../dsh-files/patch-file.js'
 import { readSettingsSection, settingsFilePath, type SettingsSection } from '../dsh-files/settings-file.js'
 
@@ -52,8 +53,8 @@ export function reportSettings(
   if (problems.length > 0) section = undefined
   const rowFile = rows.find(({ row }) => row === own)?.file
   findings.ok(served
-    ? `settings in force (the web UI's Settings → Plugins card writes the \`${SETTINGS_NAMESPACE}:\` section of ${file}; a reset there returns to cordis.patch.yml):`
-    : `settings in force (this profile does not load ${SETTINGS_BUNDLE}, so it has no settings service and the web UI's card does not show: cordis.patch.yml alone):`)
+    ? `settings in force as the files set them (the web UI's Settings → Plugins card writes the \`${SETTINGS_NAMESPACE}:\` section of ${file}; a reset there returns to cordis.patch.yml):`
+    : `settings in force as the files set them (this profile does not load ${SETTINGS_BUNDLE}, so it has no settings service and the web UI's card does not show: cordis.patch.yml alone):`)
   const values = section?.section as Partial<Record<SettingsKey, unknown>> | undefined
   const table = SETTINGS_KEYS.map((key) => {
     const from = values?.[key] !== undefined && values[key] !== null ? `settings ${section!.file}:${section!.lineOf(key)}`
@@ -65,6 +66,9 @@ export function reportSettings(
   const keyWidth = Math.max(...table.map(({ key }) => key.length))
   const valueWidth = Math.max(...table.map(({ value }) => value.length))
   for (const { key, value, from } of table) findings.detail(`${key.padEnd(keyWidth)}  ${value.padEnd(valueWidth)}  ${from}`)
+  // The doctor reads the files; a running dsh has what its watcher read of them (docs/install.md, editing while dsh runs).
+  findings.note(`these are what dsh starts with; a dsh already running has them only if it read each save of cordis.patch.yml: DSH ${DSH_RELEASE} `
+    + 'can miss a save written in place (`cat >`, `cp`, some editors), which dsh-brake then says on dsh\'s terminal; `touch` the file to have it read again')
   return values === undefined ? config : withSettings(config, values as Partial<Settings>)
 }
 

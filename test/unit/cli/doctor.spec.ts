@@ -454,7 +454,11 @@ describe('dsh-brake doctor on the settings in force', () => {
     const { home: dir, patchFile } = home({ patch: row('    callWarnCount: 6\n    exclude: [todo_write]\n') })
     writeFileSync(join(dir, 'settings.yaml'), '# mine\nllm-deepseek:\n  model: x\ndsh-brake:\n  mode: deny\n  exclude: []\n')
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`ok       settings in force (the web UI's Settings → Plugins card writes the \`dsh-brake:\` section of ${join(dir, 'settings.yaml')}; a reset there returns to cordis.patch.yml):`)
+    expect(out).toContain(`ok       settings in force as the files set them (the web UI's Settings → Plugins card writes the \`dsh-brake:\` section of ${join(dir, 'settings.yaml')}; a reset there returns to cordis.patch.yml):`)
+    // A running dsh has them only if it read each save: DSH's watcher can miss one written in place.
+    expect(out).toContain('note     these are what dsh starts with; a dsh already running has them only if it read each save of cordis.patch.yml: '
+      + 'DSH 0.1.0-rc.8 can miss a save written in place (`cat >`, `cp`, some editors), which dsh-brake then says on dsh\'s terminal; '
+      + '`touch` the file to have it read again')
     expect(lines(out)).toEqual([
       `mode deny settings ${join(dir, 'settings.yaml')}:5`,
       `callWarnCount 6 cordis.patch.yml ${patchFile}:4`,
@@ -491,7 +495,7 @@ describe('dsh-brake doctor on the settings in force', () => {
     const { home: dir } = home({ bundles: ['@deepseek-ai/dsh-headless', 'dsh-brake'] })
     writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: deny\n')
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('settings in force (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
+    expect(out).toContain('settings in force as the files set them (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
     expect(lines(out)[0]).toBe('mode remind default')
   })
 })
