@@ -389,7 +389,7 @@ function besideReminder({ mode, callWarnCount, callDenyCount, callReWarnEvery: e
   const speaks = `on such a call dsh-brake speaks at the ${ordinal(first)} and refuses from the ${ordinal(refused)} identical attempt on`
   if (mode === 'deny') return `${speaks}, and of any other loop on its own schedule`
   const second = notices[1]!
-  const ends = second < refused ? `at the ${ordinal(second)} call, in place of its second notice` : `at its first refusal`
+  const ends = second < refused ? `at the ${ordinal(second)} call, in place of its second notice` : 'at its first refusal'
   return `${speaks}; the turn ends ${ends}, and of any other loop it speaks on its own schedule`
 }
 

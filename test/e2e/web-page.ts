@@ -53,11 +53,18 @@ export async function openWeb(
   }
 }
 
+/** A `dsh --profile web` serving: its address, a way to stop it, and what it printed so far (stdout and stderr). */
+export interface WebServer {
+  readonly url: string
+  readonly stop: () => void
+  readonly output: () => string
+}
+
 /**
  * `dsh --profile web` of `home` on a free loopback port, against `baseUrl`; resolves once it prints its address, with
  * what it has printed so far on stdout and stderr, read as it runs.
  */
-export async function serveWeb(home: string, baseUrl: string, cwd: string): Promise<{ url: string; stop: () => void; output: () => string }> {
+export async function serveWeb(home: string, baseUrl: string, cwd: string): Promise<WebServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
     cwd,
     env: {
