@@ -73,7 +73,8 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     expect(storedNotices(events).map(n => n.summary).at(-1)).toBe('turn stopped in a loop (read × 11, same result); send a message to go on')
     // `dsh-brake analyze` replays the log under the same config and stops where the live run stopped.
     const analyzed = analyze(home, cwd, STOP)
-    expect(analyzed.replayed).toEqual(['notice@11', 'refusal@11', 'stop@11'])
+    // The stop notice is the stop's own: not a notice of its own.
+    expect(analyzed.replayed).toEqual(['refusal@11', 'stop@11'])
     expect(analyzed.said).toEqual(analyzed.replayed)
   })
 
