@@ -1,6 +1,7 @@
 /**
  * Rendering a demo run: a scenario's header, its agent's session log as a transcript (person, model, tool, plugin and
- * brake rows, with colour only on a terminal), a footer tallying calls, notices and refusals, and a closing summary.
+ * brake rows, with colour only on a terminal), a footer tallying calls, notices (a stop's closing notice is counted
+ * as the stop), refusals and stops, and a closing summary.
  * A tool's output is shown whole the first time it comes back (the model quotes from it), and as "same output as #N"
  * when it comes back unchanged, which is what the brake is counting. Kept apart from the
  * scenarios so the look of the transcript can change without touching what the scenarios play.
@@ -9,6 +10,7 @@
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionEvent } from '@deepseek-ai/dsh-session'
+import { stoppedLoopSummary } from '../../src/dsh/readings.ts'
 import { CUT_FINISH } from '../../src/dsh/stream.ts'
 import type { Scenario } from './scenarios.ts'
 import { plural } from '../../src/words/plural.ts'
@@ -150,8 +152,9 @@ export function printTranscript(events: readonly SessionEvent[]): Tally {
         if (source.kind === 'user') {
           block('person', text, bold)
         } else if (source.kind === 'plugin' && source.plugin === 'dsh-brake') {
-          // The heavy gutter keeps notices recognisable without colour.
-          tally.notices++
+          // The heavy gutter keeps notices recognisable without colour. A stop's closing notice is the stop's own,
+          // told in place of the next notice: the stop is counted where the turn ends.
+          if (stoppedLoopSummary(source.summary ?? '') === undefined) tally.notices++
           block('brake', `▶ ${source.summary ?? '(no summary)'}`, s => bold(yellow(s)), '┃')
           block('', text.split('\n').map(part => `  ${part}`).join('\n'), yellow, '┃')
         } else {

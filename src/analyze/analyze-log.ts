@@ -6,6 +6,7 @@
  * @module dsh-brake/analyze/analyze-log
  */
 import * as Brake from '../dsh/plugin.js'
+import { stoppedLoopSummary } from '../dsh/readings.js'
 import { byCall, type Action } from '../replay/actions.js'
 import { labelRun } from '../replay/label/rules.js'
 import { createReplayer, type Replayer } from '../replay/replay.js'
@@ -66,7 +67,7 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   const cuts: Record<string, ResponseCut[]> = {}
   for (const [index, setup] of setups.entries()) {
     const result = await replayers[index]!(recording.events, { headers: new Map([[recording.session, recording.header]]) })
-    replayed[setup.name] = byCall(result.actions)
+    replayed[setup.name] = byCall(withoutStopNotices(result.actions))
     spared[setup.name] = result.spared
     cuts[setup.name] = wouldCut(recording.responses, setup.config, recording.calls)
   }
@@ -83,14 +84,15 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
   })
   const tokens = sum([...pieces.tokens.values()])
   const labels = labelRun(recording.events).find(agent => agent.agent === recording.session)
+  const saidLive = withoutStopNotices(recording.said)
   const { loops, ...spent } = agentLoops({
     session: recording.session, agent: recording.session, events: recording.events, recorded: recording.calls,
     facts: labels?.calls ?? [], episodes: labels?.episodes ?? [], pieces, responses: recording.responses,
-    replayed, cuts, defaultCuts, said: recording.said,
+    replayed, cuts, defaultCuts, said: saidLive,
   })
   const actionsByConfig: Record<string, BrakeAction[]> = {}
   for (const [config, actions] of Object.entries(replayed)) actionsByConfig[config] = actions.map(counted)
-  const said = recording.said.map(counted)
+  const said = saidLive.map(counted)
   const live = cutInSession(recording.responses)
   const quiet = loops.length === 0 && said.length === 0 && live.length === 0
     && Object.values(actionsByConfig).every(actions => actions.length === 0) && Object.values(cuts).every(list => list.length === 0)
@@ -102,6 +104,15 @@ async function analyzeLog(file: string, setups: readonly ConfigSetup[], replayer
       inLoops: spent.inLoops, wasted: spent.wasted,
     },
   }
+}
+
+/**
+ * The actions without the notices that close a stopped turn: such a notice is the stop's own, told in place of the
+ * loop's next notice, and the stop is reported where the turn ends (else a stop-mode loop read as "notice at call 11",
+ * before the refusal and the stop it was part of).
+ */
+function withoutStopNotices(actions: readonly Action[]): Action[] {
+  return actions.filter(action => action.kind !== 'notice' || action.plugin !== Brake.name || stoppedLoopSummary(action.text) === undefined)
 }
 
 /** A call for the reports, with its share of its model step's tokens (or an estimate from its text). */

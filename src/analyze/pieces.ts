@@ -60,15 +60,29 @@ export function piecesOf({ calls, usage, responses, events }: PieceSource): Piec
     const chars = estimated.get(step) ?? { input: 0, output: 0 }
     estimated.set(step, { input: chars.input + input, output: chars.output + output })
   }
-  for (const response of responses) add(response.step, 0, responseChars(response))
+  const unsent = neverAnswered(responses, callsOfStep)
+  for (const response of responses) if (!unsent.has(response.step)) add(response.step, 0, responseChars(response))
   for (const event of events) {
-    if (event.kind === 'step' && event.id !== undefined) add(event.id, event.contexts.reduce((chars, context) => chars + context.texts.join('\n').length, 0), 0)
+    // What a step claimed went to the model with its request; a request that failed with no output (no API key, a
+    // provider that refused it) spent nothing.
+    if (event.kind === 'step' && event.id !== undefined && !unsent.has(event.id)) {
+      add(event.id, event.contexts.reduce((chars, context) => chars + context.texts.join('\n').length, 0), 0)
+    }
   }
   for (const [step, { input, output }] of estimated) tokens.set(stepPiece(step), estimateTokens(input, output))
   return {
     tokens,
     of: step => usage.has(step) ? callsOfStep.get(step) ?? [stepPiece(step)] : [stepPiece(step)],
   }
+}
+
+/** The steps whose every response failed before writing anything (finish `error`, no text), that asked for no call. */
+function neverAnswered(responses: readonly RecordedResponse[], callsOfStep: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const failed = new Set<string>()
+  for (const response of responses) if (response.finish === 'error' && response.blocks.length === 0) failed.add(response.step)
+  for (const response of responses) if (response.finish !== 'error' || response.blocks.length > 0) failed.delete(response.step)
+  for (const step of callsOfStep.keys()) failed.delete(step)
+  return failed
 }
 
 /** Calls `from` to `to` (0-based), whole. */

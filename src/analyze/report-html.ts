@@ -171,21 +171,42 @@ function timeline(agent: AgentAnalysis, configs: readonly string[]): string {
   markRows.forEach(([label, actions], index) => {
     const top = (index + 1) * rowHeight
     rows.push(`<text x="0" y="${top + cellHeight - 2}">${escape(fit(label, 22))}</text>`)
-    for (const action of actions) rows.push(mark(action, Math.max(left, x(action.call)), top))
+    // Marks over one call share its cell in bands, top to bottom, so none hides another; a stop's bar runs beside them.
+    const atCall = new Map<number, BrakeAction[]>()
+    for (const action of actions) if (action.kind !== 'stop') atCall.set(action.call, [...atCall.get(action.call) ?? [], action])
+    for (const action of actions) {
+      const shared = atCall.get(action.call) ?? [action]
+      const band = action.kind === 'stop' ? { top, height: cellHeight } : bandOf(shared.indexOf(action), shared.length, top)
+      rows.push(mark(action, Math.max(left, x(action.call)), band))
+    }
   })
   const width = left + Math.max(agent.calls.length, 1) * pitch
   const height = (markRows.length + 1) * rowHeight
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${rows.join('')}</svg>`
 }
 
-/** A notice's dot, a refusal's square, a stop's bar or a cut's triangle, over the call it follows. */
-function mark(action: BrakeAction, x: number, top: number): string {
-  const { cell, cellHeight, colors } = TIMELINE
-  const title = `<title>${action.kind === 'cut' ? escape(action.text) : `${action.kind} after call ${action.call}: ${escape(action.text)}`}</title>`
-  if (action.kind === 'cut') return `<polygon points="${x},${top + cellHeight} ${x + cell / 2},${top} ${x + cell},${top + cellHeight}" fill="${colors.cut}">${title}</polygon>`
-  if (action.kind === 'notice') return `<circle cx="${x + cell / 2}" cy="${top + cellHeight / 2}" r="${cell / 2}" fill="${colors.notice}">${title}</circle>`
-  if (action.kind === 'refusal') return `<rect x="${x}" y="${top}" width="${cell}" height="${cellHeight}" fill="${colors.refusal}">${title}</rect>`
-  return `<rect x="${x + cell - 3}" y="${top - 2}" width="4" height="${cellHeight + 4}" fill="${colors.stop}">${title}</rect>`
+/** The band of a row's cell the `index`th of `count` marks over one call takes: the whole cell for a mark alone. */
+function bandOf(index: number, count: number, top: number): { top: number; height: number } {
+  const height = TIMELINE.cellHeight / count
+  return { top: top + index * height, height }
+}
+
+/** What a mark says on hover: a notice and a stop come after their call, a refusal is that call's own. */
+function hoverText(action: BrakeAction): string {
+  if (action.kind === 'cut') return action.text
+  if (action.kind === 'refusal') return `call ${action.call} refused: ${action.text}`
+  return `${action.kind} after call ${action.call}: ${action.text}`
+}
+
+/** A notice's dot, a refusal's square, a stop's bar or a cut's triangle, over the call it follows, in `band` of the cell. */
+function mark(action: BrakeAction, x: number, band: { top: number; height: number }): string {
+  const { cell, colors } = TIMELINE
+  const { top, height } = band
+  const title = `<title>${escape(hoverText(action))}</title>`
+  if (action.kind === 'cut') return `<polygon points="${x},${top + height} ${x + cell / 2},${top} ${x + cell},${top + height}" fill="${colors.cut}">${title}</polygon>`
+  if (action.kind === 'notice') return `<circle cx="${x + cell / 2}" cy="${top + height / 2}" r="${Math.min(cell, height) / 2}" fill="${colors.notice}">${title}</circle>`
+  if (action.kind === 'refusal') return `<rect x="${x}" y="${top}" width="${cell}" height="${height}" fill="${colors.refusal}">${title}</rect>`
+  return `<rect x="${x + cell - 3}" y="${top - 2}" width="4" height="${height + 4}" fill="${colors.stop}">${title}</rect>`
 }
 
 function tokens(value: Tokens): string {

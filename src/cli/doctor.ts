@@ -10,16 +10,17 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { configProblems } from '../config/check.js'
-import { DEFAULTS } from '../config/keys.js'
+import { DEFAULTS, type Config } from '../config/keys.js'
 import { cannotBeRead } from '../errors/file-errors.js'
 import { plural } from '../words/plural.js'
 import { closestSpelling } from '../words/spelling.js'
 import { CORDIS_PINS, DSH_RELEASE, installedCordis } from '../dsh-files/dsh-release.js'
 import { dshHome, profileDir, profilesWith, readManifest } from '../dsh-files/home.js'
+import { checkDshNode } from './doctor-node.js'
 import { reportSettings, type SettingsFindings } from './doctor-settings.js'
 import { ownVersion } from './own-version.js'
 import { parseOptions } from './parse-options.js'
-import { effectiveRow, readPatchFile, type PatchRow } from '../dsh-files/patch-file.js'
+import { effectiveRow, readPatchFile, strayEmptyList, type PatchRow } from '../dsh-files/patch-file.js'
 import { UsageError } from '../errors/usage-error.js'
 
 /** Where the doctor writes, and what it reads of its environment (tests pass their own). */
@@ -42,7 +43,7 @@ export const DOCTOR_USAGE = `usage: dsh-brake doctor [--profile NAME]
 Checks that dsh-brake will load and run in a DSH profile: the profile lists it, the package resolves and loads from
 there, and every dsh-brake row of its cordis.patch.yml passes every config rule (each problem with its file and line);
 shows the settings in force, each with where it comes from: the settings document the web UI writes, the row, or the
-default.
+default; and that the Node dsh runs on (the first on PATH, unless its launcher names one) is 22.19 or later.
 Without --profile, checks every profile under the DSH home that has dsh-brake. The DSH home is $DSH_HOME, or ~/.dsh.
 Exits 1 when it finds a problem.`
 
@@ -76,7 +77,7 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo = DEFAULT_
     return 1
   }
   let problems = 0
-  for (const name of names) problems += await checkProfile(home, name, io.out)
+  for (const name of names) problems += await checkProfile(home, name, io.env, io.out)
   io.out(problems === 0
     ? `No problems: dsh-brake loads in ${plural(names.length, 'profile')} checked.`
     : `${plural(problems, 'problem')} found: fix ${problems === 1 ? 'it' : 'them'} and run \`dsh-brake doctor\` again.`)
@@ -96,7 +97,9 @@ interface Findings extends SettingsFindings {
 }
 
 /** Check one profile, printing a line per finding; resolves to the number of problems. */
-async function checkProfile(home: { dir: string; from: string }, name: string, say: (line: string) => void): Promise<number> {
+async function checkProfile(
+  home: { dir: string; from: string }, name: string, env: DoctorIo['env'], say: (line: string) => void,
+): Promise<number> {
   const dir = profileDir(home.dir, name)
   let problems = 0
   const findings: Findings = {
@@ -119,13 +122,14 @@ async function checkProfile(home: { dir: string; from: string }, name: string, s
   if (listed) findings.ok('dsh-brake is one of the profile\'s bundles')
   else findings.problem(`dsh-brake is not one of the profile's bundles (dsh.profile.bundles in ${join(dir, 'package.json')}), so DSH does not load it: add it with \`dsh plugin --profile ${name} add <path to dsh-brake>\``)
   await checkPackage(dir, name, findings)
-  const rows = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
-  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, findings)
-  reportSettings(home.dir, bundles, rows, findings)
+  const { rows, unread } = patchRows([join(dir, 'cordis.patch.yml'), join(home.dir, 'cordis.patch.yml')], findings)
+  checkRows(rows.filter(({ row }) => row.id === PLUGIN), listed, unread, findings)
+  const inForce = reportSettings(home.dir, bundles, rows, findings)
   misspelledRows(rows, findings)
   rowsInRootConfig(dir, findings)
-  reminderNote(bundles, rows, effectiveRow(rows.map(({ row }) => row), PLUGIN).config, findings)
+  reminderNote(bundles, rows, inForce ?? rowValues(effectiveRow(rows.map(({ row }) => row), PLUGIN).config), findings)
   checkCordis(home.dir, name, findings)
+  checkDshNode(env, findings)
   return problems
 }
 
@@ -161,14 +165,20 @@ async function checkPackage(dir: string, name: string, findings: Findings): Prom
   if (failures.length === 0) findings.ok('it loads: its entry exports name, Config and apply')
 }
 
-/** The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. */
-function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, findings: Findings): void {
-  if (own.length === 0) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+/**
+ * The user's own dsh-brake rows: each one's config against every rule, and rows a removal left behind. `unread`: a
+ * patch file could not be read as YAML, so its rows may be missing here.
+ */
+function checkRows(own: readonly { file: string; row: PatchRow }[], listed: boolean, unread: boolean, findings: Findings): void {
+  if (own.length === 0 && !unread) findings.ok('no dsh-brake row of your own in cordis.patch.yml: every setting has its default')
+  // The row that turns dsh-brake off, if the last that writes `disabled` does: the Loader then never imports it.
+  const disabledBy = effectiveRow(own.map(({ row }) => row), PLUGIN).disabledBy
+  const off = own.find(({ row }) => row === disabledBy)
   for (const { file, row } of own) {
     const at = `${file}:${row.line}`
     // What a removal leaves behind: `dsh plugin remove` takes the package, not the rows the user wrote.
     if (!listed) findings.problem(`${at}: a dsh-brake row, but the profile does not load dsh-brake, so every boot warns about it; if you removed dsh-brake, delete this row with its config`)
-    if (row.disabled) findings.note(`${at}: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    if (row === disabledBy) findings.note(`${at}: this row turns dsh-brake off (disabled: true): DSH does not load it`)
     for (const key of row.expressions) findings.note(`${file}:${row.lineOf([key])}: \`${key}\` is a !!js expression: DSH computes it at load, so it is not checked here`)
     // In the order they stand in the file, as a person reads it to fix them.
     const found = configProblems(row.config)
@@ -176,8 +186,12 @@ function checkRows(own: readonly { file: string; row: PatchRow }[], listed: bool
       .sort((a, b) => a.line - b.line)
     for (const { line, message } of found) findings.problem(`${file}:${line}: ${message}`)
     if (found.length === 0 && row.hasConfig) findings.ok(`${at}: its config passes every rule`)
-    // What the person saw of it: nothing, if they saved the edit while dsh ran (DSH keeps the last good tree).
-    if (found.length > 0) {
+    // What the person saw of it: nothing, if they saved the edit while dsh ran (DSH keeps the last good tree). A plugin
+    // turned off is not loaded, so its config is not checked until it is turned on.
+    if (found.length > 0 && off !== undefined) {
+      findings.note(`${at}: dsh starts this profile, as dsh-brake is off (${off.file}:${off.row.line}) and its config is not checked while it is; `
+        + 'turned on with this config, dsh would not start the profile (it exits 1 naming the problem), and a dsh already running would refuse that edit')
+    } else if (found.length > 0) {
       findings.note(`${at}: until this row is fixed, dsh does not start this profile (it exits 1 naming the problem), `
         + 'and a dsh already running keeps dsh-brake\'s previous config: the edit is not applied')
     }
@@ -210,7 +224,10 @@ function rowsInRootConfig(dir: string, findings: Findings): void {
   } catch {
     return
   }
-  for (const row of readPatchFile(text).rows) {
+  // A row pasted under the `[]` dsh writes there is dropped all the same: read the rows under it.
+  const read = readPatchFile(text)
+  const rows = read.errors.length > 0 ? readPatchFile(strayEmptyList(text)?.without ?? text).rows : read.rows
+  for (const row of rows) {
     if (row.id !== PLUGIN && row.name !== PLUGIN && closestSpelling(row.id, [PLUGIN]) === undefined) continue
     findings.problem(`${file}:${row.line}: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: `
       + `nothing in it applies. Move it to ${join(dir, 'cordis.patch.yml')} (\`- id: dsh-brake\` with its \`config\`)`)
@@ -283,25 +300,61 @@ async function loadProblems(dir: string): Promise<string[]> {
   return problems
 }
 
-/** Every row of the patch files that exist, with its file; YAML errors are problems. */
-function patchRows(files: readonly string[], findings: Findings): { file: string; row: PatchRow }[] {
-  return files.filter(file => existsSync(file)).flatMap((file) => {
+/**
+ * Every row of the patch files that exist, with its file; a file that is not valid YAML is one problem (its first
+ * error), and `unread` says its rows may be missing. A `[]` left above pasted rows is named as such, and the rows under
+ * it are read all the same, to be checked.
+ */
+function patchRows(files: readonly string[], findings: Findings): { rows: { file: string; row: PatchRow }[]; unread: boolean } {
+  let unread = false
+  const rows = files.filter(file => existsSync(file)).flatMap((file) => {
     let text: string
     try {
       text = readFileSync(file, 'utf8')
     } catch (error) {
       findings.problem(`${file} ${cannotBeRead(error)}, so DSH cannot boot the profile`)
+      unread = true
       return []
     }
-    const { rows, errors } = readPatchFile(text)
-    for (const error of errors) findings.problem(`${file}:${error.line}: not valid YAML, so DSH cannot boot the profile: ${error.message}`)
-    return rows.map(row => ({ file, row }))
+    const read = readPatchFile(text)
+    if (read.errors.length === 0) return read.rows.map(row => ({ file, row }))
+    const stray = strayEmptyList(text)
+    const under = stray === undefined ? undefined : readPatchFile(stray.without)
+    if (stray !== undefined && under !== undefined && under.errors.length === 0) {
+      findings.problem(`${file}:${stray.line}: the \`[]\` a fresh cordis.patch.yml ends in is still there, above your rows, so the file is `
+        + 'not valid YAML and dsh does not start this profile: replace the `[]` with your rows')
+      return under.rows.map(row => ({ file, row }))
+    }
+    const [first] = read.errors
+    const more = read.errors.length > 1 ? ` (and ${read.errors.length - 1} more)` : ''
+    findings.problem(`${file}:${first!.line}: not valid YAML, so DSH cannot boot the profile: ${first!.message}${more}`)
+    unread = true
+    return []
   })
+  return { rows, unread }
 }
 
-/** Whether repeat-tool-reminder runs beside dsh-brake, and what the model then hears. */
+/** The counts and mode the reminder's note needs. */
+type ReminderCounts = Pick<Config, 'mode' | 'callWarnCount' | 'callDenyCount' | 'callReWarnEvery'>
+
+/** A row's own values for the note, where the brake refuses its config (each value that is not usable, its default). */
+function rowValues(row: PatchRow | undefined): ReminderCounts {
+  const config = (typeof row?.config === 'object' && row.config !== null ? row.config : {}) as Record<string, unknown>
+  const mode = config['mode']
+  return {
+    mode: mode === 'deny' || mode === 'stop' ? mode : 'remind',
+    callWarnCount: validCount(config['callWarnCount'], DEFAULTS.callWarnCount),
+    callDenyCount: validCount(config['callDenyCount'], DEFAULTS.callDenyCount),
+    callReWarnEvery: validCount(config['callReWarnEvery'], DEFAULTS.callReWarnEvery),
+  }
+}
+
+/**
+ * Whether repeat-tool-reminder runs beside dsh-brake, and what the model then hears of identical calls, with the mode
+ * and counts in force (`brake`: the settings section over the row).
+ */
 function reminderNote(
-  bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: PatchRow | undefined, { note }: Findings,
+  bundles: readonly string[], rows: readonly { file: string; row: PatchRow }[], brake: ReminderCounts, { note }: Findings,
 ): void {
   const disabledBy = effectiveRow(rows.map(({ row }) => row), REMINDER).disabledBy
   const off = rows.find(({ row }) => row === disabledBy)
@@ -310,18 +363,34 @@ function reminderNote(
   } else if (off !== undefined) {
     note(`repeat-tool-reminder is turned off (${off.file}:${off.row.line}): only dsh-brake tells the model about repeats`)
   } else {
-    const config = (typeof brake?.config === 'object' && brake.config !== null ? brake.config : {}) as Record<string, unknown>
-    const first = validCount(config['callWarnCount'], DEFAULTS.callWarnCount)
-    const every = validCount(config['callReWarnEvery'], DEFAULTS.callReWarnEvery)
-    // dsh-brake hears the reminder and does not repeat it within `every` calls; its notice says more in deny and stop.
-    const denies = config['mode'] === 'deny' || config['mode'] === 'stop'
-    let own = first
-    while (!denies && REMINDER_COUNTS.some(count => count < own && own - count < every)) own += every
     note(`repeat-tool-reminder runs beside it (${BASE_BUNDLE} mounts it): it tells the model of the 3rd, 5th and 8th identical call `
-      + `in a row, and dsh-brake, which hears it, does not say the same again: on such a call dsh-brake speaks at the ${ordinal(own)}`
-      + `${denies ? ' (its notice warns of refusals, which the reminder does not)' : ''}, and of any other loop on its own schedule. `
+      + `in a row, and dsh-brake, which hears it, does not say the same again: ${besideReminder(brake)}. `
       + 'Keep both for its early nudge, or turn it off to hear only dsh-brake: add `- id: repeat-tool-reminder` with `disabled: true` to cordis.patch.yml')
   }
+}
+
+/**
+ * What dsh-brake does on identical calls beside the reminder. Its notices fall on the call of `callWarnCount`, then
+ * every `callReWarnEvery` calls; one within `callReWarnEvery` calls after a reminder's is not given, whatever the
+ * mode. In deny and stop modes, attempts after `callDenyCount` are refused, and a refused call carries no notice; in
+ * stop mode the turn ends at the second notice or the first refusal, whichever comes first.
+ */
+function besideReminder({ mode, callWarnCount, callDenyCount, callReWarnEvery: every }: ReminderCounts): string {
+  const heard = (at: number): boolean => REMINDER_COUNTS.some(count => count < at && at - count < every)
+  const notices: number[] = []
+  for (let at = callWarnCount; notices.length < 2; at += every) if (!heard(at)) notices.push(at)
+  const first = notices[0]!
+  if (mode === 'remind') return `on such a call dsh-brake speaks at the ${ordinal(first)}, and of any other loop on its own schedule`
+  const refused = callDenyCount + 1
+  if (first >= refused) {
+    return `on such a call dsh-brake gives no notice of its own before it refuses, from the ${ordinal(refused)} identical attempt on, `
+      + (mode === 'stop' ? 'and that first refusal ends the turn; of any other loop it speaks on its own schedule' : 'and of any other loop it speaks on its own schedule')
+  }
+  const speaks = `on such a call dsh-brake speaks at the ${ordinal(first)} and refuses from the ${ordinal(refused)} identical attempt on`
+  if (mode === 'deny') return `${speaks}, and of any other loop on its own schedule`
+  const second = notices[1]!
+  const ends = second < refused ? `at the ${ordinal(second)} call, in place of its second notice` : 'at its first refusal'
+  return `${speaks}; the turn ends ${ends}, and of any other loop it speaks on its own schedule`
 }
 
 /** The first line of an error's message: enough to say what went wrong on a finding's line. */

@@ -31,9 +31,14 @@ ${DOCTOR_USAGE}`
 /** Run the command line `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process[command === undefined ? 'stderr' : 'stdout'].write(`${USAGE}\n`)
-    return command === undefined ? 2 : 0
+  if (command === undefined) {
+    // What was wrong first, as for every bad command line; then the usage, for the commands to choose from.
+    process.stderr.write(`dsh-brake: no command given: name one of ${Object.keys(COMMANDS).join(', ')} (dsh-brake --help shows them)\n\n${USAGE}\n`)
+    return 2
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
   }
   if (command === '--version' || command === '-v') {
     process.stdout.write(`${ownVersion() ?? 'unknown'}\n`)

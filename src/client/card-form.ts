@@ -32,7 +32,10 @@ export type SectionOp = { op: 'set'; path: [Field]; value: unknown } | { op: 'un
 /** A control as the card renders it: its text (a mode, `true`/`false`, a number, a comma-separated list). */
 export interface FieldState {
   readonly text: string
-  /** The user's layer will hold the field after a save: it no longer follows cordis.patch.yml. */
+  /**
+   * The user's layer holds the field (a save put it there): it no longer follows cordis.patch.yml. An edit not yet
+   * saved is no override, and a reset staged on a stored field shows none either: the header says what is unsaved.
+   */
   readonly overridden: boolean
   /** Changed on the card and not saved. */
   readonly changed: boolean
@@ -167,10 +170,34 @@ export class CardForm {
   private field(field: Field, view: SectionView | undefined): FieldState {
     const staged = this.staged.get(field)
     const inForce = textOf(field, view?.value?.[field])
-    if (staged === undefined) return { text: inForce, overridden: view !== undefined && stored(view, field), changed: false }
-    const changed = staged.reset ? view !== undefined && stored(view, field) : staged.text !== inForce
-    return { text: staged.text, overridden: !staged.reset, changed }
+    const held = view !== undefined && stored(view, field)
+    if (staged === undefined) return { text: inForce, overridden: held, changed: false }
+    const changed = staged.reset ? held : staged.text !== inForce
+    return { text: staged.text, overridden: held && !staged.reset, changed }
   }
+}
+
+/** One piece of a message as the card shows it: plain text, or a name the message quotes in backticks (code). */
+export interface MessagePart {
+  readonly text: string
+  readonly code: boolean
+}
+
+/**
+ * The brake's message in pieces, its backtick-quoted names as code (`` `callDenyCount` `` shown as a name, not with
+ * the backticks around it). A backtick without its pair stays text as written.
+ */
+export function messageParts(message: string): MessagePart[] {
+  const parts: MessagePart[] = []
+  const quoted = /`([^`\n]+)`/g
+  let from = 0
+  for (const match of message.matchAll(quoted)) {
+    if (match.index > from) parts.push({ text: message.slice(from, match.index), code: false })
+    parts.push({ text: match[1]!, code: true })
+    from = match.index + match[0].length
+  }
+  if (from < message.length || parts.length === 0) parts.push({ text: message.slice(from), code: false })
+  return parts
 }
 
 /** Whether the user's layer holds `field`: its presence, not its value, is what an override is. */

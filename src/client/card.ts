@@ -9,7 +9,7 @@
  */
 import { createElement as h, useState, useSyncExternalStore, type ReactNode } from 'react'
 import type { CardController } from './card-controller.js'
-import { MODES, textOf, type Field, type FieldState } from './card-form.js'
+import { messageParts, MODES, textOf, type Field, type FieldState } from './card-form.js'
 import type { CardProps } from './host.js'
 import type { CardWord } from './locales.js'
 
@@ -32,7 +32,8 @@ const css = {
   body: { borderTop: '1px solid var(--dsw-alias-border-l2)', margin: '0 16px', padding: '4px 0 8px' },
   row: { display: 'flex', flexDirection: 'column', gap: '4px', padding: '12px 0' },
   label: { display: 'flex', alignItems: 'center', gap: '8px', fontSize: '13px', fontWeight: 500, color: 'var(--dsw-alias-label-primary)' },
-  chevron: { flex: 'none', fontSize: '14px', color: 'var(--dsw-alias-label-tertiary)' },
+  chevron: { flex: 'none', color: 'var(--dsw-alias-label-tertiary)', transition: 'transform .16s' },
+  code: { fontFamily: 'var(--dsw-font-mono, ui-monospace, monospace)', fontSize: '11px', padding: '0 3px', borderRadius: '4px', background: 'var(--dsw-alias-bg-module-platform)' },
   switch: { alignSelf: 'flex-start', margin: '4px 0' },
   hint: { margin: 0, fontSize: '12px', lineHeight: 1.5, color: 'var(--dsw-alias-label-tertiary)' },
   input: {
@@ -79,7 +80,7 @@ export function BrakeCard(props: BrakeCardProps): ReactNode {
       h('span', { style: css.name }, title),
       h('span', { style: css.description }, t('description'))),
     state.dirty ? h('span', { style: css.badge }, t('unsaved')) : null,
-    h('span', { style: css.chevron, 'aria-hidden': true }, open ? '▴' : '▾')),
+    chevron(open)),
     open
       ? h('div', { style: css.body },
         state.writable ? null : h('p', { style: css.hint, role: 'status' }, t('readOnly')),
@@ -95,13 +96,29 @@ export function BrakeCard(props: BrakeCardProps): ReactNode {
         control('exclude', textInput('exclude', false)),
         h('div', { style: css.footer },
           state.refusal !== undefined
-            ? h('p', { style: css.refusal, role: 'alert' }, t('refused', { message: state.refusal }))
+            ? h('p', { style: css.refusal, role: 'alert' }, ...refusal(t, state.refusal))
             : state.saved ? h('p', { style: css.saved, role: 'status' }, t('saved')) : null,
           h('button', { type: 'button', style: css.button, disabled: !state.dirty && state.refusal === undefined, onClick: card.discard }, t('discard')),
           h('button', {
             type: 'button', style: { ...css.button, ...css.primary }, disabled: !state.dirty || disabled, onClick: () => void card.save(),
           }, t(state.saving ? 'saving' : 'save'))))
       : null)
+}
+
+/** The card's chevron, as the stock cards draw theirs: pointing down, turned up while the card is open. */
+function chevron(open: boolean): ReactNode {
+  return h('svg', {
+    width: 14, height: 14, viewBox: '0 0 14 14', fill: 'none', 'aria-hidden': true, 'data-chevron': open ? 'open' : 'closed',
+    style: { ...css.chevron, transform: open ? 'rotate(180deg)' : 'none' },
+  }, h('path', { d: 'M3 5.25 7 9.25 11 5.25', stroke: 'currentColor', strokeWidth: 1.3, strokeLinecap: 'round', strokeLinejoin: 'round' }))
+}
+
+/** A refused save in the card's words around the brake's, whose backtick-quoted names show as code. */
+function refusal(t: Words, message: string): ReactNode[] {
+  const mark = '\u241F'
+  const [before = '', after = ''] = t('refused', { message: mark }).split(mark)
+  const parts = messageParts(message).map(part => part.code ? h('code', { style: css.code }, part.text) : part.text)
+  return [before, ...parts, after]
 }
 
 /** The mode: one choice of three, each with its line on what it does. */

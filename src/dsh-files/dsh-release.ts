@@ -11,6 +11,15 @@ import { join } from 'node:path'
 /** The `@deepseek-ai/dsh` release dsh-brake is built and tested against. */
 export const DSH_RELEASE = '0.1.0-rc.8'
 
+/** The oldest Node that release runs on: on an older one (Node 20) every boot fails. */
+export const DSH_NODE = '22.19'
+
+/** Whether a Node version (`v22.19.0`) runs that release: 22.19 or a later 22, or 24 and later (engines `^22.19.0 || >=24`). */
+export function fitsDshNode(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number)
+  return (major === 22 && minor >= 19) || major >= 24
+}
+
 /** The Cordis family as published with that release. */
 export const CORDIS_PINS: Readonly<Record<string, string>> = Object.freeze({
   '@deepseek-ai/cordis': '4.0.1',

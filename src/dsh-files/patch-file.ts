@@ -79,6 +79,18 @@ export function readPatchFile(text: string): PatchFile {
   return { rows, errors, value: doc.toJS() as unknown }
 }
 
+/**
+ * A top-level `[]` with rows written after it: a fresh patch file ends in `[]` (DSH writes the empty list), and a row
+ * pasted under it makes the file invalid YAML. The `[]`'s line, and the text without it (its line left blank, so every
+ * other line keeps its number), from which the rows can still be read.
+ */
+export function strayEmptyList(text: string): { line: number; without: string } | undefined {
+  const lines = text.split('\n')
+  const at = lines.findIndex(line => /^\[\]\s*(#.*)?$/.test(line))
+  if (at === -1 || !lines.slice(at + 1).some(line => /^-(\s|$)/.test(line))) return undefined
+  return { line: at + 1, without: [...lines.slice(0, at), '', ...lines.slice(at + 1)].join('\n') }
+}
+
 function row(node: YAMLMap, id: string, lineAt: (offset: number) => number): PatchRow {
   const idNode = node.get('id', true) as Node
   const configNode = node.get('config', true)

@@ -1,6 +1,7 @@
 /**
  * A config edit DSH refused, told to the person who saved it: HMR rolls the brake back to its previous config and
- * stock dsh shows nothing, so the brake that runs after the rollback says what was refused, once.
+ * stock dsh shows nothing, so the brake that runs after the rollback says what was refused, once; so is a patch file
+ * DSH could not read at all (one read half written, as DSH's watcher can read a save written in place).
  * Design: docs/design.md#failures-stay-inside
  * @module dsh-brake/dsh/reload
  */
@@ -12,13 +13,16 @@ const RELOAD_FAILED = 'hmr/config-update-failed'
 /** A refusal told once, however many brake rows hear it. */
 const told = new WeakSet<object>()
 
-/** Tell the person, through `say`, of each refused edit that concerns plugin `name`. */
+/**
+ * Tell the person, through `say`, of each refused edit that concerns plugin `name`: an edit of its config it refused,
+ * or a patch file DSH could not read at all, which takes the brake's edit with it.
+ */
 export function onReloadRejected(ctx: Context, name: string, say: (line: string) => void): void {
   // The event is declared by cordis-plugin-hmr, which this package does not depend on; it is a plain Cordis event.
   const on = ctx.on.bind(ctx) as unknown as (event: string, listener: (file: unknown, error: unknown) => void) => void
   on(RELOAD_FAILED, (file, error) => {
     if (typeof error !== 'object' || error === null || told.has(error)) return
-    const line = refusal(name, String(file), error)
+    const line = refusal(name, String(file), error) ?? unreadPatchFile(name, String(file), error)
     if (line === undefined) return
     told.add(error)
     say(line)
@@ -39,6 +43,35 @@ export function refusal(name: string, file: string, error: object): string | und
   const head = `${name}: your edit of ${file} was not applied; dsh-brake runs on with its previous config (its counts start afresh)`
   const fix = 'Fix it and save again (`dsh-brake doctor` names the line).'
   return why.length === 1 ? `${head}: ${why[0]!}. ${fix}\n` : `${head}:\n${why.map(issue => `  - ${issue}`).join('\n')}\n${fix}\n`
+}
+
+/**
+ * What to tell of a patch file DSH could not take as a whole (not YAML, not a list of rows), or undefined when `error`
+ * is no such failure of `file`. Stock dsh tells it nowhere, and it is what a save written in place often gives: DSH
+ * 0.1.0-rc.8 reads the file at the first change its watcher reports (cordis-plugin-hmr over chokidar), which for a
+ * file written in place is the truncation, finds it empty, and drops the change the content brings if it comes within
+ * the watcher's 50 ms: the edit then never applies, until the next change of the file.
+ */
+export function unreadPatchFile(name: string, file: string, error: object): string | undefined {
+  const reason = messages(error).map(message => whyUnread(message.split('\n')[0]!, file)).find(why => why !== undefined)
+  if (reason === undefined) return undefined
+  return `${name}: DSH could not read your edit of ${file} (${reason}), so none of it applies: every plugin runs on as before, `
+    + `${name} too. A save that writes the file in place (\`cat >\`, \`cp\`, some editors) can be read half written, and DSH does not `
+    + `read it again until the next change: save it again, or \`touch ${file}\`. If the file is wrong, fix it (\`dsh-brake doctor\` names `
+    + 'the line).\n'
+}
+
+/** What dsh-app-boot's message for a patch file it could not take says is wrong with `file`, in a few words. */
+function whyUnread(message: string, file: string): string | undefined {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  if (new RegExp(`patches ${escaped} must be a top-level YAML array`).test(message)) return 'it found no list of rows in it'
+  const parse = new RegExp(`failed to parse patches ${escaped}: (?:YAMLException: )?(.+)$`).exec(message)
+  if (parse !== null) return `it is not valid YAML: ${parse[1]!}`
+  const entry = new RegExp(`patches entry (\\d+) in ${escaped} must be a mapping`).exec(message)
+  if (entry !== null) return `its entry ${entry[1]!} is not a mapping`
+  const unreadable = new RegExp(`failed to read patches ${escaped}: (.+)$`).exec(message)
+  if (unreadable !== null) return `it cannot be read: ${unreadable[1]!}`
+  return undefined
 }
 
 /**

@@ -334,7 +334,7 @@ export const DENIAL_TERMS = {
  * Stop mode's reason for ending a turn: what the person reads (on the terminal, in the session log's `turn/end`, on a
  * blocked goal) and what a stopped subagent's parent reads. `{loop}` is a kind's phrase (`_PHRASE`).
  */
-export const STOP_REASON = 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. {loop}. Send a message to go on; the brake counts afresh.'
+export const STOP_REASON = 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. {loop}. A new turn starts with fresh counts.'
 
 /** The notice that closes a stopped turn: the person sees it in the transcript, the model with its next message. */
 export const STOP_NOTICE = `[dsh-brake] The turn was stopped here because a loop went on after its notice, with nothing changing. {loop}.

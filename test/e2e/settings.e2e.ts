@@ -30,7 +30,12 @@ async function openCard(page: Page, words: (typeof UI)[keyof typeof UI]): Promis
   await page.getByRole('dialog').getByRole('button', { name: words.plugins, exact: true }).click()
   const card = page.locator('[data-plugin-card=dsh-brake]')
   await card.waitFor({ timeout: 30_000 })
-  await card.locator('button[aria-expanded=false]').click()
+  const header = card.locator('button[aria-expanded=false]')
+  // A chevron as the stock cards draw theirs, pointing down, then up once the card is open; no text arrow.
+  expect(await header.locator('svg[data-chevron=closed]').count()).toBe(1)
+  await header.click()
+  await card.locator('button[aria-expanded=true] svg[data-chevron=open]').waitFor()
+  expect(await card.locator('button[aria-expanded]').innerText()).not.toMatch(/[▴▾]/)
   return card
 }
 
@@ -60,15 +65,20 @@ describe('the brake\'s card in DSH\'s web UI, Settings → Plugins', () => {
       await card.getByRole('button', { name: 'Save', exact: true }).click()
       const alert = card.getByRole('alert')
       await alert.waitFor()
-      expect(await alert.innerText()).toBe('Not saved — dsh-brake keeps its current settings: `callDenyCount` must be greater than `callWarnCount` (4), got 3')
+      // The brake's names show as code, not between backticks.
+      expect(await alert.innerText()).toBe('Not saved — dsh-brake keeps its current settings: callDenyCount must be greater than callWarnCount (4), got 3')
+      expect(await alert.locator('code').allInnerTexts()).toEqual(['callDenyCount', 'callWarnCount'])
       await page.screenshot({ path: join(SHOTS, 'settings-refused.png'), fullPage: true })
       expect(settingsDocument()).not.toContain('dsh-brake')
       await card.getByRole('button', { name: 'Discard', exact: true }).click()
       expect(await denyCount.inputValue()).toBe('10')
       expect(await card.locator('[data-overridden]').count()).toBe(0)
 
-      // Deny mode, saved: marked overridden, with a reset to cordis.patch.yml's value, and stored in the document.
+      // Deny mode, chosen: unsaved (the header says so), and no override yet, as nothing is stored.
       await card.getByRole('radio', { name: /^Deny/ }).check()
+      await card.getByText('Unsaved', { exact: true }).waitFor()
+      expect(await card.locator('[data-overridden]').count()).toBe(0)
+      // Saved: marked overridden, with a reset to cordis.patch.yml's value, and stored in the document.
       await card.getByRole('button', { name: 'Save', exact: true }).click()
       await card.getByText('Saved: dsh-brake runs with these settings now, counting afresh.').waitFor()
       const marks = await card.locator('[data-overridden]').all()
@@ -102,7 +112,7 @@ describe('the brake\'s card in DSH\'s web UI, Settings → Plugins', () => {
       const alert = card.getByRole('alert')
       await alert.waitFor()
       // The card's words are Chinese; the brake's own message, as every config message it gives, is English.
-      expect(await alert.innerText()).toBe('未保存——dsh-brake 继续使用当前设置：`callWarnCount` must be an integer >= 2, got 1')
+      expect(await alert.innerText()).toBe('未保存——dsh-brake 继续使用当前设置：callWarnCount must be an integer >= 2, got 1')
       await page.screenshot({ path: join(SHOTS, 'settings-zh.png'), fullPage: true })
     } finally {
       await close()

@@ -67,13 +67,16 @@ describe('stop mode on the real CLI, with a model that ignores every notice and 
     const [reason] = hookReasons(events)
     // The reminder speaks at 3, 5 and 8, so the brake gives no notice of its own: the first refusal, at 11, stops.
     expect(reason).toMatch(/^dsh-brake stopped the turn: .*`read` was called 11 times with the same arguments, the last of them refused/)
+    // A headless run takes one prompt: the reason asks for no message it could not take.
+    expect(reason).not.toMatch(/send a message/i)
     expect(run.stderr).toContain(reason)
     expect(run.code).toBe(1)
     // The turn's last step closed with the stop notice, which the transcript shows.
     expect(storedNotices(events).map(n => n.summary).at(-1)).toBe('turn stopped in a loop (read × 11, same result); send a message to go on')
     // `dsh-brake analyze` replays the log under the same config and stops where the live run stopped.
     const analyzed = analyze(home, cwd, STOP)
-    expect(analyzed.replayed).toEqual(['notice@11', 'refusal@11', 'stop@11'])
+    // The stop notice is the stop's own: not a notice of its own.
+    expect(analyzed.replayed).toEqual(['refusal@11', 'stop@11'])
     expect(analyzed.said).toEqual(analyzed.replayed)
   })
 

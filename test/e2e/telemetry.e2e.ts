@@ -188,7 +188,8 @@ describe('the brake\'s actions in DSH\'s OpenTelemetry records, on the real CLI'
     expect(others.some(record => (record.body as { source?: { plugin?: string } } | undefined)?.source?.plugin === 'repeat-tool-reminder')).toBe(true)
 
     // analyze reads the same actions from the log: its notices are the records marked notice or cut (a cut is told
-    // by its notice), its refusals and stops the records marked so, its cuts the records marked cut.
+    // by its notice) but the stop notice, the stop's own; its refusals and stops the records marked so, its cuts the
+    // records marked cut.
     const files = sessionFiles(home, cwd)
     expect(files).toHaveLength(1)
     const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', files[0]!], { cwd })
@@ -196,7 +197,9 @@ describe('the brake\'s actions in DSH\'s OpenTelemetry records, on the real CLI'
     const agent = (JSON.parse(out.toString()) as { sessions: { agents: Agent[] }[] }).sessions[0]!.agents[0]!
     const count = (actions: readonly string[], kind: string): number => actions.filter(action => action === kind).length
     const said = agent.said.map(action => action.kind)
-    const sent = marked.map(record => String(record.attributes['dsh_brake.action']))
+    const stopNotice = (record: Received): boolean => /^turn stopped in a loop /.test((record.body as { source?: { summary?: string } } | undefined)?.source?.summary ?? '')
+    expect(marked.filter(stopNotice)).toHaveLength(1)
+    const sent = marked.filter(record => !stopNotice(record)).map(record => String(record.attributes['dsh_brake.action']))
     expect({
       notices: count(said, 'notice'), refusals: count(said, 'refusal'), stops: count(said, 'stop'), cuts: agent.cutInSession.length,
     }).toEqual({

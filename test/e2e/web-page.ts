@@ -53,8 +53,18 @@ export async function openWeb(
   }
 }
 
-/** `dsh --profile web` of `home` on a free loopback port, against `baseUrl`; resolves once it prints its address. */
-export async function serveWeb(home: string, baseUrl: string, cwd: string): Promise<{ url: string; stop: () => void }> {
+/** A `dsh --profile web` serving: its address, a way to stop it, and what it printed so far (stdout and stderr). */
+export interface WebServer {
+  readonly url: string
+  readonly stop: () => void
+  readonly output: () => string
+}
+
+/**
+ * `dsh --profile web` of `home` on a free loopback port, against `baseUrl`; resolves once it prints its address, with
+ * what it has printed so far on stdout and stderr, read as it runs.
+ */
+export async function serveWeb(home: string, baseUrl: string, cwd: string): Promise<WebServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
     cwd,
     env: {
@@ -64,8 +74,8 @@ export async function serveWeb(home: string, baseUrl: string, cwd: string): Prom
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  let out = ''
   const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
     const timer = setTimeout(() => reject(new Error(`dsh web did not start: ${out}`)), 60_000)
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString()
@@ -78,7 +88,7 @@ export async function serveWeb(home: string, baseUrl: string, cwd: string): Prom
     child.stderr!.on('data', (chunk: Buffer) => void (out += chunk.toString()))
     child.on('exit', code => reject(new Error(`dsh web exited (${String(code)}): ${out}`)))
   })
-  return { url, stop: () => void child.kill() }
+  return { url, stop: () => void child.kill(), output: () => out }
 }
 
 /**

@@ -12,7 +12,8 @@
  * - a response cut while it repeated itself shows what was kept, short, and under it a row that tells the person the
  *   brake stopped it ("stopped this response, which kept repeating itself: court × 82").
  *
- * Each scenario keeps a screenshot in .test-results/web/ (docs/web-ui.png is the deny one).
+ * Each scenario keeps a screenshot in .test-results/web/. The README's picture, docs/web-ui.png, is taken by
+ * test/e2e/web-readme.e2e.ts (`npm run readme:shot`).
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'

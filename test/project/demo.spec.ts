@@ -23,9 +23,10 @@ describe('npm run demo', () => {
     ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals, 0 stops', 'Error: dsh-brake refused this call'],
     // The line the model then quotes is on screen, not cut away.
     ['deny', '→ 12 calls made (10 ran), 2 notices, 2 refusals, 0 stops', 'Error: connect ECONNREFUSED 127.0.0.1:8080'],
-    ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'ended by a hook: dsh-brake stopped the turn: a loop went on after its notice'],
+    // The stop's closing notice is the stop's, told in place of a second notice: one notice, one stop.
+    ['stop', '→ 10 calls made (10 ran), 1 notice, 0 refusals, 1 stop', 'ended by a hook: dsh-brake stopped the turn: a loop went on after its notice'],
     // The person's next message goes on: the model answers it.
-    ['stop', '→ 10 calls made (10 ran), 2 notices, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
+    ['stop', '→ 10 calls made (10 ran), 1 notice, 0 refusals, 1 stop', 'Still ECONNREFUSED on 127.0.0.1:8080'],
     // The cut response never asked for its call: the one call is the model's next step.
     ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', '✂ response cut while it streamed'],
     ['runaway', '→ 1 call made (1 ran), 1 notice, 0 refusals, 0 stops, 1 response cut', 'stopped this response, which kept repeating itself: I\'ll kill the stale process now. × 22'],
@@ -82,6 +83,6 @@ describe('npm run demo', () => {
 
   it('closes with a one-line summary over every scenario', () => {
     const lines = demo().trimEnd().split('\n')
-    expect(lines.at(-1)).toBe('Summary: 9 scenarios, 94 calls made (92 ran), 10 notices, 2 refusals, 1 stop, 1 response cut. `npm run demo -- --help` lists the scenarios.')
+    expect(lines.at(-1)).toBe('Summary: 9 scenarios, 94 calls made (92 ran), 9 notices, 2 refusals, 1 stop, 1 response cut. `npm run demo -- --help` lists the scenarios.')
   })
 })

@@ -71,3 +71,19 @@ describe('a loop kind has a home', () => {
     expect(rows.filter(kind => kind !== 'rereading')).not.toEqual(LOOP_KINDS)
   })
 })
+
+describe('docs/analyze.md speaks of every kind the command reports', () => {
+  const page = read('docs/analyze.md')
+
+  it('shows every kind in its JSON example\'s count of loops, in the registry\'s order, as the command writes it', () => {
+    const counts = /"loops": (\{[^}]*\})/.exec(page)
+    expect(counts, 'the overview\'s "loops" in the JSON example').not.toBeNull()
+    expect(Object.keys(JSON.parse(counts![1]!) as Record<string, number>)).toEqual(LOOP_KINDS)
+  })
+
+  it('names every kind in its account of loops and their kinds', () => {
+    const start = page.indexOf('**Loops and their kinds**')
+    const section = page.slice(start, page.indexOf('\n- **', start + 1))
+    for (const kind of LOOP_KINDS) expect(section, kind).toContain(`\`${kind}\``)
+  })
+})

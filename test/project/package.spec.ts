@@ -91,6 +91,15 @@ describe('the tarball', () => {
     expect(() => absoluteLinks('[the bench](bench/run.ts)', 'dsh-brake', version, paths)).toThrow('links to files the package does not ship: bench/run.ts')
   }, 60_000)
 
+  // A reader who looks for a built file the docs name must find it: the build's names, not an older layout's.
+  it('names in its READMEs and docs only built files the package ships', () => {
+    const { paths } = packed()
+    const pages = ['README.md', 'README.zh.md', 'bench/README.md', ...readdirSync(join(PACKAGE_ROOT, 'docs')).filter(file => file.endsWith('.md')).map(file => `docs/${file}`)]
+    const named = pages.flatMap(page => [...read(page).matchAll(/\bdist\/[\w./-]*\.(?:c?js|d\.ts)\b/g)].map(match => ({ page, file: match[0] })))
+    expect(named.length).toBeGreaterThan(3)
+    for (const { page, file } of named) expect(paths, `${page} names ${file}`).toContain(file)
+  }, 60_000)
+
   it('packs the READMEs with those links and leaves the repository\'s as they were (prepack, postpack)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'dsh-brake-pack-'))
     try {

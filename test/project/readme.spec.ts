@@ -5,7 +5,9 @@
  * readme-translation.yaml recording the git blob hash of each side as last confirmed equivalent).
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import yaml from 'js-yaml'
@@ -137,10 +139,24 @@ function blob(file: string): string {
 }
 
 describe('README.md', () => {
-  it('opens with the two commands a newcomer runs: the demo and the tests', () => {
-    const opening = english.split('\n').slice(0, 8).join('\n')
+  it('opens with the two commands a newcomer runs, the demo and the tests, after the Node they need', () => {
+    const opening = english.split('\n').slice(0, 11).join('\n')
     expect(opening).toMatch(/^npm install && npm run demo/m)
     expect(opening).toMatch(/^npm test/m)
+  })
+
+  it.each([['README.md', english], ['README.zh.md', chinese]])('%s says before its first command that DSH needs Node 22.19 or later, and how to get it', (_, text) => {
+    const head = text.slice(0, text.indexOf('```'))
+    expect(head).toContain('Node 22.19')
+    expect(head).toContain('`node --version`')
+    expect(head).toContain('`nvm install 22`')
+    expect(head).toContain('https://nodejs.org')
+  })
+
+  it.each([['README.md', english, '## Configuration'], ['README.zh.md', chinese, '## 配置']])('%s says where a row goes: in place of the `[]` a fresh patch file ends in', (_, text, heading) => {
+    const section = text.slice(text.indexOf(heading), text.indexOf('```yaml', text.indexOf(heading)))
+    expect(section).toContain('`cordis.patch.yml`')
+    expect(section).toContain('`[]`')
   })
 
   it.each(firstNotices)('quotes the first notice of its kind, %s, verbatim', (_, template) => {
@@ -157,12 +173,38 @@ describe('README.md', () => {
   it('gives the doctor command that works where a user stands before the package is on the registry: the profile\'s own bin', () => {
     // `npx dsh-brake` works only inside a checkout until the package is published (npm answers E404 elsewhere).
     const doctor = fences(english).find(fence => fence.includes(' doctor '))
-    expect(doctor).toMatch(/^~\/\.dsh\/profiles\/headless\/node_modules\/\.bin\/dsh-brake doctor --profile headless(?: |$)/m)
+    expect(doctor).toMatch(/^\S*\/profiles\/headless\/node_modules\/\.bin\/dsh-brake doctor --profile headless(?: |$)/m)
     expect(doctor).not.toMatch(/^npx dsh-brake/m)
     const { version } = JSON.parse(read('package.json')) as { version: string }
     const page = read('docs/install.md')
-    expect(page).toContain('~/.dsh/profiles/NAME/node_modules/.bin/dsh-brake doctor --profile NAME')
+    expect(page).toContain('"${DSH_HOME:-$HOME/.dsh}"/profiles/NAME/node_modules/.bin/dsh-brake doctor --profile NAME')
     expect(page).toContain(`npx --package ./dsh-brake-${version}.tgz dsh-brake doctor --profile NAME`)
+  })
+
+  it('gives a doctor command that finds the profile\'s bin in the DSH home, whether DSH_HOME is set or not', () => {
+    const line = fences(english).find(fence => fence.includes(' doctor '))!.split('\n').find(text => text.includes(' doctor '))!.replace(/\s+#.*$/, '')
+    const root = mkdtempSync(join(tmpdir(), 'dsh-brake-readme-'))
+    try {
+      /** A DSH home under `dir` whose headless profile has the command, which says how it was run. */
+      const homeAt = (dir: string): void => {
+        mkdirSync(join(dir, 'profiles/headless/node_modules/.bin'), { recursive: true })
+        writeFileSync(join(dir, 'profiles/headless/node_modules/.bin/dsh-brake'), '#!/bin/sh\necho "ran $*"\n', { mode: 0o755 })
+      }
+      const run = (env: Record<string, string>): string => execFileSync('/bin/sh', ['-c', line], { env: { PATH: '/usr/bin:/bin', ...env }, encoding: 'utf8' })
+      homeAt(join(root, 'elsewhere'))
+      expect(run({ HOME: join(root, 'me'), DSH_HOME: join(root, 'elsewhere') })).toBe('ran doctor --profile headless\n')
+      homeAt(join(root, 'me/.dsh'))
+      expect(run({ HOME: join(root, 'me') })).toBe('ran doctor --profile headless\n')
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('says where it shows `npx dsh-brake analyze` that npx finds the command in a checkout only, and what runs it elsewhere', () => {
+    const section = english.slice(english.indexOf('## Analyze your sessions'), english.indexOf('## Events and telemetry'))
+    expect(section).toContain('npx dsh-brake analyze')
+    expect(section).toMatch(/checkout/)
+    expect(section).toContain('node_modules/.bin/dsh-brake')
   })
 
   it('points to docs/notices.md, which quotes every variant and the notices exactly as the plugin renders them', () => {

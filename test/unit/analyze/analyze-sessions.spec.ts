@@ -125,6 +125,38 @@ describe('what a loop cost, wasted, and what the brake would save', () => {
   })
 })
 
+describe('a session that never reached a model', () => {
+  it('costs nothing: its prompt was never sent (a missing API key fails the request before it leaves)', async () => {
+    const noKey = (id: string): string => writeLog(home, id, new SessionScript(header(id)).prompt('Fix the failing check.', [message('x'.repeat(400), { kind: 'plugin', plugin: 'runtime-context' })])
+      .stream([], 'error').raw({ type: 'step/end', data: { turn: 1, step: 1 } })
+      .raw({ type: 'turn/end', data: { turn: 1, reason: { kind: 'error', error: { message: 'no API key', code: 'MISSING_CREDENTIAL' } } } }).bytes())
+    const answered = writeLog(home, 'session-answered', steps(new SessionScript(header('session-answered')).prompt('go'), [read('a.txt')]).end().bytes())
+    const analysis = await analyzeSessions([noKey('session-nokey-1'), noKey('session-nokey-2'), answered], DEFAULTS)
+    // The answered session's one step: 1000 in, 20 out. The two that never reached a model add nothing.
+    expect(analysis.overview.sessions).toBe(3)
+    expect(analysis.overview.tokens).toEqual({ input: 1000, output: 20, total: 1020, estimated: false })
+  })
+})
+
+describe('a stop, as the session and the replay tell it', () => {
+  it('is a stop, not a notice: the stop\'s closing notice is the stop\'s own, and the loop\'s first word said is the refusal', async () => {
+    // Stop mode beside the reminder, as a real run goes: no notice of the brake's own, the 11th read refused, the turn
+    // stopped, its last step claiming the stop notice.
+    const id = 'session-stopped'
+    const script = new SessionScript(header(id)).prompt('go')
+    steps(script, times(10, read('notes.txt', 'same')))
+    script.openStep().respond([{ ...read('notes.txt', 'Error: dsh-brake refused this call: `read` has already run 10 times with these exact arguments while nothing changed; another identical call will not give a different answer.'), isError: true }])
+    script.openStep([brakeNotice('turn stopped in a loop (read × 11, same result); send a message to go on')])
+    script.raw({ type: 'turn/end', data: { turn: 1, reason: { kind: 'aborted', reason: { kind: 'hook', reason: 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. `read` was called 11 times.' } } } })
+    const analysis = await analyzeSessions([writeLog(home, id, script.bytes())], [{ name: 'stop', config: { mode: 'stop' } }])
+    const agent = analysis.sessions[0]!.agents[0]!
+    expect(agent.said.map(action => `${action.kind}@${action.call}`)).toEqual(['refusal@11', 'stop@11'])
+    expect(agent.loops[0]!.firstSaid).toEqual(expect.objectContaining({ kind: 'refusal', call: 11 }))
+    expect(agent.actionsByConfig['stop']!.filter(action => action.kind === 'notice' && action.text.startsWith('turn stopped'))).toEqual([])
+    expect(textReport(analysis)).not.toMatch(/said in the session: notice at call 11/)
+  })
+})
+
 describe('which action acts on a loop, and whether the model heard it', () => {
   /** Four identical reads (calls 1 to 4, a loop), then `others` other reads; the brake said `notice` after call `at`. */
   async function noticedAt(at: number, others: number, loop = 4): Promise<Loop> {

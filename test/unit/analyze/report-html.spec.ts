@@ -112,3 +112,56 @@ describe('the overview, first', () => {
     expect(html).toContain('<section class="session" id="session-session-html">')
   })
 })
+
+describe('marks that fall on one call, as Chromium draws them', () => {
+  let crowded: Image
+  let crowdedHtml: string
+  let corner: { x: number; y: number }
+  /** Every colour drawn in call `call`'s place in row `row`, the cell and the gap after it. */
+  const colorsAt = (call: number, row: number): Set<string> => {
+    const found = new Set<string>()
+    const x0 = corner.x + (call - 1) * pitch
+    const y0 = corner.y + row * rowHeight
+    for (let y = y0; y < y0 + cellHeight; y++) for (let x = x0; x < x0 + pitch; x++) found.add(crowded.color(x, y))
+    return found
+  }
+
+  beforeAll(() => {
+    // Live in stop mode: the 9th identical read (call 12) refused, with a notice riding its result, and the turn stopped there.
+    const read = { name: 'read', args: { file_path: 'a.txt' }, result: 'same' }
+    const script = new SessionScript(header('session-crowded')).prompt('go')
+    // Three calls of work first, so that call 1 is drawn in the calls' own colour, where the test finds the grid.
+    ;['b.txt', 'c.txt', 'd.txt'].forEach((other, index) => {
+      if (index > 0) script.openStep()
+      script.respond([{ name: 'read', args: { file_path: other }, result: other }])
+    })
+    for (let call = 4; call <= 11; call++) script.openStep().respond([read])
+    const notice = brakeNotice('read × 9, same result')
+    script.openStep().respond([{
+      ...read, isError: true, notice,
+      result: 'Error: dsh-brake refused this call: `read` has already run 8 times with these exact arguments while nothing changed; another identical call will not give a different answer.',
+    }])
+    script.openStep([notice])
+    script.raw({ type: 'turn/end', data: { turn: 1, reason: { kind: 'aborted', reason: { kind: 'hook', reason: 'dsh-brake stopped the turn: a loop went on after its notice, with nothing changing. `read` was called 9 times.' } } } })
+    return (async () => {
+      const file = writeLog(dir, 'session-crowded', script.bytes())
+      crowdedHtml = htmlReport(await analyzeSessions([file], [{ name: 'remind.yml', config: {} }]))
+      crowded = render(crowdedHtml)
+      corner = firstCell(crowded)
+    })()
+  }, 90_000)
+
+  it('shows the notice, the refusal and the stop the session gave at call 12, none under another', () => {
+    const seen = colorsAt(12, 2)
+    expect(seen.has(colors.notice), 'the notice').toBe(true)
+    expect(seen.has(colors.refusal), 'the refusal').toBe(true)
+    expect(seen.has(colors.stop), 'the stop').toBe(true)
+  })
+
+  it('names each on hover as what it is: a notice after the call, the call refused, a stop after it', () => {
+    expect(crowdedHtml).toContain('<title>notice after call 12: read × 9, same result</title>')
+    expect(crowdedHtml).toContain('<title>call 12 refused: dsh-brake refused this call:')
+    expect(crowdedHtml).toContain('<title>stop after call 12: dsh-brake stopped the turn:')
+    expect(crowdedHtml).not.toContain('refusal after call')
+  })
+})

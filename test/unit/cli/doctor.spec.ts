@@ -4,7 +4,7 @@
  * user's `cordis.patch.yml`. A good install must be reported good, and each broken one with its cause, file and line.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -46,12 +46,28 @@ function home(layout: Layout = {}): { home: string; patchFile: string } {
   return { home: dir, patchFile }
 }
 
-/** Run the doctor against `dshHome`; what it printed, and its exit code. */
+/** Run the doctor against `dshHome` (with `path` as PATH, if given); what it printed, and its exit code. */
 async function doctor(dshHome: string, ...argv: string[]): Promise<{ code: number; out: string }> {
+  return doctorWith({ DSH_HOME: dshHome }, ...argv)
+}
+
+async function doctorWith(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string }> {
   const out: string[] = []
-  const code = await runDoctor(argv, { out: line => out.push(line), env: { DSH_HOME: dshHome }, home: ROOT })
+  const code = await runDoctor(argv, { out: line => out.push(line), env, home: ROOT })
   return { code, out: out.join('\n') }
 }
+
+/** A folder holding an executable script `name` with `body`. */
+function script(dir: string, name: string, body: string): string {
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, name)
+  writeFileSync(file, body)
+  chmodSync(file, 0o755)
+  return file
+}
+
+/** A `node` that answers `--version` with `version`, as the one first on PATH would. */
+const fakeNode = (dir: string, version: string): string => script(dir, 'node', `#!/bin/sh\necho ${version}\n`)
 
 /** Run the built command (`dist/cli/main.js`, built by `npm test`): how a bad command line reaches the user. */
 function command(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -131,6 +147,25 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     expect(code).toBe(1)
   })
 
+  it('a bad value in a row that turns dsh-brake off: dsh starts, and turning it on would stop the boot', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  disabled: true\n  config:\n    mode: stopp\n' })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): DSH does not load it`)
+    expect(out).toContain(`problem  ${patchFile}:4: \`mode\` must be one of \`remind\`, \`deny\`, \`stop\`, got "stopp"`)
+    expect(out).toContain(`note     ${patchFile}:1: dsh starts this profile, as dsh-brake is off (${patchFile}:1) and its config is not checked `
+      + 'while it is; turned on with this config, dsh would not start the profile (it exits 1 naming the problem), and a dsh '
+      + 'already running would refuse that edit')
+    expect(out).not.toContain('until this row is fixed')
+    expect(code).toBe(1)
+  })
+
+  it('a row turned off and back on by a later one is checked as one that loads', async () => {
+    const patch = '- id: dsh-brake\n  disabled: true\n- id: dsh-brake\n  disabled: false\n  config:\n    mode: stopp\n'
+    const { out } = await doctor(home({ patch }).home, '--profile', 'headless')
+    expect(out).toContain('until this row is fixed, dsh does not start this profile')
+    expect(out).not.toContain('DSH does not load it')
+  })
+
   it('a row whose id is one slip from dsh-brake, which DSH skips', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: dsh-brakes\n  config:\n    mode: deny\n- id: dsh_brake\n  disabled: true\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
@@ -186,6 +221,42 @@ describe('dsh-brake doctor on a broken install names the cause', () => {
     const { code, out } = await doctor(dir, '--profile', 'headless')
     expect(out).toContain(`problem  ${patchFile}:4: \`sequenceLength\` must be an integer from 2 to 32, got 40`)
     expect(out).toContain(`problem  ${join(dir, 'cordis.patch.yml')}:4: \`revisitCount\` must be an integer >= 3, got 2`)
+    expect(code).toBe(1)
+  })
+
+  /** The patch file a fresh profile gets (DSH's own words), ending in `[]`. */
+  const FRESH = '# Your patch layer for this dsh profile, applied after every bundle layer:\n'
+    + '# a top-level YAML array of loader patch entries (id-targeted config\n'
+    + '# overrides, disables, and insert lists; `!!js` expressions allowed).\n[]\n'
+
+  it('the README\'s row pasted under a fresh file\'s `[]`: one line saying to replace it, and the row checked all the same', async () => {
+    const { home: dir, patchFile } = home({ patch: `${FRESH}- id: dsh-brake\n  config:\n    mode: deny\n    callWarnCount: 1\n` })
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    const problems = out.split('\n').filter(line => line.startsWith('  problem  '))
+    expect(problems).toEqual([
+      `  problem  ${patchFile}:4: the \`[]\` a fresh cordis.patch.yml ends in is still there, above your rows, so the file is not valid YAML `
+      + 'and dsh does not start this profile: replace the `[]` with your rows',
+      `  problem  ${patchFile}:8: \`callWarnCount\` must be an integer >= 2, got 1`,
+    ])
+    expect(out).not.toContain('Unexpected')
+    expect(out).not.toContain('no dsh-brake row of your own')
+    expect(code).toBe(1)
+  })
+
+  it('a patch file that is not valid YAML: its first error, and no word on rows it could not read', async () => {
+    const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  config:\n    include: [read\n    exclude: [x\n' })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out.split('\n').filter(line => line.includes('not valid YAML'))).toHaveLength(1)
+    expect(out).toMatch(new RegExp(`problem  ${patchFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not valid YAML, so DSH cannot boot the profile: .+ \\(and \\d+ more\\)`))
+    expect(out).not.toContain('no dsh-brake row of your own')
+  })
+
+  it('a dsh-brake row pasted under cordis.yml\'s `[]`: a row dsh drops, as in one that parses', async () => {
+    const { home: dir } = home()
+    const rootFile = join(dir, 'profiles', 'headless', 'cordis.yml')
+    writeFileSync(rootFile, '# dsh profile root — an empty entry list.\n[]\n- id: dsh-brake\n  config:\n    mode: deny\n')
+    const { code, out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain(`problem  ${rootFile}:3: a dsh-brake row in cordis.yml, which dsh rewrites at every boot, dropping it: nothing in it applies.`)
     expect(code).toBe(1)
   })
 
@@ -301,10 +372,35 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
     expect(out).toContain('dsh-brake speaks at the 16th,')
   })
 
-  it('says that in deny mode dsh-brake speaks on its own schedule beside it, as its notice warns of refusals', async () => {
+  it('says that in deny mode beside it dsh-brake gives no notice before its refusals, as a real run shows', async () => {
     const { home: dir } = home({ patch: row('    mode: deny\n') })
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('dsh-brake speaks at the 4th (its notice warns of refusals, which the reminder does not), and of any other loop')
+    // The 4th, 9th and 14th: the first two within five calls of the reminder's, the third after the refusals began.
+    expect(out).toContain('does not say the same again: on such a call dsh-brake gives no notice of its own before it refuses, '
+      + 'from the 11th identical attempt on, and of any other loop it speaks on its own schedule.')
+    expect(out).not.toContain('speaks at the 4th')
+  })
+
+  it('says that in stop mode beside it the first refusal ends the turn', async () => {
+    const { home: dir } = home({ patch: row('    mode: stop\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('on such a call dsh-brake gives no notice of its own before it refuses, from the 11th identical attempt on, '
+      + 'and that first refusal ends the turn; of any other loop it speaks on its own schedule.')
+  })
+
+  it('in deny mode with a deny count past its first notice, says both: the notice, then the refusals', async () => {
+    const { home: dir } = home({ patch: row('    mode: deny\n    callDenyCount: 20\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    expect(out).toContain('on such a call dsh-brake speaks at the 14th and refuses from the 21st identical attempt on, and of any other loop')
+  })
+
+  it('reads the mode and the counts in force: a value of the settings document over the row', async () => {
+    const { home: dir } = home({ patch: row('    mode: remind\n    callWarnCount: 6\n') })
+    writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: stop\n  callWarnCount: 5\n')
+    const { out } = await doctor(dir, '--profile', 'headless')
+    // 5, 10 and 15 after the reminder's 3, 5 and 8: the 15th, past the refusals from the 11th; stop mode.
+    expect(out).toContain('on such a call dsh-brake gives no notice of its own before it refuses, from the 11th identical attempt on, '
+      + 'and that first refusal ends the turn')
   })
 
   it('is not turned off by a row a later one turns back on', async () => {
@@ -323,7 +419,7 @@ describe('dsh-brake doctor on repeat-tool-reminder', () => {
   it('notes a disabled dsh-brake row and a !!js value, without calling them problems', async () => {
     const { home: dir, patchFile } = home({ patch: '- id: dsh-brake\n  disabled: true\n  config:\n    callWarnCount: !!js 2 + 3\n' })
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): it loads but does nothing`)
+    expect(out).toContain(`note     ${patchFile}:1: this row turns dsh-brake off (disabled: true): DSH does not load it`)
     expect(out).toContain(`note     ${patchFile}:4: \`callWarnCount\` is a !!js expression: DSH computes it at load, so it is not checked here`)
     expect(code).toBe(0)
   })
@@ -358,7 +454,11 @@ describe('dsh-brake doctor on the settings in force', () => {
     const { home: dir, patchFile } = home({ patch: row('    callWarnCount: 6\n    exclude: [todo_write]\n') })
     writeFileSync(join(dir, 'settings.yaml'), '# mine\nllm-deepseek:\n  model: x\ndsh-brake:\n  mode: deny\n  exclude: []\n')
     const { code, out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain(`ok       settings in force (the web UI's Settings → Plugins card writes the \`dsh-brake:\` section of ${join(dir, 'settings.yaml')}; a reset there returns to cordis.patch.yml):`)
+    expect(out).toContain(`ok       settings in force as the files set them (the web UI's Settings → Plugins card writes the \`dsh-brake:\` section of ${join(dir, 'settings.yaml')}; a reset there returns to cordis.patch.yml):`)
+    // A running dsh has them only if it read each save: DSH's watcher can miss one written in place.
+    expect(out).toContain('note     these are what dsh starts with; a dsh already running has them only if it read each save of cordis.patch.yml: '
+      + 'DSH 0.1.0-rc.8 can miss a save written in place (`cat >`, `cp`, some editors), which dsh-brake then says on dsh\'s terminal; '
+      + '`touch` the file to have it read again')
     expect(lines(out)).toEqual([
       `mode deny settings ${join(dir, 'settings.yaml')}:5`,
       `callWarnCount 6 cordis.patch.yml ${patchFile}:4`,
@@ -368,6 +468,18 @@ describe('dsh-brake doctor on the settings in force', () => {
       `exclude [] settings ${join(dir, 'settings.yaml')}:6`,
     ])
     expect(code).toBe(0)
+  })
+
+  it('keeps the table in line whatever the values\' length: each column starts where the one above it does', async () => {
+    const { home: dir } = home({ patch: row('    include: [read, grep, glob, bash, str_replace_editor]\n    exclude: [todo_write]\n') })
+    const { out } = await doctor(dir, '--profile', 'headless')
+    const table = out.split('\n').filter(line => /^ {13}\S/.test(line))
+    expect(table).toHaveLength(6)
+    // Where the value and its source start, after the key, each after a gap of two spaces or more.
+    const columns = (line: string): number[] => [...line.slice(13).matchAll(/ {2,}(?=\S)/g)].map(match => match.index + match[0].length)
+    const starts = columns(table[0]!)
+    expect(starts).toHaveLength(2)
+    for (const line of table) expect(columns(line).slice(0, 2), line).toEqual(starts)
   })
 
   it('names a section the brake refuses with its file and line, and shows the row\'s config in force', async () => {
@@ -383,7 +495,47 @@ describe('dsh-brake doctor on the settings in force', () => {
     const { home: dir } = home({ bundles: ['@deepseek-ai/dsh-headless', 'dsh-brake'] })
     writeFileSync(join(dir, 'settings.yaml'), 'dsh-brake:\n  mode: deny\n')
     const { out } = await doctor(dir, '--profile', 'headless')
-    expect(out).toContain('settings in force (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
+    expect(out).toContain('settings in force as the files set them (this profile does not load @deepseek-ai/dsh-base, so it has no settings service and the web UI\'s card does not show: cordis.patch.yml alone):')
     expect(lines(out)[0]).toBe('mode remind default')
+  })
+})
+
+describe('dsh-brake doctor on the Node dsh runs on', () => {
+  /** The shell that runs the shims, and nothing else, so a `node` in a test folder is the first one found. */
+  const SYSTEM = '/usr/bin:/bin'
+
+  it('names an older Node than DSH needs, where it is, what fails, and how to get one', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    const node = fakeNode(bin, 'v20.20.2')
+    const dsh = script(bin, 'dsh', '#!/usr/bin/env node\nimport("./lib/bin.js")\n')
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: `${bin}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`problem  the dsh on PATH (${dsh}) runs on Node v20.20.2 (${node}), and DSH 0.1.0-rc.8 needs Node 22.19 or later: `
+      + 'on an older Node every boot fails (`Promise.withResolvers is not a function`). Install Node 22.19 or later '
+      + '(https://nodejs.org, or `nvm install 22`) and put it first on PATH')
+    expect(out).not.toContain('No problems')
+    expect(code).toBe(1)
+  })
+
+  it('finds the Node a pnpm shim runs, one beside it first', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    fakeNode(join(bin, 'path'), 'v22.19.0')
+    const beside = fakeNode(join(bin, 'install'), 'v18.20.4')
+    const shim = script(join(bin, 'install'), 'dsh', '#!/bin/sh\nbasedir=$(dirname "$0")\nif [ -x "$basedir/node" ]; then\n  exec "$basedir/node"  "$basedir/../@deepseek-ai/dsh/lib/bin.js" "$@"\nelse\n  exec node  "$basedir/../@deepseek-ai/dsh/lib/bin.js" "$@"\nfi\n')
+    const { out } = await doctorWith({ DSH_HOME: home().home, PATH: `${join(bin, 'install')}:${join(bin, 'path')}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`problem  the dsh on PATH (${shim}) runs on Node v18.20.4 (${beside})`)
+  })
+
+  it('says it is recent enough, when it is', async () => {
+    const bin = mkdtempSync(join(ROOT, 'bin-'))
+    const node = fakeNode(bin, 'v22.19.0')
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: `${bin}:${SYSTEM}` }, '--profile', 'headless')
+    expect(out).toContain(`ok       dsh runs on the Node first on PATH, Node v22.19.0 (${node}): DSH 0.1.0-rc.8 needs 22.19 or later`)
+    expect(code).toBe(0)
+  })
+
+  it('notes a PATH with no Node on it, without calling it a problem of the profile', async () => {
+    const { code, out } = await doctorWith({ DSH_HOME: home().home, PATH: mkdtempSync(join(ROOT, 'empty-')) }, '--profile', 'headless')
+    expect(out).toContain('note     no `node` on PATH, so the Node dsh runs on is not checked: DSH 0.1.0-rc.8 needs Node 22.19 or later')
+    expect(code).toBe(0)
   })
 })

@@ -28,3 +28,17 @@ describe('dsh-brake --version', () => {
     expect(stdout.split('\n').slice(0, 2)).toEqual(['usage: dsh-brake <command> [options]', '       dsh-brake --version'])
   })
 })
+
+describe('dsh-brake with a bad command line', () => {
+  it('without a command: one line saying a command is missing, then the usage, exit code 2', async () => {
+    const { code, stdout, stderr } = await command()
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.split('\n')[0]).toBe('dsh-brake: no command given: name one of analyze, doctor (dsh-brake --help shows them)')
+    expect(stderr).toContain('usage: dsh-brake <command> [options]')
+  })
+
+  it('an unknown command: one line naming it, exit code 2', async () => {
+    expect(await command('analyse')).toEqual({ code: 2, stdout: '', stderr: 'dsh-brake: unknown command `analyse` (commands: analyze, doctor; see --help)\n' })
+  })
+})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CardController } from '../../../src/client/card-controller.ts'
-import { CardForm, valueOf, type SectionView } from '../../../src/client/card-form.ts'
+import { CardForm, messageParts, valueOf, type SectionView } from '../../../src/client/card-form.ts'
 import type { NamespaceView, ScopeSnapshot, WriteResult } from '../../../src/client/host.ts'
 
 const base = { mode: 'remind', callWarnCount: 4, callDenyCount: 10, streamCut: true, include: [], exclude: ['todo_write'] }
@@ -29,6 +29,33 @@ describe('the card\'s form', () => {
     const state = form.state(view({ callDenyCount: 12 }))
     expect(state.fields.callDenyCount).toEqual({ text: '10', overridden: false, changed: true })
     expect(state.dirty).toBe(true)
+  })
+
+  it('marks a field overridden only once the user\'s layer holds it: an edit not yet saved is no override', () => {
+    const form = new CardForm()
+    form.edit('mode', 'deny')
+    const staged = form.state(view())
+    expect(staged.fields.mode).toEqual({ text: 'deny', overridden: false, changed: true })
+    expect(staged.dirty).toBe(true)
+    // Saved, the Host's view holds it: now it is overridden, and a reset is offered.
+    const saved = new CardForm().state(view({ mode: 'deny' }))
+    expect(saved.fields.mode.overridden).toBe(true)
+    // A reset staged on a stored field: the field follows the row again once saved, so it shows no override meanwhile.
+    const resetting = new CardForm()
+    resetting.reset('mode', view({ mode: 'deny' }))
+    expect(resetting.state(view({ mode: 'deny' })).fields.mode).toEqual({ text: 'remind', overridden: false, changed: true })
+  })
+
+  it('splits the brake\'s message at its backticks, so the card shows names as code, not backticks', () => {
+    expect(messageParts('`callDenyCount` must be greater than `callWarnCount` (4), got 3')).toEqual([
+      { text: 'callDenyCount', code: true },
+      { text: ' must be greater than ', code: false },
+      { text: 'callWarnCount', code: true },
+      { text: ' (4), got 3', code: false },
+    ])
+    expect(messageParts('the web UI has no connection to dsh')).toEqual([{ text: 'the web UI has no connection to dsh', code: false }])
+    // An odd backtick is text as written.
+    expect(messageParts('got "a`b"')).toEqual([{ text: 'got "a`b"', code: false }])
   })
 
   it('sends a text the field does not take as written, for the brake to say what is wrong with it', () => {

@@ -323,7 +323,7 @@ describe('stop reason', () => {
 
   it('ends the loop\'s sentence once, when a quoted error ends with its own full stop', () => {
     const reason = stopReason({ refused: false, loop: { kind: 'same-error', tool: 'grep', count: 4, variants: 2, error: 'Stop hook: keep working.', cause: 'environment' } })
-    expect(reason).toContain('`grep` failed 4 times with the same error: Stop hook: keep working. Send a message to go on')
+    expect(reason).toContain('`grep` failed 4 times with the same error: Stop hook: keep working. A new turn starts with fresh counts.')
   })
 })
 
