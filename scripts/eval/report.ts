@@ -281,7 +281,7 @@ function noticeCasesText(title: string, cases: readonly NoticeCase[], runs: read
  * another count), soon after a watcher would say it, and no notice a person would not give on runs not stuck and
  * hardly any on resolved runs.
  */
-const STUCK_TARGETS = { told: [24, 27], medianDelay: 3, notStuck: 0, resolvedOutside: 3 } as const
+const STUCK_TARGETS = { told: [36, 45], medianDelay: 3, notStuck: 0, resolvedOutside: 3 } as const
 
 /** One configuration's figures against the marked episodes, with its name. */
 export interface NamedStuckSummary {

@@ -4,7 +4,7 @@
  * The stock search and file tools name these in their arguments (`grep`, `glob`, `read`, `str_replace_editor view`);
  * a `bash` command says them in its words, read the way the core reads a command line (`shell-command.ts`): searches
  * (`grep`, `rg`, `find`, `ls`, … through filters such as `head` or `wc`) and windows (`sed -n 'A,Bp' F`, `head -n N F`,
- * `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
+ * `awk 'NR>=A && NR<=B' F`, `head | tail`, `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
  * @module dsh-brake/dsh/lookups
  */
 import { commandWords, simpleCommands } from '../core/identity/shell-command.js'
@@ -34,7 +34,7 @@ const FIND_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-ir
 /** Options of `xargs` that take a value. */
 const XARGS_VALUED = new Set(['-I', '-n', '-P', '-d', '-L', '-s', '-E'])
 /** A command line that could be a lookup, by its first words (after a `cd`). */
-const MAY_LOOK = /^\s*(?:cd\s+[^;&|]+(?:&&|;)\s*)?(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|locate|git\s+grep|sed\s+-n|head|cat|nl)\b/
+const MAY_LOOK = /^\s*(?:cd\s+[^;&|]+(?:&&|;)\s*)?(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|locate|git\s+grep|sed\s+-n|head|tail|awk|cat|nl)\b/
 
 /** The facets of a stock tool's call, from its name and arguments; none for anything else. */
 export function facetsOf(tool: string, args: unknown): Facets {
@@ -126,33 +126,80 @@ function commandFacets(command: string): Facets {
   return shellWindow(words) ?? shellSearch(words) ?? NONE
 }
 
-/** `sed -n 'A,Bp' F`, `sed -n 'Ap' F`, `head -n N F`, or `cat -n F` / `nl -ba F` piped into either without a file. */
+/**
+ * A window of one file, printed the ways a shell prints one: `sed -n 'A,Bp' F` (or `'Ap'`, `'A,+Np'`), `head -n N F`,
+ * `awk 'NR>=A && NR<=B' F` (or `'NR==A,NR==B'`), `head -n B F | tail -n K` (its last K lines), `tail -n +A F | head -n
+ * K`; each with `cat -n F` or `nl -ba F` piped into it in place of the file.
+ */
 function shellWindow(commands: readonly (readonly string[])[]): Facets | undefined {
-  const printed = linesOf(commands.at(-1)!)
-  if (printed === undefined) return undefined
+  if (commands.length === 0 || commands.length > 3) return undefined
+  let window: { first: number; last: number; files: string[] } | undefined
+  let rest = commands
+  const last = commands.at(-1)!
+  const before = commands.at(-2)
+  const tail = last[0] === 'tail' ? countOf(last.slice(1)) : undefined
+  const head = before?.[0] === 'head' ? linesOf(before) : undefined
+  const from = before?.[0] === 'tail' ? startOf(before.slice(1)) : undefined
+  if (tail !== undefined && tail.count !== undefined && head !== undefined) {
+    // The last K lines of the first B: lines B-K+1 to B.
+    window = { first: Math.max(1, head.last - tail.count + 1), last: head.last, files: head.files }
+    rest = commands.slice(0, -1)
+  } else if (last[0] === 'head' && from !== undefined) {
+    const lines = linesOf(last)
+    if (lines === undefined || lines.files.length > 0) return undefined
+    window = { first: from.first, last: from.first + lines.last - 1, files: from.files }
+    rest = commands.slice(0, -1)
+  } else {
+    window = linesOf(last)
+  }
+  if (window === undefined) return undefined
   // The file printed: named by the print itself, or by a `cat -n` / `nl` piped into it.
-  let files = printed.files
-  if (commands.length === 2 && files.length === 0 && (commands[0]![0] === 'cat' || commands[0]![0] === 'nl')) files = operands(commands[0]!.slice(1))
-  else if (commands.length !== 1) return undefined
-  return files.length === 1 ? fileFacets(files[0]!, windowOf(files[0]!, printed.first, printed.last)) : undefined
+  let files = window.files
+  if (rest.length === 2 && files.length === 0 && (rest[0]![0] === 'cat' || rest[0]![0] === 'nl')) files = operands(rest[0]!.slice(1))
+  else if (rest.length !== 1) return undefined
+  return files.length === 1 ? fileFacets(files[0]!, windowOf(files[0]!, window.first, window.last)) : undefined
 }
 
-/** The lines a `sed -n` print or a `head` shows, and the files it reads. */
+/** An `awk` program that prints a range of lines: `NR>=A && NR<=B`, `NR>A&&NR<B`, `NR==A,NR==B`. */
+const AWK_RANGE = /^\s*NR\s*(>=|>|==)\s*(\d+)\s*(?:&&|,)\s*NR\s*(<=|<|==)\s*(\d+)\s*(?:\{\s*print\s*\})?\s*$/
+
+/** The lines a `sed -n` print, a `head` or an `awk` range shows, and the files it reads. */
 function linesOf(words: readonly string[]): { first: number; last: number; files: string[] } | undefined {
   if (words[0] === 'sed' && words[1] === '-n') {
-    const range = /^(\d+)(?:,(\d+))?p$/.exec(words[2] ?? '')
+    const range = /^(\d+)(?:,(\+?)(\d+))?p$/.exec(words[2] ?? '')
     if (range === null) return undefined
     const first = Number(range[1])
-    const last = range[2] === undefined ? first : Number(range[2])
+    const last = range[3] === undefined ? first : range[2] === '+' ? first + Number(range[3]) : Number(range[3])
     return first >= 1 && last >= first ? { first, last, files: operands(words.slice(3)) } : undefined
   }
   if (words[0] === 'head') {
-    const valued = words[1] === '-n'
-    const count = valued ? words[2] : /^-n?(\d+)$/.exec(words[1] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(words[1] ?? '')?.[1]
-    const lines = Number(count)
-    return Number.isInteger(lines) && lines >= 1 ? { first: 1, last: lines, files: operands(words.slice(valued ? 3 : 2)) } : undefined
+    const count = countOf(words.slice(1))
+    return count?.count === undefined ? undefined : { first: 1, last: count.count, files: operands(words.slice(1 + count.words)) }
+  }
+  if (words[0] === 'awk') {
+    const range = AWK_RANGE.exec(words[1] ?? '')
+    if (range === null) return undefined
+    const first = Number(range[2]) + (range[1] === '>' ? 1 : 0)
+    const last = Number(range[4]) - (range[3] === '<' ? 1 : 0)
+    return first >= 1 && last >= first ? { first, last, files: operands(words.slice(2)) } : undefined
   }
   return undefined
+}
+
+/** A `head` or `tail` line count (`-n N`, `-N`, `-nN`, `--lines=N`) and the words it took; undefined for none. */
+function countOf(args: readonly string[]): { count: number | undefined; words: number } | undefined {
+  const valued = args[0] === '-n'
+  const text = valued ? args[1] : /^-n?(\d+)$/.exec(args[0] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(args[0] ?? '')?.[1]
+  const count = Number(text)
+  return Number.isInteger(count) && count >= 1 ? { count, words: valued ? 2 : 1 } : undefined
+}
+
+/** `tail -n +A F`: the line it starts printing from, and the files it reads. */
+function startOf(args: readonly string[]): { first: number; files: string[] } | undefined {
+  const valued = args[0] === '-n'
+  const from = /^\+(\d+)$/.exec((valued ? args[1] : /^-n(\+\d+)$/.exec(args[0] ?? '')?.[1]) ?? '')?.[1]
+  const first = Number(from)
+  return Number.isInteger(first) && first >= 1 ? { first, files: operands(args.slice(valued ? 2 : 1)) } : undefined
 }
 
 /** A search through filters: what it looked for (patterns, names) and where (paths); undefined for anything else. */

@@ -56,6 +56,13 @@ describe('what a shell command looked for', () => {
     ['fd and locate', 'fd parse src lib', { lookup: { terms: ['parse'], scope: ['src', 'lib'] } }],
     ['locate', 'locate functions.py', { lookup: { terms: ['functions.py'], scope: [] } }],
     ['nl into sed -n', 'nl -ba a.py | sed -n 5p', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 5, last: 5 } }],
+    // The other ways a shell prints a window: each names its lines, whatever harness wrote it.
+    ['sed -n from a line on', 'sed -n \'100,+19p\' a.py', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 100, last: 119 } }],
+    ['awk by line numbers', 'awk \'NR>=10 && NR<=30\' a.py', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 10, last: 30 } }],
+    ['awk by a range of line numbers', 'awk \'NR==5,NR==9\' a.py', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 5, last: 9 } }],
+    ['head into tail', 'head -n 60 a.py | tail -n 20', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 41, last: 60 } }],
+    ['cat -n into head into tail', 'cat -n a.py | head -60 | tail -20', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 41, last: 60 } }],
+    ['tail from a line into head', 'tail -n +200 a.py | head -n 10', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 200, last: 209 } }],
   ])('%s', (_, command, expected) => {
     expect(facetsOf('bash', { command, description: 'look' })).toEqual(expected)
   })
@@ -70,6 +77,8 @@ describe('what a shell command looked for', () => {
     ['a window of two files', 'head -n 5 a.py b.py'],
     ['a window of what a program printed', 'python a.py | sed -n 1,5p'],
     ['a window of three commands', 'cat -n a.py | sed -n 1,5p | head -n 2'],
+    ['the end of a file, whose lines it does not number', 'tail -n 20 a.py'],
+    ['an awk program that does more than print a range', 'awk \'NR>=10 {print $1}\' a.py'],
   ])('%s is no lookup', (_, command) => {
     expect(facetsOf('bash', { command })).toEqual({})
   })
