@@ -12,6 +12,7 @@ import { FoldedWindow, type WatchMemory } from './folded-window.js'
 import { nextCandidate, passedOver, span, spanThroughGlitches, type Scan, type Weighing } from './period-scan.js'
 import type { QuotedRun } from './quotes.js'
 import { RunawayRules, threshold, WEIGHED, type RunawayOptions } from './runaway-rules.js'
+import { SentenceLedger } from './sentence-ledger.js'
 
 /** The repetition found at the tail of a text. */
 export interface Repetition {
@@ -22,7 +23,10 @@ export interface Repetition {
   readonly unit: string
   /** Back-to-back copies of it at the tail, whole ones. */
   readonly copies: number
-  /** Folded characters of the tail that repeat, at least `copies` × the unit's length. */
+  /**
+   * Folded characters of the tail that repeat, at least `copies` × the unit's length; for a run of white space (folded
+   * to one character), its characters as streamed.
+   */
   readonly span: number
   /** Characters of the text seen so far, as streamed. */
   readonly seen: number
@@ -44,11 +48,20 @@ export class RunawayWatch {
    * a character). One kept watch keeps its window's and its rules' classes too. Its options are the least there are,
    * so its memory is a few bytes.
    */
-  private static readonly kept = new RunawayWatch({ chars: 1, copies: 1, minCopies: 1, minChars: 1, maxUnit: 1, every: 1, edits: 0 })
+  private static readonly kept = RunawayWatch.keep()
+
+  /** The kept watch, fed a character, so that it has looked and made its ledger too. */
+  private static keep(): RunawayWatch {
+    const kept = new RunawayWatch({ chars: 1, copies: 1, minCopies: 1, minChars: 1, maxUnit: 1, every: 1, edits: 0 })
+    kept.push('.')
+    return kept
+  }
 
   private readonly options: RunawayOptions
   private readonly tail: FoldedWindow
   private readonly rules: RunawayRules
+  // Made at the first look: most responses are too short to be looked at.
+  private ledger: SentenceLedger | undefined
 
   constructor(options: RunawayOptions, quotedRun?: QuotedRun, memory?: WatchMemory) {
     this.options = options
@@ -71,8 +84,27 @@ export class RunawayWatch {
     return undefined
   }
 
-  /** The shortest unit that repeats enough at the tail and counts: `aaaa` is `a` four times, not `aa` twice. */
+  /**
+   * What the tail repeats, if it counts: a run of white space grown to its bound, else the shortest unit repeated back
+   * to back, else prose that keeps coming back.
+   */
   private look(): Repetition | undefined {
+    const { tail } = this
+    const blank = tail.blankRun
+    if (blank !== undefined && this.rules.blankCounts(blank.chars, blank.breaks)) {
+      const lines = blank.breaks > 0
+      return { unit: lines ? '\n' : ' ', copies: lines ? blank.breaks : blank.chars, span: blank.chars, seen: tail.seen }
+    }
+    const ledger = this.ledger ??= new SentenceLedger(tail.window, this.options.chars)
+    const prose = ledger.read(tail)
+    const found = this.lookForPeriods()
+    if (found !== undefined || !this.rules.proseCounts(prose, tail)) return found
+    const { unit, span } = ledger.returning((from, to) => tail.text(from, to), tail.folded)
+    return { unit, copies: Math.max(1, Math.floor(prose.back / Math.max(1, unit.length))), span, seen: tail.seen }
+  }
+
+  /** The shortest unit that repeats enough at the tail and counts: `aaaa` is `a` four times, not `aa` twice. */
+  private lookForPeriods(): Repetition | undefined {
     const { options, tail } = this
     const { minChars, minCopies, maxUnit, copies, chars, edits } = options
     const length = tail.length
