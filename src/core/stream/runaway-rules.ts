@@ -120,6 +120,14 @@ export class RunawayRules {
   }
 
   /**
+   * The folded characters a text needs before its prose can count (half the run's, all prose): the watch reads its
+   * sentences only from there on, most responses never reaching it. What came before is still in the window then.
+   */
+  get proseFrom(): number {
+    return PROSE_SHARE * this.options.chars
+  }
+
+  /**
    * Whether the prose of the run, most of it sentences come back, counts: not when the request holds the text's tail
    * (the response is quoting it).
    */

@@ -50,9 +50,10 @@ export class RunawayWatch {
    */
   private static readonly kept = RunawayWatch.keep()
 
-  /** The kept watch, fed a character, so that it has looked and made its ledger too. */
+  /** The kept watch, with a ledger of its own, fed a character. */
   private static keep(): RunawayWatch {
     const kept = new RunawayWatch({ chars: 1, copies: 1, minCopies: 1, minChars: 1, maxUnit: 1, every: 1, edits: 0 })
+    kept.ledger = new SentenceLedger(kept.tail.window, 1)
     kept.push('.')
     return kept
   }
@@ -60,7 +61,7 @@ export class RunawayWatch {
   private readonly options: RunawayOptions
   private readonly tail: FoldedWindow
   private readonly rules: RunawayRules
-  // Made at the first look: most responses are too short to be looked at.
+  // Made once the text is long enough for its prose to count: most responses never are.
   private ledger: SentenceLedger | undefined
 
   constructor(options: RunawayOptions, quotedRun?: QuotedRun, memory?: WatchMemory) {
@@ -95,10 +96,11 @@ export class RunawayWatch {
       const lines = blank.breaks > 0
       return { unit: lines ? '\n' : ' ', copies: lines ? blank.breaks : blank.chars, span: blank.chars, seen: tail.seen }
     }
+    const found = this.lookForPeriods()
+    if (found !== undefined || tail.folded < this.rules.proseFrom) return found
     const ledger = this.ledger ??= new SentenceLedger(tail.window, this.options.chars)
     const prose = ledger.read(tail)
-    const found = this.lookForPeriods()
-    if (found !== undefined || !this.rules.proseCounts(prose, tail)) return found
+    if (!this.rules.proseCounts(prose, tail)) return undefined
     const { unit, span } = ledger.returning((from, to) => tail.text(from, to), tail.folded)
     return { unit, copies: Math.max(1, Math.floor(prose.back / Math.max(1, unit.length))), span, seen: tail.seen }
   }

@@ -52,20 +52,21 @@ const SPACE = 0x20
 /**
  * The ledger of one text. Sentences are read from the window at each look (all but its last character, which a run
  * of digits or white space may still rewrite), hashed with their numbers' values, and kept in a ring while they lie
- * in the window, with a count of each hash's copies there. A class with typed arrays: it reads every folded character
+ * in the window, with a count of each hash's copies there. It reads every folded character
  * once more, and keeps at most a window's sentences.
  */
 export class SentenceLedger {
   private readonly window: number
   private readonly run: number
   // The ring of counted sentences in the window, oldest first: where each begins and ends (folded), its hash, and its
-  // flags (come back, ended by a line break). It starts small and doubles as it fills, up to the most a window holds:
-  // prose of 60 characters a sentence fills 100 places.
+  // flags (come back, ended by a line break). Plain arrays, not typed ones: a ledger is made for every block looked at,
+  // and memory outside the heap costs a microsecond or so a buffer to make, more than a short block's reading. They
+  // start small and double as they fill, up to the most a window holds (prose of 60 characters a sentence fills 100).
   private readonly capacity: number
-  private starts = new Int32Array(INITIAL)
-  private ends = new Int32Array(INITIAL)
-  private hashes = new Int32Array(INITIAL)
-  private flags = new Uint8Array(INITIAL)
+  private starts: number[] = new Array<number>(INITIAL).fill(0)
+  private ends: number[] = new Array<number>(INITIAL).fill(0)
+  private hashes: number[] = new Array<number>(INITIAL).fill(0)
+  private flags: number[] = new Array<number>(INITIAL).fill(0)
   private first = 0
   private count = 0
   // The sentences of the run (the ring's latest), and its sums.
@@ -101,6 +102,13 @@ export class SentenceLedger {
     const to = source.folded - 1
     let { start, hash, length, prose, opening, taken, previous } = this
     const from = Math.max(this.readTo, to - window + 1)
+    if (from > this.readTo) {
+      // What was not read has left the window: the sentence it ends in began there, and is not counted.
+      start = from
+      length = 0
+      prose = false
+      previous = 0
+    }
     // The ring's place of `at`, kept beside it: a remainder for every character would cost more than the rest.
     for (let at = from, place = from % window; at < to; at++, place = place + 1 === window ? 0 : place + 1) {
       const code = ring[place]!
@@ -174,8 +182,12 @@ export class SentenceLedger {
     return { unit, span: folded - from }
   }
 
-  /** Count the sentence from `start` to `end` (folded), of `hash`, in the window and the run. */
-  private add(start: number, end: number, hash: number, lineEnd: boolean): void {
+  /**
+   * Count the sentence from `start` to `end` (folded), of `full` (a 32-bit hash), in the window and the run. Kept as
+   * 30 bits: small integers, which the arrays and the map hold as they are, where a 32-bit one would be a double.
+   */
+  private add(start: number, end: number, full: number, lineEnd: boolean): void {
+    const hash = full & 0x3fffffff
     if (this.count === this.ends.length) {
       if (this.count < this.capacity) this.grow()
       else this.dropOldest()
@@ -226,21 +238,15 @@ export class SentenceLedger {
   /** Twice the places, the sentences moved to the start of them in order. */
   private grow(): void {
     const size = Math.min(this.capacity, 2 * this.ends.length)
-    const order = (array: Int32Array | Uint8Array, made: Int32Array | Uint8Array): void => {
+    const ordered = (array: readonly number[]): number[] => {
+      const made = new Array<number>(size).fill(0)
       for (let n = 0; n < this.count; n++) made[n] = array[(this.first + n) % array.length]!
+      return made
     }
-    const starts = new Int32Array(size)
-    const ends = new Int32Array(size)
-    const hashes = new Int32Array(size)
-    const flags = new Uint8Array(size)
-    order(this.starts, starts)
-    order(this.ends, ends)
-    order(this.hashes, hashes)
-    order(this.flags, flags)
-    this.starts = starts
-    this.ends = ends
-    this.hashes = hashes
-    this.flags = flags
+    this.starts = ordered(this.starts)
+    this.ends = ordered(this.ends)
+    this.hashes = ordered(this.hashes)
+    this.flags = ordered(this.flags)
     this.first = 0
   }
 }
