@@ -44,6 +44,16 @@ describe('the sentence ledger', () => {
     expect(ledgerOf(Array.from({ length: 400 }, (_, i) => `Sentence ${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)} is new.\n`).join('')).run.back).toBe(0)
   })
 
+  it('reads from the window\'s start when what came before it was never read, counting no sentence cut in two', () => {
+    const window = new FoldedWindow(options)
+    const ledger = new SentenceLedger(window.window, options.chars)
+    const text = Array.from({ length: 60 }, (_, i) => `Line number ${i} is here.\n`).join('') + 'The same sentence again.\n'.repeat(40)
+    for (let at = window.feed(text, 0); at >= 0; at = window.feed(text, at));
+    const run = ledger.read(window)
+    expect(run.back).toBe(run.prose)
+    expect(run.prose).toBeGreaterThan(300)
+  })
+
   it('names the sentences that came back in the run, each once, in the order they first did there, as last written', () => {
     const { window, ledger } = ledgerOf(`Plan first.\n${'I will do it.  I  will start.\n'.repeat(30)}`)
     // The run begins in the middle of a line; each sentence is read from its latest copy, its spacing as written.
