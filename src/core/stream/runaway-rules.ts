@@ -162,11 +162,12 @@ export class RunawayRules {
 
   /**
    * Whether lines of data, `period` folded characters, count over `repeats`: come {@link DATA_LINE_COPIES} times the
-   * copies the rule needs (or filling the whole window, for a line too long for that many to fit in it), identical,
-   * their numbers too (rows whose values change are a table).
+   * copies the rule needs, identical, their numbers too (rows whose values change are a table). A line too long for
+   * that many to fit in the window (60 folded characters at the defaults: a matrix's row of 16 values) never does:
+   * a few dozen such rows are a real matrix as often as a runaway.
    */
   private dataLinesCount(period: number, repeats: number, tail: Tail): boolean {
-    return repeats >= Math.min(DATA_LINE_COPIES * this.options.copies * period, tail.window) && tail.numbersRepeat(period, repeats)
+    return repeats >= DATA_LINE_COPIES * this.options.copies * period && tail.numbersRepeat(period, repeats)
   }
 
   /**

@@ -4,7 +4,8 @@
  * start.`), or re-printing a paragraph in fragments cut at different points, is text that keeps coming back, where
  * the period scan, which needs copies back to back, sees none. Prose only: a sentence or line of at least
  * {@link MIN_SENTENCE} folded characters, outside code fences, with no mark of code or data (brackets, quotes, `=`,
- * `;`, a table's `|`, a `key:` opening it): code, data and logs repeat lines legitimately, and are never counted.
+ * `;`, a table's `|`, a `key:` opening it) and with a letter: code, data and logs repeat lines legitimately, and are
+ * never counted.
  * Design: docs/design.md#responses
  * @module dsh-brake/core/stream/sentence-ledger
  */
@@ -83,6 +84,7 @@ export class SentenceLedger {
   private length = 0
   private prose = true
   private opening = true
+  private worded = false
   private taken = SPACE
   private previous = LINE
 
@@ -100,7 +102,7 @@ export class SentenceLedger {
   read(source: LedgerSource): ProseRun {
     const { ring, window } = source
     const to = source.folded - 1
-    let { start, hash, length, prose, opening, taken, previous } = this
+    let { start, hash, length, prose, opening, worded, taken, previous } = this
     const from = Math.max(this.readTo, to - window + 1)
     if (from > this.readTo) {
       // What was not read has left the window: the sentence it ends in began there, and is not counted.
@@ -118,7 +120,7 @@ export class SentenceLedger {
       const cjk = code === 0x3002 || code === 0xff01 || code === 0xff1f
       if (code === LINE || cjk || (code === SPACE && (before === 0x2e || before === 0x21 || before === 0x3f))) {
         const end = cjk ? at + 1 : at
-        if (prose && length + (cjk ? 1 : 0) >= MIN_SENTENCE && !source.fencedAt(end - 1)) {
+        if (prose && worded && length + (cjk ? 1 : 0) >= MIN_SENTENCE && !source.fencedAt(end - 1)) {
           this.add(start, end, cjk ? Math.imul(hash ^ code, FNV_PRIME) : hash, code === LINE)
         }
         start = at + 1
@@ -126,6 +128,7 @@ export class SentenceLedger {
         length = 0
         prose = true
         opening = true
+        worded = false
         continue
       }
       if (length === 0 && code === SPACE) {
@@ -138,8 +141,9 @@ export class SentenceLedger {
       if (code === DIGITS) hash = Math.imul(hash ^ source.valueAt(at), FNV_PRIME)
       // The marks of code and data: brackets, quotes (not an apostrophe after a letter), `=`, `;`, a table's `|`
       // opening the line, a `key:` opening it (a list's `- key:` too).
-      const kind = code < 0x80 ? KINDS[code]! : WORD
-      if (kind === WORD) {
+      const kind = code < 0x80 ? KINDS[code]! : LETTER
+      if (kind <= WORD) {
+        worded ||= kind === LETTER
         taken = code
         continue
       }
@@ -157,6 +161,7 @@ export class SentenceLedger {
     this.length = length
     this.prose = prose
     this.opening = opening
+    this.worded = worded
     this.taken = taken
     this.previous = previous
     this.forget(source.folded)
@@ -252,17 +257,18 @@ export class SentenceLedger {
 }
 
 /**
- * What an ASCII character is to the prose test: part of a word (a `key:` may be made of it), a mark of code or data,
- * an apostrophe, or other.
+ * What an ASCII character is to the prose test: a letter, or another part of a word (a `key:` may be made of them),
+ * a mark of code or data, an apostrophe, or other. Prose has a letter: a line of numbers alone is data.
  */
-const WORD = 0
-const MARK = 1
-const QUOTE = 2
-const OTHER = 3
+const LETTER = 0
+const WORD = 1
+const MARK = 2
+const QUOTE = 3
+const OTHER = 4
 const KINDS = new Uint8Array(0x80).fill(OTHER)
 for (let code = 0; code < 0x80; code++) {
-  const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)
-  if (letter || code === DIGITS || code === 0x5f || code === 0x2e || code === 0x2d) KINDS[code] = WORD
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)) KINDS[code] = LETTER
+  else if (code === DIGITS || code === 0x5f || code === 0x2e || code === 0x2d) KINDS[code] = WORD
 }
 // Brackets, `<` and `>`, `=`, `;`, double quotes and backticks; an apostrophe marks a quote only after no letter.
 for (const mark of '{}[]<>=;"`') KINDS[mark.charCodeAt(0)] = MARK

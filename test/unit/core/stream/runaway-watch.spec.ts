@@ -256,8 +256,9 @@ describe('an identical line of data, come 100 times', () => {
     expect(watch(row.repeat(2000)).found?.unit).toBe(row)
   })
 
-  it('spares fewer copies, rows whose values change, and the run the request holds', () => {
+  it('spares fewer copies, rows whose values change, rows too long for 100 to fit its window, and the run the request holds', () => {
     expect(watch(`Here:\n\n${row.repeat(99)}`).found).toBeUndefined()
+    expect(watch(`Weights:\n${`${Array.from({ length: 24 }, () => '0.0').join(' ')}\n`.repeat(90)}`).found).toBeUndefined()
     expect(watch(Array.from({ length: 500 }, (_, i) => `${i},0,0,0\n`).join('')).found).toBeUndefined()
     const table = `| id |\n| --- |\n${'|    |\n'.repeat(300)}`
     expect(watch(table).found).toBeDefined()

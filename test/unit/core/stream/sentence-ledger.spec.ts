@@ -25,8 +25,9 @@ describe('the sentence ledger', () => {
     expect(ledgerOf('我现在就去结束那个过期的进程。我现在就去结束那个过期的进程。我现在就去结束那个过期的进程。好\n').run.back).toBe(15)
   })
 
-  it('counts prose only: not short sentences, code, data, tables, `key:` lines or fenced text', () => {
-    for (const line of ['Done.', 'x = compute(a, b);', 'items[0] holds it', '| a | row |', 'retry: connection refused', '- name: web', 'She said "hello there"']) {
+  it('counts prose only: not short sentences, code, data, numbers, tables, `key:` lines or fenced text', () => {
+    const lines = ['Done.', 'x = compute(a, b);', 'items[0] holds it', '0.5 0.25 0.125 0.0625', '| a | row |', 'retry: connection refused', '- name: web', 'She said "hello there"']
+    for (const line of lines) {
       expect(ledgerOf(`${line}\n`.repeat(6)).run, line).toEqual({ prose: 0, back: 0 })
     }
     expect(ledgerOf(`\`\`\`\n${'Waiting for the rollout now.\n'.repeat(6)}`).run).toEqual({ prose: 0, back: 0 })
