@@ -2,14 +2,16 @@
  * Responses that repeat themselves, through the real `dsh` CLI (headless profile, DSH's DeepSeek provider, the stock
  * repeat-tool-reminder beside the brake) against a scripted model server that streams slowly, as a provider does: a
  * reasoning passage repeated 400 times before a tool call, a final answer whose last sentence repeats 300 times, one
- * token repeated 5,000 times. Each is cut early, seen at the server as the client closing the request long before
- * its end; the turn goes on as designed; the session log on disk shows the brake's finish and the notice. Real work
- * that only looks repetitive (the corpus traps) streams whole.
+ * token repeated 5,000 times, a diagram's row repeating inside a code fence, and line breaks one a token after an
+ * answer. Each is cut early, seen at the server as the client closing the request long before its end; the turn goes
+ * on as designed; the session log on disk shows the brake's finish and the notice. Real work that only looks
+ * repetitive (the corpus traps) streams whole.
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
+import { RUNAWAYS } from '../loop/corpus/real-texts.ts'
 import { RESPONSES, tokens } from '../loop/corpus/responses.ts'
 import { cleanUp, dsh, freshHome, sessionEvents, sessionFiles, storedNotices, workspace, writeUserPatch, type Run, type StoredEvent } from './dsh-cli.ts'
 import { startModelServer, textOf, type Answer, type ModelServer } from './model-server.ts'
@@ -124,6 +126,44 @@ describe('a response that repeats itself, on the real CLI', () => {
     // Within the last delta the live run passed on (the look falls inside it).
     expect(agent!.cuts['defaults']![0]!.at).toBeLessThanOrEqual(kept!.length)
     expect(agent!.cuts['defaults']![0]!.at).toBeGreaterThan(kept!.length - 'court '.length)
+  })
+
+  it('a diagram\'s row repeating inside a code fence: cut after some hundred rows, where a table\'s rows were never cut', async () => {
+    const loop = RUNAWAYS.find(runaway => runaway.name.startsWith('a diagram row in a code fence'))!
+    const { run, server, events, cwd } = await play([{ text: [...tokens(loop.text)] }, { text: 'The diagram ends at the handlers.' }])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('The diagram ends at the handlers.')
+    expect(server.streams[0]).toMatchObject({ closedEarly: true })
+    expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total)
+    // Kept: the diagram up to its box, and the row from its 100th copy to the look after it (a look every 64 rows).
+    const [kept] = assistantTexts(events, 'text')
+    expect(loop.text.startsWith(kept!)).toBe(true)
+    expect(kept!.length).toBeGreaterThan(loop.loop!.from + 100 * 22)
+    expect(kept!.length).toBeLessThanOrEqual(loop.loop!.from + loop.loop!.within! + 8)
+    expect(finishes(events)).toEqual(['dsh-brake/cut', 'stop'])
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: \| \| × 1\d\d$/) as string])
+    expect(textOf(server.requests[1]!.messages.at(-1)!)).toContain('In your answer, this came')
+    expect(turnEnds(events)).toEqual(['completed'])
+    const out = execFileSync(process.execPath, [join(PACKAGE_ROOT, 'dist/cli/main.js'), 'analyze', '--json', sessionFiles(home, cwd)[0]!], { cwd })
+    type Agent = { cuts: Record<string, { unit: string; cutInSession: boolean }[]> }
+    const agent = (JSON.parse(out.toString()) as { sessions: { agents: Agent[] }[] }).sessions[0]?.agents[0]
+    expect(agent!.cuts['defaults']).toEqual([expect.objectContaining({ unit: '  |                  |\n', cutInSession: true })])
+  })
+
+  it('line breaks, one a token, after the answer: cut at the 800th, and the turn completes', async () => {
+    const loop = RUNAWAYS.find(runaway => runaway.name.startsWith('line breaks, one a token'))!
+    const answer = loop.text.slice(0, loop.loop!.from)
+    const { run, server, events } = await play([{ text: [...tokens(answer), ...Array.from({ length: 15_000 }, () => '\n')] }, { text: 'Done: the summary is above.' }])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('Done: the summary is above.')
+    expect(server.streams[0]).toMatchObject({ closedEarly: true })
+    expect(server.streams[0]!.written).toBeLessThan(server.streams[0]!.total)
+    // The answer whole (its last line break the run's first), and the line breaks up to the run's 800th.
+    const [kept] = assistantTexts(events, 'text')
+    expect(kept).toBe(answer + '\n'.repeat(799))
+    expect(finishes(events)).toEqual(['dsh-brake/cut', 'stop'])
+    expect(storedNotices(events).map(n => n.summary)).toEqual([expect.stringMatching(/^stopped this response, which kept repeating itself: .*× 800$/) as string])
+    expect(turnEnds(events)).toEqual(['completed'])
   })
 
   it('in stop mode, a second cut in the turn ends it, with the reason', async () => {

@@ -88,12 +88,12 @@ describe('a response that repeats itself', () => {
       .toBe(logged.slice(0, finish).filter(chunk => chunk.type === 'block-end').length)
     // It kept what came before the repetition, and a bounded part of it.
     const kept = textOf(messages(target)[0]!, entry.part)
-    const { from, unit } = entry.loop!
+    const { from, unit, within } = entry.loop!
     expect(kept.startsWith(entry.text.slice(0, from))).toBe(true)
     expect(entry.text.startsWith(kept)).toBe(true)
     const folded = foldText(unit).length
     const threshold = Math.min(Math.max(MIN_CHARS, COPIES * folded), Math.max(CHARS, 3 * folded))
-    expect(kept.length - from).toBeLessThanOrEqual((threshold + EVERY + 2 * folded) * unit.length / folded)
+    expect(kept.length - from).toBeLessThanOrEqual(within ?? (threshold + EVERY + 2 * folded) * unit.length / folded)
     // One notice, read by the model at its next step, in the same turn, which then completed.
     const [cut] = heard.cuts
     expect(heard.cuts).toHaveLength(1)

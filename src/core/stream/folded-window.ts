@@ -9,7 +9,8 @@
  */
 import { APPEND, Folder, REWRITE, SKIP } from './fold.js'
 import { zArray } from './period-scan.js'
-import { windowOf, type RunawayOptions, type Tail } from './runaway-rules.js'
+import { blankBounds, windowOf, type RunawayOptions, type Tail } from './runaway-rules.js'
+import type { LedgerSource } from './sentence-ledger.js'
 import { isEncoded } from './unit-kind.js'
 
 /** Characters before a run of one character read to tell whether it goes on a base64 or hex token. */
@@ -75,7 +76,7 @@ export function memoryFits(memory: WatchMemory, options: RunawayOptions): boolea
  * One text's window, in memory of its own or handed to it (cleared first). A class with plain fields: it is fed every
  * streamed character.
  */
-export class FoldedWindow implements Tail {
+export class FoldedWindow implements Tail, LedgerSource {
   readonly window: number
   readonly ring: Uint16Array
   private readonly values: Uint16Array
@@ -86,6 +87,8 @@ export class FoldedWindow implements Tail {
   seen = 0
   /** Inside a code fence (```): copies whose numbers change there are code or a quoted log, not a runaway. */
   fenced = false
+  /** The folded characters there were when the latest fence opened or closed. */
+  private fencedSince = 0
   private readonly memory: WatchMemory
   private readonly folder = new Folder()
   // Where the last folded character is in the ring's first half, and where the next streamed one goes in `raw`.
@@ -97,6 +100,13 @@ export class FoldedWindow implements Tail {
   private untilLook: number
   private lineTicks = 0
   private lineOther = false
+  // The run of white space the text ends in (folded away, so counted here): the folded characters there were when it
+  // began, its characters as streamed and its line breaks; and the lengths at which a run ends a read.
+  private blankAt = 0
+  private blank = 0
+  private breaks = 0
+  private readonly blankChars: number
+  private readonly blankBreaks: number
 
   constructor(options: RunawayOptions, memory?: WatchMemory) {
     if (memory !== undefined) {
@@ -106,6 +116,9 @@ export class FoldedWindow implements Tail {
     }
     this.window = windowOf(options)
     this.every = this.untilLook = options.every
+    const bounds = blankBounds(options)
+    this.blankChars = bounds.chars
+    this.blankBreaks = bounds.breaks
     this.memory = memory ?? createWatchMemory(options)
     this.ring = this.memory.ring
     this.values = this.memory.values
@@ -124,13 +137,22 @@ export class FoldedWindow implements Tail {
   }
 
   /**
-   * Take `text` from `from` on, up to the character that makes a look due (every `every` folded characters appended):
-   * returns where the rest of it begins then, or -1 once all of it is taken with no look due. One loop over plain
-   * locals, written back at its end: it runs for every streamed character, and is most of what the watch costs.
+   * The run of white space the text ends in: its characters as streamed and its line breaks; none when the text ends
+   * in anything else.
+   */
+  get blankRun(): { chars: number; breaks: number } | undefined {
+    return this.blankAt === this.folded && this.blank > 0 ? { chars: this.blank, breaks: this.breaks } : undefined
+  }
+
+  /**
+   * Take `text` from `from` on, up to the character that makes a look due (every `every` folded characters appended,
+   * or a run of white space grown to its bound): returns where the rest of it begins then, or -1 once all of it is
+   * taken with no look due. One loop over plain locals, written back at its end: it runs for every streamed character,
+   * and is most of what the watch costs.
    */
   feed(text: string, from: number): number {
-    const { raw, ring, starts, values, folder, window } = this
-    let { rawAt, seen, at, folded, untilLook, lineTicks, lineOther, fenced } = this
+    const { raw, ring, starts, values, folder, window, blankChars, blankBreaks } = this
+    let { rawAt, seen, at, folded, untilLook, lineTicks, lineOther, fenced, fencedSince, blankAt, blank, breaks } = this
     let rest = -1
     for (let i = from; i < text.length; i++) {
       const code = text.charCodeAt(i)
@@ -143,10 +165,31 @@ export class FoldedWindow implements Tail {
         lineOther = false
       } else if (!lineOther) {
         if (code !== 0x60) lineOther = code !== 0x20 && code !== 0x09
-        else if (++lineTicks === 3) fenced = !fenced
+        else if (++lineTicks === 3) {
+          fenced = !fenced
+          fencedSince = folded
+        }
       }
       const step = folder.next(code)
-      if (step === SKIP) continue
+      // White space going on (a space or line break after white space, folded away): its run counted, from the one
+      // character of it folded in, only here, off the path most characters take.
+      let blankDue = false
+      if (step === SKIP || (step === REWRITE && code === 0x0a)) {
+        if (blankAt !== folded) {
+          // A run begun by the white space character just folded in (at a text's start, where `blankAt` begins, a run
+          // has none, and counts from 0).
+          blankAt = folded
+          blank = 1
+          breaks = step === SKIP && folder.code === 0x0a ? 1 : 0
+        }
+        blankDue = ++blank === blankChars
+        if (code === 0x0a && ++breaks === blankBreaks) blankDue = true
+        if (step === SKIP) {
+          if (!blankDue) continue
+          rest = i + 1
+          break
+        }
+      }
       if (step === APPEND) {
         folded++
         if (++at === window) at = 0
@@ -154,8 +197,8 @@ export class FoldedWindow implements Tail {
       }
       ring[at] = ring[at + window] = folder.code
       values[at] = folder.value
-      if (step === REWRITE || --untilLook > 0) continue
-      untilLook = this.every
+      if (!blankDue && (step === REWRITE || --untilLook > 0)) continue
+      if (!blankDue) untilLook = this.every
       rest = i + 1
       break
     }
@@ -167,6 +210,10 @@ export class FoldedWindow implements Tail {
     this.lineTicks = lineTicks
     this.lineOther = lineOther
     this.fenced = fenced
+    this.fencedSince = fencedSince
+    this.blankAt = blankAt
+    this.blank = blank
+    this.breaks = breaks
     return rest
   }
 
@@ -175,6 +222,31 @@ export class FoldedWindow implements Tail {
     let text = ''
     for (let at = end - length; at < end; at++) text += String.fromCharCode(this.ring[at]!)
     return text
+  }
+
+  fencedAt(at: number): boolean {
+    return at >= this.fencedSince ? this.fenced : !this.fenced
+  }
+
+  valueAt(at: number): number {
+    return this.values[at % this.window]!
+  }
+
+  /**
+   * The folded characters from `from` to `to` (counted from the text's start, within the window) as the model wrote
+   * them, or folded when that text is no longer kept.
+   */
+  text(from: number, to: number): string {
+    const { raw, starts, window } = this
+    const start = starts[from % window]!
+    const stop = to < this.folded ? starts[to % window]! : this.seen
+    let text = ''
+    if (this.seen - start > raw.length) {
+      for (let at = from; at < to; at++) text += String.fromCharCode(this.ring[at % window]!)
+      return text
+    }
+    for (let at = start; at < stop; at++) text += String.fromCharCode(raw[at % raw.length]!)
+    return text.trim()
   }
 
   numbersRepeat(period: number, repeats: number): boolean {

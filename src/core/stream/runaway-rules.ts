@@ -1,14 +1,16 @@
 /**
  * When a repetition at the tail of a response counts as a runaway: the thresholds (`copies` copies over `minChars`
  * characters, or `chars` characters over `minCopies` copies, whichever comes first), and the exemptions: a run of
- * symbols or of one character needs `chars` (a rule or a banner, unless it goes on a base64 token), data never counts,
- * copies whose numbers change count only for text outside code (a counter, not a table's values), and a repetition the
- * request holds is a quote, spared up to the length it has there (`quotes.ts`). The watch finds candidates; these
- * rules weigh them.
+ * symbols or of one character needs `chars` (a rule or a banner, unless it goes on a base64 token), data counts only
+ * as an identical line come hundreds of times (a diagram's or a table's row), copies whose numbers change count only
+ * for text outside code (a counter, not a table's values), and a repetition the request holds is a quote, spared up
+ * to the length it has there (`quotes.ts`). White space, folded away before copies are compared, counts by its own
+ * run's length. The watch finds candidates; these rules weigh them.
  * Design: docs/design.md#responses
  * @module dsh-brake/core/stream/runaway-rules
  */
 import type { QuotedRun } from './quotes.js'
+import type { ProseRun } from './sentence-ledger.js'
 import { numbersCarryNoContent, unitKind } from './unit-kind.js'
 
 /** Thresholds of the runaway watch. */
@@ -43,6 +45,35 @@ export const GLITCH_COPIES = 8
 
 /** Units weighed for sparing, remembered at most (each with the length it is spared up to). */
 const SPARED = 4
+
+/**
+ * Copies of an identical line of data (a table's empty row, a diagram's row, a column's one value) that count, for
+ * each copy the copies rule needs: 5 × 20, 100 at the defaults. Real tables and diagrams repeat one row a few times,
+ * or a few dozen (a blank form); a runaway repeats it until the output cap.
+ */
+export const DATA_LINE_COPIES = 5
+
+/**
+ * A run of white space counts at `chars` characters, or at a quarter as many line breaks (800 at the defaults): white
+ * space is folded away before copies are compared, so a response of nothing but line breaks never repeats there. The
+ * real tool outputs of the evaluation hold at most 1,256 characters and 227 line breaks of it in a row.
+ */
+export const BLANK_BREAKS = 4
+
+/**
+ * Prose that keeps coming back counts when, over the last `chars` characters, prose sentences and lines fill at least
+ * this share of them and sentences written twice before in the window fill {@link BACK_SHARE} of that prose
+ * (`sentence-ledger.ts`): a loop that cycles through a few sentences in any order, a list whose lines come back, a
+ * paragraph re-printed in fragments. On the corpus a song's chorus between its verses fills 45 % to 90 %, the real
+ * tool outputs of the evaluation at most 92 %; lists and checklists whose items are new, none.
+ */
+export const PROSE_SHARE = 0.5
+export const BACK_SHARE = 0.95
+
+/** The run of white space that counts: its characters as streamed, or its line breaks. */
+export function blankBounds({ chars }: RunawayOptions): { chars: number; breaks: number } {
+  return { chars, breaks: Math.max(1, Math.floor(chars / BLANK_BREAKS)) }
+}
 
 /** The folded characters a watch keeps: past `chars`, the characters rule comes first for every unit. */
 export function windowOf({ chars, minCopies, maxUnit }: RunawayOptions): number {
@@ -79,11 +110,36 @@ export class RunawayRules {
   private readonly options: RunawayOptions
   private readonly quotedRun: QuotedRun | undefined
   private readonly spared: { unit: string; from: number; upTo: number }[] = []
+  private readonly blank: { chars: number; breaks: number }
 
   /** `quotedRun`, when given, says how long a run of a repetition the request holds. */
   constructor(options: RunawayOptions, quotedRun: QuotedRun | undefined) {
     this.options = options
     this.quotedRun = quotedRun
+    this.blank = blankBounds(options)
+  }
+
+  /**
+   * The folded characters a text needs before its prose can count (half the run's, all prose): the watch reads its
+   * sentences only from there on, most responses never reaching it. What came before is still in the window then.
+   */
+  get proseFrom(): number {
+    return PROSE_SHARE * this.options.chars
+  }
+
+  /**
+   * Whether the prose of the run, most of it sentences come back, counts: not when the request holds the text's tail
+   * (the response is quoting it).
+   */
+  proseCounts(run: ProseRun, tail: Tail): boolean {
+    const { chars, minChars } = this.options
+    if (run.prose < PROSE_SHARE * chars || run.back < BACK_SHARE * run.prose) return false
+    return this.quotedRun === undefined || this.quotedRun(tail.last(minChars), minChars) === 0
+  }
+
+  /** Whether a run of white space, `chars` characters as streamed holding `breaks` line breaks, counts. */
+  blankCounts(chars: number, breaks: number): boolean {
+    return chars >= this.blank.chars || breaks >= this.blank.breaks
   }
 
   /**
@@ -94,11 +150,24 @@ export class RunawayRules {
   counts(unit: string, period: number, repeats: number, tail: Tail, fenced: boolean): boolean {
     const { chars, copies, minChars } = this.options
     const kind = unitKind(unit)
-    if (kind === 'data') return false
+    if (kind === 'data') {
+      if (!unit.includes('\n') || !this.dataLinesCount(period, repeats, tail)) return false
+      return !this.isSpared(unit, repeats, tail, () => this.quoted(period, repeats, tail))
+    }
     if (repeats < chars && (kind === 'symbols' || repeats < Math.max(minChars, copies * period))) return false
     if (kind === 'symbols' && this.isSpared(unit, repeats, tail, () => (tail.continuesEncoding(repeats) ? Infinity : 0))) return false
     if (!tail.numbersRepeat(period, repeats) && (fenced || !numbersCarryNoContent(unit))) return false
     return !(kind === 'text' && this.isSpared(unit, repeats, tail, () => this.quoted(period, repeats, tail)))
+  }
+
+  /**
+   * Whether lines of data, `period` folded characters, count over `repeats`: come {@link DATA_LINE_COPIES} times the
+   * copies the rule needs, identical, their numbers too (rows whose values change are a table). A line too long for
+   * that many to fit in the window (60 folded characters at the defaults: a matrix's row of 16 values) never does:
+   * a few dozen such rows are a real matrix as often as a runaway.
+   */
+  private dataLinesCount(period: number, repeats: number, tail: Tail): boolean {
+    return repeats >= DATA_LINE_COPIES * this.options.copies * period && tail.numbersRepeat(period, repeats)
   }
 
   /**

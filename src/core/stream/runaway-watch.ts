@@ -12,6 +12,7 @@ import { FoldedWindow, type WatchMemory } from './folded-window.js'
 import { nextCandidate, passedOver, span, spanThroughGlitches, type Scan, type Weighing } from './period-scan.js'
 import type { QuotedRun } from './quotes.js'
 import { RunawayRules, threshold, WEIGHED, type RunawayOptions } from './runaway-rules.js'
+import { SentenceLedger } from './sentence-ledger.js'
 
 /** The repetition found at the tail of a text. */
 export interface Repetition {
@@ -22,7 +23,10 @@ export interface Repetition {
   readonly unit: string
   /** Back-to-back copies of it at the tail, whole ones. */
   readonly copies: number
-  /** Folded characters of the tail that repeat, at least `copies` × the unit's length. */
+  /**
+   * Folded characters of the tail that repeat, at least `copies` × the unit's length; for a run of white space (folded
+   * to one character), its characters as streamed.
+   */
   readonly span: number
   /** Characters of the text seen so far, as streamed. */
   readonly seen: number
@@ -44,11 +48,21 @@ export class RunawayWatch {
    * a character). One kept watch keeps its window's and its rules' classes too. Its options are the least there are,
    * so its memory is a few bytes.
    */
-  private static readonly kept = new RunawayWatch({ chars: 1, copies: 1, minCopies: 1, minChars: 1, maxUnit: 1, every: 1, edits: 0 })
+  private static readonly kept = RunawayWatch.keep()
+
+  /** The kept watch, with a ledger of its own, fed a character. */
+  private static keep(): RunawayWatch {
+    const kept = new RunawayWatch({ chars: 1, copies: 1, minCopies: 1, minChars: 1, maxUnit: 1, every: 1, edits: 0 })
+    kept.ledger = new SentenceLedger(kept.tail.window, 1)
+    kept.push('.')
+    return kept
+  }
 
   private readonly options: RunawayOptions
   private readonly tail: FoldedWindow
   private readonly rules: RunawayRules
+  // Made once the text is long enough for its prose to count: most responses never are.
+  private ledger: SentenceLedger | undefined
 
   constructor(options: RunawayOptions, quotedRun?: QuotedRun, memory?: WatchMemory) {
     this.options = options
@@ -71,8 +85,28 @@ export class RunawayWatch {
     return undefined
   }
 
-  /** The shortest unit that repeats enough at the tail and counts: `aaaa` is `a` four times, not `aa` twice. */
+  /**
+   * What the tail repeats, if it counts: a run of white space grown to its bound, else the shortest unit repeated back
+   * to back, else prose that keeps coming back.
+   */
   private look(): Repetition | undefined {
+    const { tail } = this
+    const blank = tail.blankRun
+    if (blank !== undefined && this.rules.blankCounts(blank.chars, blank.breaks)) {
+      const lines = blank.breaks > 0
+      return { unit: lines ? '\n' : ' ', copies: lines ? blank.breaks : blank.chars, span: blank.chars, seen: tail.seen }
+    }
+    const found = this.lookForPeriods()
+    if (found !== undefined || tail.folded < this.rules.proseFrom) return found
+    const ledger = this.ledger ??= new SentenceLedger(tail.window, this.options.chars)
+    const prose = ledger.read(tail)
+    if (!this.rules.proseCounts(prose, tail)) return undefined
+    const { unit, span } = ledger.returning((from, to) => tail.text(from, to), tail.folded)
+    return { unit, copies: Math.max(1, Math.floor(prose.back / Math.max(1, unit.length))), span, seen: tail.seen }
+  }
+
+  /** The shortest unit that repeats enough at the tail and counts: `aaaa` is `a` four times, not `aa` twice. */
+  private lookForPeriods(): Repetition | undefined {
     const { options, tail } = this
     const { minChars, minCopies, maxUnit, copies, chars, edits } = options
     const length = tail.length

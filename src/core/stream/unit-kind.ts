@@ -1,13 +1,14 @@
 /**
  * What a repeated unit is, read from the unit itself (folded: white space runs as one, digit runs as `0`): text, which
- * a runaway repeats; a run of symbols or of one character within a line (`=====`, `*****`, a rule of dashes), which
- * real text draws in long lines; or data, which repeats legitimately however long (base64 of an image with a run of one pixel value,
- * hex, CSV fields of equal values, a Markdown table's borders and empty cells).
+ * a runaway repeats; a run of symbols or of one character within a line (`=====`, `*****`, a rule of dashes, a table's
+ * border or empty cells), which real text draws in long lines; or data, which repeats legitimately however long within
+ * a line (base64 of an image with a run of one pixel value, hex, CSV fields of equal values) and, as whole lines, up
+ * to far more copies than text (a table's rows, a diagram's, a column of numbers).
  * Design: docs/design.md#responses
  * @module dsh-brake/core/stream/unit-kind
  */
 
-/** How a repeated unit counts: text by the rule, symbols only past the character threshold, data never. */
+/** How a repeated unit counts: text by the rule, symbols only past the character threshold, data hardly ever. */
 export type UnitKind = 'text' | 'symbols' | 'data'
 
 /** Letters or digits: a unit with none is symbols. */
@@ -20,6 +21,8 @@ const ENCODED_MARK = /[0-9+/=]|[a-z].*[A-Z]|[A-Z].*[a-z]/
 const SEPARATOR = /[,;|\t]/
 /** A field that is a value rather than words: empty, quoted, a number (folded to `0`), or a null of some spelling. */
 const VALUE_FIELD = /^(?:|"[^"]*"|'[^']*'|[-+.\w/:]*0[-+.\w/:]*|null|NULL|Null|None|nil|NaN|nan|N\/A|n\/a|NA|true|false|TRUE|FALSE|-+|:?-+:?)$/
+/** Numbers alone (folded to `0`), with their points and signs. */
+const NUMBERS = /^[-+.]*0[-+.0]*$/
 /** The characters a table's borders are drawn with. */
 const BORDER = /^[|+\-:=\s]+$/
 
@@ -27,11 +30,14 @@ const BORDER = /^[|+\-:=\s]+$/
 export function unitKind(unit: string): UnitKind {
   const bare = unit.replace(/\s+/g, '')
   if (bare === '') return 'symbols'
-  if (BORDER.test(bare) && /[|+]/.test(bare)) return 'data'
-  // A column of numbers is data; lines of symbols alone (`}` on every line) are a runaway like any text: real rules
-  // and banners are one line each.
-  if (unit.includes('\n') && bare === '0') return 'data'
+  // A table's border or empty cells: as lines, its rows (data); within a line, a rule drawn long.
+  if (BORDER.test(bare) && /[|+]/.test(bare)) return unit.includes('\n') ? 'data' : 'symbols'
+  // A column of numbers, or rows of them (a matrix), is data; lines of symbols alone (`}` on every line) are a runaway
+  // like any text: real rules and banners are one line each.
+  if (unit.includes('\n') && NUMBERS.test(bare)) return 'data'
   if (!unit.includes('\n') && (!WORDLIKE.test(bare) || isOneCharacter(bare))) return 'symbols'
+  // Numbers within a line: a vector's values, a matrix's row (`0.0 0.0 0.0`), as CSV fields are.
+  if (NUMBERS.test(bare)) return 'data'
   if (isEncoded(unit)) return 'data'
   if (isFields(unit)) return 'data'
   return 'text'

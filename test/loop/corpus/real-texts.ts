@@ -1,8 +1,8 @@
 /**
- * Real texts for the stream cut, none written here: runaways users reported in public issue threads (each as the
- * thread shows it, then carried on the way the thread says it went on, to the output cap), and long real texts that
- * repeat legitimately. Each names its source; `real/README.md` lists them. The runaways must be cut soon; the texts
- * must stream whole.
+ * Real texts for the stream cut: runaways users reported in public issue threads (each as the thread shows it, then
+ * carried on the way the thread says it went on, to the output cap; where the thread shows a form rather than text to
+ * copy, a text of our own written to that form, marked so), and long real texts that repeat legitimately. Each names
+ * its source; `real/README.md` lists them. The runaways must be cut soon; the texts must stream whole.
  */
 import { readFileSync } from 'node:fs'
 import type { ResponseCase } from './responses.ts'
@@ -16,14 +16,23 @@ export interface RealCase extends ResponseCase {
 
 const read = (name: string): string => readFileSync(new URL(`real/${name}`, import.meta.url), 'utf8')
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
+/** The `i`th of `items` in an order with no cycle (a hash's finalizer), as a model drifting between them picks them. */
+function drifting<T>(items: readonly T[], i: number): T {
+  let x = Math.imul(i + 0x9e3779b9, 0x85ebca6b)
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35)
+  return items[((x ^ (x >>> 16)) >>> 0) % items.length]!
+}
 
 /**
  * A runaway: `before`, then the `i`th copy of its repetition for `times` copies (most stop at the output cap). `unit`
- * is the unit a notice should quote, as the watch folds it, when it is checked.
+ * is the unit a notice should quote, as the watch folds it, when it is checked; `within`, for a form the copies rule
+ * does not bound, the most characters of the repetition that stream before the cut.
  */
-function runaway(name: string, source: string, part: ResponseCase['part'], before: string, copy: (i: number) => string, times: number, unit?: string): RealCase {
+function runaway(
+  name: string, source: string, part: ResponseCase['part'], before: string, copy: (i: number) => string, times: number, unit?: string, within?: number,
+): RealCase {
   const text = before + range(times).map(copy).join('')
-  return { name, source, kind: 'loop', part, text, loop: { from: before.length, unit: unit ?? copy(times - 1) } }
+  return { name, source, kind: 'loop', part, text, loop: { from: before.length, unit: unit ?? copy(times - 1), ...(within === undefined ? {} : { within }) } }
 }
 
 function text(name: string, source: string, part: ResponseCase['part'], body: string, request?: string): RealCase {
@@ -71,6 +80,25 @@ export const RUNAWAYS: readonly RealCase[] = [
     'The store-level guard is wired through the controller hook, and _syncGen matches on the first render, so the callback is ', () => 'not called ', 800),
   runaway('the same token, `<s>`, over and over', 'https://github.com/ggml-org/llama.cpp/issues/7421', 'text', 'She smiled and said', () => '<s>', 8000),
   runaway('"Let me check" repeated at a large context', 'https://github.com/ollama/ollama/issues/16179', 'reasoning', 'The file is large. ', () => 'Let me check. ', 2000),
+  // Written to the forms the threads show. A diagram's empty row inside a code fence, on to the cap (some 250,000
+  // characters): data to the old rule, so never cut. 100 copies count, and a look comes every 64 of them.
+  runaway('a diagram row in a code fence, to the cap (written to the thread\'s form)', 'https://github.com/QwenLM/Qwen3-VL/issues/1611', 'text',
+    '# Request path\n\nA request passes these stages:\n\n```\nBrowser\n  |\n  v\nLoad balancer -> Gateway -> Auth\n  |                        |\n  |                        v\n  |                     Sessions\n  |\n  |------------------|\n  | Handlers         |\n',
+    () => '  |                  |\n', 11_000, '  |                  |\n', 164 * 22),
+  // One line break a token after the answer, until `max_tokens` (15,000): folded away, white space never repeated.
+  runaway('line breaks, one a token, to max_tokens (written to the thread\'s form)', 'https://github.com/vllm-project/vllm/issues/53717', 'text',
+    'Summary of the discharge note:\n\n- Admitted with community-acquired pneumonia, treated with intravenous antibiotics, then oral.\n- No fever for the last 48 hours; oxygen saturation 96% on room air.\n- Follow-up chest X-ray in six weeks, and with the GP in one.\n',
+    i => (i % 9 === 8 ? '\n\n' : '\n'), 15_000, '\n', 900),
+  // Short sentences that change a word each time, drawn again and again from a few: no two copies back to back.
+  runaway('sentences that change a word, cycling (written to the thread\'s form)', 'https://github.com/can1357/oh-my-pi/issues/8701', 'text',
+    'Plan: read the five workflow files, change the parser to accept the new step type, then update its tests.\n\n',
+    i => `${drifting(['I\'ll do it.', 'I\'ll implement it.', 'I\'ll start.', 'I\'ll begin coding.', 'I\'ll write the code.', 'I\'ll do it now.', 'I\'ll start now.', 'Let me implement it.'], i)} `, 3000,
+    'Let me implement it. I\'ll implement it. I\'ll do it now. I\'ll do it. I\'ll begin coding. I\'ll write the code. I\'ll start now. I\'ll start. ', 4200),
+  // A list whose lines keep their form and change their noun, the nouns coming back in no order.
+  runaway('list lines that change their noun, cycling (written to the thread\'s form)', 'https://github.com/google-gemini/gemini-cli/issues/13796', 'text',
+    'The segfault comes from the generator. Next steps:\n',
+    i => `  (${drifting(['StatementGenerator.cpp', 'Safe leaf generation', 'Done', 'Action', 'Tool', 'Replace', 'Fix the segfault', 'Rebuild'], i)}).\n`, 4000,
+    '(StatementGenerator.cpp).\n(Fix the segfault).\n(Rebuild).\n(Safe leaf generation).\n(Replace).\n(Action).\n', 4200),
 ]
 
 /** A base64 data URI of a 64 × 64 BMP filled with one grey: a run of one pixel value, as an image holds. */

@@ -65,6 +65,27 @@ describe('the folded window', () => {
     expect(fed(`The letter: ${'A'.repeat(100)}`).continuesEncoding(100)).toBe(false)
   })
 
+  it('counts the run of white space the text ends in, folded away, and ends a read when it reaches its bound', () => {
+    expect(fed('words\n \n\n  ').blankRun).toEqual({ chars: 6, breaks: 3 })
+    expect(fed('words\n \n\n  x').blankRun).toBeUndefined()
+    expect(fed('\n\n\n').blankRun).toEqual({ chars: 3, breaks: 3 })
+    expect(fed('one space').blankRun).toBeUndefined()
+    // 200 characters or 50 line breaks (a quarter of `chars`), whichever comes first, end a read there.
+    const window = new FoldedWindow(options)
+    expect(window.feed(`ab${'\n'.repeat(60)}`, 0)).toBe(2 + 50)
+    expect(window.blankRun).toEqual({ chars: 50, breaks: 50 })
+    expect(new FoldedWindow(options).feed(`ab${' '.repeat(300)}`, 0)).toBe(2 + 200)
+  })
+
+  it('gives a range of its folded characters as the model wrote them, and where the fences and numbers are', () => {
+    const window = fed('Some  text.\n```\nRetry 12  times.\n')
+    expect(window.text(0, 10)).toBe('Some  text.')
+    expect(window.fencedAt(2)).toBe(false)
+    expect(window.fencedAt(window.folded - 2)).toBe(true)
+    const digit = window.last(window.length).indexOf('0')
+    expect(window.valueAt(window.folded - window.length + digit)).not.toBe(0)
+  })
+
   it('takes memory made for its options only, and clears what an earlier text left there', () => {
     const memory = createWatchMemory(options)
     expect(memoryFits(memory, options)).toBe(true)

@@ -52,12 +52,34 @@ describe('what counts', () => {
     expect(rules().counts('A', 1, 12_000, tailOf({ encoding: true }), false)).toBe(false)
   })
 
-  it('data never, however long', () => {
-    for (const unit of ['0,', '| --- ', 'gICA', '0\n']) {
+  it('data within a line never, however long', () => {
+    for (const unit of ['0,', 'gICA', '0.0 ']) {
       const tail = tailOf()
       expect(rules().counts(unit, unit.length, 6_000, tail, false)).toBe(false)
       expect(tail.asked).toEqual([])
     }
+  })
+
+  it('an identical line of data from its 100th copy, its numbers too, unless quoted; a line too long for 100 never', () => {
+    expect(rules().counts('| |\n', 4, 396, tailOf(), false)).toBe(false)
+    expect(rules().counts('| |\n', 4, 400, tailOf(), false)).toBe(true)
+    expect(rules().counts('0,0,0,0\n', 8, 800, tailOf({ numbersRepeat: false }), false)).toBe(false)
+    expect(rules().counts('0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n', 70, 6_000, tailOf(), false)).toBe(false)
+    expect(rules(1_000).counts('| |\n', 4, 800, tailOf({ folded: 4_000 }), false)).toBe(false)
+  })
+
+  it('a run of white space at 3,200 characters or 800 line breaks', () => {
+    expect(rules().blankCounts(3_199, 799)).toBe(false)
+    expect(rules().blankCounts(3_200, 0)).toBe(true)
+    expect(rules().blankCounts(800, 800)).toBe(true)
+  })
+
+  it('prose most of it come back, from half the run and 95 % of that, unless the request holds the tail', () => {
+    expect(rules().proseCounts({ prose: 1_599, back: 1_599 }, tailOf())).toBe(false)
+    expect(rules().proseCounts({ prose: 1_600, back: 1_519 }, tailOf())).toBe(false)
+    expect(rules().proseCounts({ prose: 1_600, back: 1_520 }, tailOf())).toBe(true)
+    expect(rules(0).proseCounts({ prose: 3_000, back: 3_000 }, tailOf())).toBe(true)
+    expect(rules(256).proseCounts({ prose: 3_000, back: 3_000 }, tailOf())).toBe(false)
   })
 
   it('copies whose numbers change only as prose outside a code fence', () => {

@@ -61,14 +61,15 @@ describe('the repetition watch on the response corpus', () => {
 
   it.each(loops(RESPONSES))('cuts %s soon after it begins', (_, entry) => {
     const { found, fed } = watch(entry.text)
-    const { from, unit } = entry.loop!
+    const { from, unit, within } = entry.loop!
     expect(found).toBeDefined()
     // Found at the first look once the repetition reaches the rule's threshold for its unit: never later than that
-    // plus one look's stride and one unit (the repetition may begin mid-unit).
-    expect(fed - from).toBeLessThanOrEqual(latest(unit))
+    // plus one look's stride and one unit (the repetition may begin mid-unit); a form the copies rule does not bound,
+    // by its own rule.
+    expect(fed - from).toBeLessThanOrEqual(within ?? latest(unit))
     // The unit reads as the model wrote it, and the count is of whole copies.
     expect(found!.unit).toBe(unit)
-    expect(found!.copies).toBe(Math.floor(found!.span / foldText(unit).length))
+    if (within === undefined) expect(found!.copies).toBe(Math.floor(found!.span / foldText(unit).length))
     expect(found!.copies).toBeGreaterThanOrEqual(DEFAULTS.minCopies)
     // The look falls inside the delta that completed the stride: the whole delta has streamed.
     expect(found!.seen).toBeLessThanOrEqual(fed)
@@ -81,7 +82,7 @@ describe('the repetition watch on real texts', () => {
     const { found, fed } = watch(entry.text)
     expect(found).toBeDefined()
     expect(fed).toBeLessThanOrEqual(4000)
-    expect(fed - entry.loop!.from).toBeLessThanOrEqual(latest(entry.loop!.unit))
+    expect(fed - entry.loop!.from).toBeLessThanOrEqual(entry.loop!.within ?? latest(entry.loop!.unit))
     // The unit quoted is the one repeated, turned perhaps, its white space and numbers as one of its copies had them.
     const unit = foldText(entry.loop!.unit).trim()
     expect(`${unit} ${unit}`.replace(/\s+/g, ' ')).toContain(foldText(found!.unit).trim().replace(/\s+/g, ' '))
@@ -160,14 +161,22 @@ describe('what counts as repeating', () => {
     expect(watch('  }\n'.repeat(200)).found?.unit).toBe('  }\n')
   })
 
-  it('never counts data: base64 and hex runs, fields of equal values, table borders and empty cells', () => {
-    for (const data of ['/wD/AP8A', 'gICA', 'ff00', '0,', '"N/A",', 'NULL;', '0, ', '0,0,0,0\n', '| --- ', '|     ', '+-----', '7\n']) {
+  it('never counts data within a line: base64 and hex runs, fields of equal values, a row of numbers', () => {
+    for (const data of ['/wD/AP8A', 'gICA', 'ff00', '0,', '"N/A",', 'NULL;', '0, ', '0.0 ', '-1.5 ']) {
       expect(watch(data.repeat(12_000 / data.length)).found).toBeUndefined()
     }
     // A run of one character counts as a rule, unless it goes on a base64 token.
     expect(watch(`src="data:image/bmp;base64,Qk02MAAAAAAAADYAAAAoAAAAQAAAAEAAAAABABgAAAAAAAAw${'A'.repeat(12_000)}`).found).toBeUndefined()
     expect(watch(`The letter: ${'A'.repeat(12_000)}`).found).toBeDefined()
     for (const text of ['Yes,\n', 'court, ', 'ny', 'ISIS', '<s>']) expect(watch(text.repeat(2000 / text.length)).found).toBeDefined()
+  })
+
+  it('takes a table\'s border or empty cells within a line for a rule, counted from 3,200 characters', () => {
+    for (const border of ['| --- ', '|  ', '+-----']) {
+      const folded = foldText(`x${border}`).length - 1
+      expect(watch(`Table:\n${border.repeat(Math.floor(3000 / folded))}`).found).toBeUndefined()
+      expect(watch(`Table:\n${border.repeat(Math.ceil(3700 / folded))}`).found).toBeDefined()
+    }
   })
 
   it('spares a repetition the request holds, as long as it runs there, and not past it', () => {
@@ -218,6 +227,113 @@ describe('what counts as repeating', () => {
       expect(watch(`${before} ${unit.repeat(copies)}`, options).found).toBeDefined()
       expect(watch(`${before} ${unit.repeat(copies)}`.slice(0, options.minChars - 1), options).found).toBeUndefined()
     }), { numRuns: 300 })
+  })
+})
+
+/** Streams `text` in deltas of `size` characters: the repetition found and the characters fed by then. */
+function inDeltas(text: string, size: number, request?: string): { found: Repetition | undefined; fed: number } {
+  const watcher = new RunawayWatch(DEFAULTS, request === undefined ? undefined : createQuotedRun(() => foldText(request)))
+  for (let at = 0; at < text.length; at += size) {
+    const found = watcher.push(text.slice(at, at + size))
+    if (found !== undefined) return { found, fed: Math.min(text.length, at + size) }
+  }
+  return { found: undefined, fed: text.length }
+}
+
+describe('an identical line of data, come 100 times', () => {
+  const row = '  |                  |\n'
+
+  it('cuts a diagram\'s row or a table\'s empty row from its 100th copy, within a look of it', () => {
+    for (const line of [row, '|      |          |        |\n', '+------+\n', '0,0,0,0\n', '7\n', '0.0 0.0 0.0\n']) {
+      const { found, fed } = watch(`Here:\n\n${line.repeat(2000)}`)
+      // A candidate once it spans 256 folded characters; then counted from the 100th copy, at a look.
+      const period = foldText(`x\n${line}`).length - 2
+      const stride = Math.ceil(DEFAULTS.every / period)
+      expect(found?.copies, JSON.stringify(line)).toBeGreaterThanOrEqual(100)
+      expect(found!.copies).toBeLessThanOrEqual(Math.max(100, Math.ceil(DEFAULTS.minChars / period)) + stride)
+      expect(fed).toBeLessThan(16 + (found!.copies + 1) * line.length)
+    }
+    expect(watch(row.repeat(2000)).found?.unit).toBe(row)
+  })
+
+  it('spares fewer copies, rows whose values change, rows too long for 100 to fit its window, and the run the request holds', () => {
+    expect(watch(`Here:\n\n${row.repeat(99)}`).found).toBeUndefined()
+    expect(watch(`Weights:\n${`${Array.from({ length: 24 }, () => '0.0').join(' ')}\n`.repeat(90)}`).found).toBeUndefined()
+    expect(watch(Array.from({ length: 500 }, (_, i) => `${i},0,0,0\n`).join('')).found).toBeUndefined()
+    const table = `| id |\n| --- |\n${'|    |\n'.repeat(300)}`
+    expect(watch(table).found).toBeDefined()
+    expect(watch(`Quoting:\n${table}`, DEFAULTS, table).found).toBeUndefined()
+  })
+})
+
+describe('a run of white space', () => {
+  it('is cut at 800 line breaks, however they stream', () => {
+    for (const size of [1, 3, 8]) {
+      const { found, fed } = inDeltas(`The answer.\n${'\n'.repeat(15_000)}`, size)
+      expect(found).toMatchObject({ unit: '\n', copies: 800 })
+      expect(fed - 'The answer.\n'.length).toBeLessThan(800 + size)
+    }
+    // Blank lines with spaces in them, from the text's start.
+    expect(inDeltas(' \n'.repeat(2000), 4).found).toMatchObject({ unit: '\n', copies: 800, span: 1600 })
+  })
+
+  it('is cut at 3,200 spaces or tabs', () => {
+    expect(inDeltas(`Aligned:${' '.repeat(10_000)}`, 5).found).toMatchObject({ unit: ' ', copies: 3200, span: 3200 })
+    expect(inDeltas(`Aligned:${'\t'.repeat(3199)}x`, 5).found).toBeUndefined()
+  })
+
+  it('spares the longest runs of the real tool outputs (1,256 characters, 227 line breaks), and runs that end', () => {
+    expect(inDeltas(`Cleared:${'\n'.repeat(227)}$ ${' '.repeat(1256)}done`, 4).found).toBeUndefined()
+    // Thousands of line breaks, four at a time between words.
+    expect(inDeltas(Array.from({ length: 2000 }, (_, i) => `${wordOf(i)}\n\n\n\n`).join(''), 4).found).toBeUndefined()
+  })
+})
+
+describe('prose that keeps coming back', () => {
+  const SENTENCES = ['I\'ll do it.', 'I\'ll implement it.', 'I\'ll start.', 'I\'ll begin coding.', 'Let me write the code.']
+  /** The `i`th of `count` in an order with no cycle (a hash's finalizer): a model drifting between sentences. */
+  const scramble = (i: number, count: number): number => {
+    let x = Math.imul(i + 0x9e3779b9, 0x85ebca6b)
+    x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35)
+    return ((x ^ (x >>> 16)) >>> 0) % count
+  }
+  /** `count` of `sentences`, in an order with no cycle, as a model drifting between them writes them. */
+  const drift = (sentences: readonly string[], count: number, join = ' '): string =>
+    Array.from({ length: count }, (_, i) => sentences[scramble(i, sentences.length)]!).join(join)
+
+  it('cuts sentences that come back in any order, quoting each once', () => {
+    const { found, fed } = watch(`Plan: change the parser.\n\n${drift(SENTENCES, 2000)}`)
+    expect(found).toBeDefined()
+    expect(fed).toBeLessThan(4600)
+    expect(new Set(found!.unit.trim().split(/(?<=\.) /))).toEqual(new Set(SENTENCES))
+    expect(found!.span).toBeGreaterThanOrEqual(DEFAULTS.chars / 2)
+  })
+
+  it('cuts lines that come back, and a paragraph re-printed in fragments', () => {
+    expect(watch(`Steps:\n${drift(['- Check the config file.', '- Check the server logs.', '- Restart the worker.', '- Check the config again.'], 2000, '\n')}`).found).toBeDefined()
+    const paragraph = ['The cache is rebuilt on every deploy.', 'It holds the compiled templates.', 'Warming it would move that cost.', 'Render every route once at start.']
+    const fragments = Array.from({ length: 400 }, (_, i) => paragraph.slice(0, 1 + scramble(i, 4)).join(' ')).join('\n\n')
+    const { found } = watch(fragments)
+    expect(found).toBeDefined()
+    expect(new Set(found!.unit.trim().split(/(?<=\.)\s/))).toEqual(new Set(paragraph))
+  })
+
+  it('spares a passage said twice, sentences that are new, and code, data and fenced text that comes back', () => {
+    const passage = Array.from({ length: 40 }, (_, i) => `Sentence ${wordOf(i)} says something of its own about ${wordOf(i + 50)}.`).join(' ')
+    expect(watch(`${passage}\n\nAgain:\n\n${passage}`).found).toBeUndefined()
+    expect(watch(Array.from({ length: 200 }, (_, i) => `I\'ll ${wordOf(i)} it.`).join(' ')).found).toBeUndefined()
+    const lines = ['Waiting for the rollout to finish now', 'Still waiting on the rollout here', 'The pod is not ready yet']
+    expect(watch(drift(lines, 2000, '\n')).found).toBeDefined()
+    expect(watch(`\`\`\`\n${drift(lines, 2000, '\n')}`).found).toBeUndefined()
+    expect(watch(drift(['const result = parse(input);', 'items.push(next);', 'cache[key] = value'], 2000, '\n')).found).toBeUndefined()
+    expect(watch(drift(['retry: connection refused', 'key: value here', 'name: the same again'], 2000, '\n')).found).toBeUndefined()
+    expect(watch(drift(['| a row of a table |', 'said "the same" here', 'a value <unknown>'], 2000, '\n')).found).toBeUndefined()
+  })
+
+  it('spares a response quoting its request, until it goes past what the request holds', () => {
+    const text = `Plan.\n\n${drift(SENTENCES, 2000)}`
+    expect(watch(text, DEFAULTS, text).found).toBeUndefined()
+    expect(watch(text, DEFAULTS, text.slice(0, 2000)).found).toBeDefined()
   })
 })
 

@@ -21,7 +21,13 @@ describe('what a repeated unit is', () => {
     ['x', 'symbols'],
     ['aaaa', 'symbols'],
     [' ', 'symbols'],
-    // Data: encodings, fields of values, a table's borders and empty cells, a column of numbers.
+    // A table's border or empty cells within a line: a rule drawn long.
+    ['| --- ', 'symbols'],
+    ['|     ', 'symbols'],
+    ['+-----', 'symbols'],
+    ['0 ', 'symbols'],
+    // Data: encodings, fields of values, a row of numbers; as lines, a table's borders and empty cells, a column of
+    // numbers, a matrix's rows.
     ['/wD/AP8A', 'data'],
     ['gICA', 'data'],
     ['ff00', 'data'],
@@ -29,10 +35,13 @@ describe('what a repeated unit is', () => {
     ['"N/A",', 'data'],
     ['NULL;', 'data'],
     ['0,0,0,0\n', 'data'],
-    ['| --- ', 'data'],
-    ['|     ', 'data'],
-    ['+-----', 'data'],
+    ['0.5 ', 'data'],
+    ['-1.25 ', 'data'],
+    ['| --- |\n', 'data'],
+    ['|     |\n', 'data'],
+    ['+-----+\n', 'data'],
     ['7\n', 'data'],
+    ['0.0 0.0 0.0\n', 'data'],
   ])('%j is %s', (unit, kind) => {
     expect(unitKind(foldText(unit) + (unit.endsWith('\n') ? '\n' : unit.endsWith(' ') ? ' ' : ''))).toBe(kind)
   })
