@@ -167,7 +167,9 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     outcome: number, call: CallObservation, at: number, edits: Edits, failure: Failure | undefined, line = '',
   ): Evidence<SameFailureFinding> | undefined {
     const before = this.chains.get(outcome)
-    if (before !== undefined && before.key === call.key && !changedBetween(edits, before.at, at, failure === undefined)) {
+    // The same command's own edits (a log it appends to, the script it writes and runs) are the same as last time: only
+    // the calls between can have changed anything.
+    if (before !== undefined && before.key === call.key && !changedBetween(edits, before.at, at - 1, failure === undefined)) {
       // Run again with no change but debug prints: neither a new attempt nor a break.
       before.at = at
       return undefined

@@ -47,6 +47,13 @@ describe('the same failure after every fix', () => {
     expect(found(calls).at(-1)).toMatchObject({ count: 3 })
   })
 
+  it('takes the same command again, with the edits it makes itself (a log it appends to), for a plain re-run', () => {
+    const logged = (): CallObservation => checkOf('sh test.sh >> runs.log; sh test.sh', 'FAIL server test: connection refused\n', true, {
+      kind: 'mutating', edits: [{ file: 'runs.log', kind: 'insert', text: 'FAIL server test', line: undefined }], changeStands: true,
+    })
+    expect(found(Array.from({ length: 10 }, logged)).filter(finding => finding !== '-')).toEqual([])
+  })
+
   it('lets an edit at the failure\'s file break only the round it was made in, not the rounds after', () => {
     const calls = [run(nameError(15)), editOf('/repo/django/db/backends/sqlite3/base.py', 'x', 'y'), run(nameError(15)),
       rewrite(1), run(nameError(15)), rewrite(2), run(nameError(15))]
