@@ -23,9 +23,29 @@ export function clip(text: string, max: number): string {
   return `${head}… (+${text.length - head.length} more chars)`
 }
 
-/** A block's beginning on one line (runs of whitespace folded), cut to `max`; `total` is the whole block's length. */
+/**
+ * A block's beginning on one line (runs of whitespace folded), cut to `max`; `total` is the whole block's length. A
+ * block of nothing but white space is shown by its characters (`\n\n`, `␠`), so that it reads as what it is rather
+ * than as nothing.
+ */
 export function oneLine(head: string, max: number, total: number): string {
+  if (head !== '' && head.trim() === '') return visible(head, max)
   const folded = head.replace(/\s+/g, ' ').trim()
   if (folded.length <= max && head.length >= total) return folded
   return `${cut(folded, max)}…`
+}
+
+/** How each white-space character is shown when a block is nothing else: its escape, a space as the symbol for one. */
+const WHITE_SPACE: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', ' ': '␠' }
+
+/** White space shown character by character, within `max` (the ellipsis included), never half a character's form. */
+function visible(space: string, max: number): string {
+  const forms = [...space].map(char => WHITE_SPACE[char] ?? JSON.stringify(char).slice(1, -1))
+  if (forms.join('').length <= max) return forms.join('')
+  let shown = ''
+  for (const form of forms) {
+    if (shown.length + form.length > max - 1) break
+    shown += form
+  }
+  return `${shown}…`
 }
