@@ -40,7 +40,8 @@ const WHITE_SPACE: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t'
 
 /** White space shown character by character, within `max` (the ellipsis included), never half a character's form. */
 function visible(space: string, max: number): string {
-  const forms = [...space].map(char => WHITE_SPACE[char] ?? JSON.stringify(char).slice(1, -1))
+  // White space is all single UTF-16 units: the text read unit by unit splits no character.
+  const forms = Array.from({ length: space.length }, (_, at) => WHITE_SPACE[space[at]!] ?? JSON.stringify(space[at]).slice(1, -1))
   if (forms.join('').length <= max) return forms.join('')
   let shown = ''
   for (const form of forms) {
