@@ -63,8 +63,17 @@ export function foundNothing(text: string, isError: boolean): boolean {
   const body = withoutSearchExit(text.trimEnd()).trim()
   if (!isError && (body === '' || body === '(no output)' || body === 'No matches found' || body === 'No files found' || body === '0')) return true
   if (body.length > 600 || /command not found/i.test(body)) return false
-  return /no such file or directory|does not exist|cannot access|cannot find|not found|ENOENT/i.test(body)
+  // Every line says a path is not there (`grep: x.py: No such file or directory`, `ls: cannot access …`); a match line of
+  // a search (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words.
+  return body.split('\n').every(line => line.trim() === '' || SHELL_END.test(line) || (MISSING.test(line) && !MATCH_LINE.test(line)))
 }
+
+/** What a tool says of a path that is not there. */
+const MISSING = /no such file or directory|does not exist|cannot access|cannot find|not found|ENOENT/i
+/** The shell's closing line. */
+const SHELL_END = /^\[exit code: \d+\]$/
+/** A search's match line: a path, a line number and a separator (`src/app.py:12:`, `src/app.py-12-`). */
+const MATCH_LINE = /^[^\s:]+[:-]\d+[:-]/
 
 /** The closing line of a search that found nothing, as DSH's shell adds it. */
 const SEARCH_EXIT = '[exit code: 1]'
@@ -140,9 +149,14 @@ function shellWindow(commands: readonly (readonly string[])[]): Facets | undefin
   const tail = last[0] === 'tail' ? countOf(last.slice(1)) : undefined
   const head = before?.[0] === 'head' ? linesOf(before) : undefined
   const from = before?.[0] === 'tail' ? startOf(before.slice(1)) : undefined
+  const tailFrom = last[0] === 'tail' ? startOf(last.slice(1)) : undefined
   if (tail !== undefined && tail.count !== undefined && head !== undefined) {
     // The last K lines of the first B: lines B-K+1 to B.
     window = { first: Math.max(1, head.last - tail.count + 1), last: head.last, files: head.files }
+    rest = commands.slice(0, -1)
+  } else if (tailFrom !== undefined && tailFrom.files.length === 0 && head !== undefined && tailFrom.first <= head.last) {
+    // The first B lines from line K on: lines K to B.
+    window = { first: tailFrom.first, last: head.last, files: head.files }
     rest = commands.slice(0, -1)
   } else if (last[0] === 'head' && from !== undefined) {
     const lines = linesOf(last)
@@ -190,6 +204,8 @@ function linesOf(words: readonly string[]): { first: number; last: number; files
 function countOf(args: readonly string[]): { count: number | undefined; words: number } | undefined {
   const valued = args[0] === '-n'
   const text = valued ? args[1] : /^-n?(\d+)$/.exec(args[0] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(args[0] ?? '')?.[1]
+  // `+K` is a first line to print from, not a count.
+  if (text === undefined || !/^\d+$/.test(text)) return undefined
   const count = Number(text)
   return Number.isInteger(count) && count >= 1 ? { count, words: valued ? 2 : 1 } : undefined
 }

@@ -34,9 +34,10 @@ export function observeCall(
   const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
   const lookup = facets?.lookup
   // A check: a call of class `default` that is no lookup, or a shell command that changes files and then runs
-  // something (`cat > x.py <<EOF … EOF; python x.py`): an edit and a check in one call. Only a check's outcome is read.
+  // something (`cat > x.py <<EOF … EOF; python x.py`): an edit and a check in one call, or a run whose output is
+  // captured into a log (`python train.py > train.log`). Only a check's outcome is read.
   const check = !refused && facets?.window === undefined && lookup === undefined
-    && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && identity.changeStands))
+    && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && (identity.changeStands || identity.logs)))
   const body = check && shellFailed ? withoutShellFailure(text) : text
   const failure = check ? failureOf(body, failed) : undefined
   // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
@@ -53,7 +54,7 @@ export function observeCall(
     changeStands: identity.changeStands,
     // Only a check's failure is judged (a test, a build, a script run), from what the command printed, not the closing
     // line DSH adds; a failure that printed nothing by how it ended (a hang with no output is one outcome).
-    failure: failure === undefined || !shellFailed ? failure : withEnd(failure, body, shellEnd(text)),
+    failure: failure === undefined || !shellFailed ? failure : withEnd(failure, body, shellEnd(text), identity.key),
     shown: check && failure === undefined ? shownBy(body) : undefined,
     // A run that did not fail may still report a failure in words (a simulator's trap, `Unknown command`).
     worded: check && failure === undefined ? reportedFailure(body) : undefined,

@@ -241,6 +241,9 @@ Your edits miss its cause. {origin}Find where it comes from before you edit agai
 /** Where the failure comes from, filling `{origin}` when the output names the file it was raised in. */
 export const SAME_FAILURE_ORIGIN = 'It is raised in {file}, which those edits did not touch. '
 
+/** Where the failure comes from, filling `{origin}` when no edit came between the runs (only other commands). */
+export const SAME_FAILURE_RAISED = 'It is raised in {file}. '
+
 /**
  * Where the failure comes from, filling `{origin}` when it is raised in another file but passes through the script the
  * check runs: the script calls what raises it, and its own setup is the likelier cause.

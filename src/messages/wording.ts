@@ -27,7 +27,7 @@ import {
   NEAR_DUPLICATE_PHRASE_CALL, NEAR_DUPLICATE_RETURNED, NEAR_DUPLICATE_SUMMARY, REFUSED_CALLS_PHRASE, REREADING_NOTICE,
   REREADING_PHRASE, REREADING_SUMMARY, RUNAWAY_LABEL, RUNAWAY_NOTICE, RUNAWAY_PART, RUNAWAY_PHRASE, RUNAWAY_SUMMARY,
   SAME_ERROR_NOTICE, SAME_ERROR_PHRASE, SAME_ERROR_SUMMARY, SAME_FAILURE_COMMANDS_NOTICE, SAME_FAILURE_COMMANDS_PHRASE,
-  SAME_FAILURE_COMMANDS_SUMMARY, SAME_FAILURE_NOTICE, SAME_FAILURE_ORIGIN, SAME_FAILURE_PHRASE,
+  SAME_FAILURE_COMMANDS_SUMMARY, SAME_FAILURE_NOTICE, SAME_FAILURE_ORIGIN, SAME_FAILURE_PHRASE, SAME_FAILURE_RAISED,
   SAME_FAILURE_SCRIPT_ORIGIN, SAME_FAILURE_SUMMARY, SAME_GROUND_CALL_LINE, SAME_GROUND_NOTICE, SAME_GROUND_PHRASE,
   SAME_GROUND_PHRASE_CALL, SAME_GROUND_SUMMARY, SAME_INPUT_ERROR_NOTICE, SAME_INPUT_ERROR_SUMMARY, SAME_OUTPUT_NOTICE,
   SAME_OUTPUT_PHRASE, SAME_OUTPUT_SUMMARY, SAME_RESPONSE_NOTICE, SAME_RESPONSE_PHRASE, SAME_RESPONSE_SAMENESS,
@@ -215,9 +215,11 @@ function sameFailureWording(found: SameFailureFinding): Wording {
     failure: clip(found.failure, ARGS_PREVIEW_CHARS),
   }
   const edited = found.edited.length === 0 ? 'files' : found.edited.map(file => clip(file, PATH_CHARS)).join(', ')
+  const file = clip(found.origin, PATH_CHARS)
+  // Where it is raised: past edits that did not touch it, past the script that calls it, or (no edit between) only there.
   const origin = found.origin === '' ? ''
-    : found.script === '' ? fill(SAME_FAILURE_ORIGIN, { file: clip(found.origin, PATH_CHARS) })
-      : fill(SAME_FAILURE_SCRIPT_ORIGIN, { file: clip(found.origin, PATH_CHARS), script: clip(found.script, PATH_CHARS) })
+    : found.script !== '' ? fill(SAME_FAILURE_SCRIPT_ORIGIN, { file, script: clip(found.script, PATH_CHARS) })
+      : fill(found.edited.length === 0 ? SAME_FAILURE_RAISED : SAME_FAILURE_ORIGIN, { file })
   const filled = { ...values, edited, origin, commands: String(found.commands) }
   // One check's unchanged output; one failure under several commands; one check failing alike after edits.
   const [notice, short, phrase] = found.evidence === 'output'

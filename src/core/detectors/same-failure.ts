@@ -62,6 +62,8 @@ export const EDITS_KEPT = 64
 export const NAMED_EDITS = 3
 /** Different commands a chain remembers, to count them. */
 const COMMANDS = 8
+/** Files a chain remembers as changed between its runs. */
+export const TOUCHED_FILES = 16
 
 interface Chain {
   /** The latest run's check (key) and call; the runs in the chain and at its latest notice (0 before). */
@@ -81,6 +83,8 @@ interface Chain {
   /** Files edited between the runs, latest first, at most {@link NAMED_EDITS}. */
   edited: string[]
   failure: boolean
+  /** Files a change that is no debug print touched between the runs, latest first, at most {@link TOUCHED_FILES}. */
+  touched: string[]
 }
 
 /** Create a same-failure detector. */
@@ -155,7 +159,8 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       const slot = this.made++ % EDITS_KEPT
       this.editAts[slot] = at
       this.editFiles[slot] = edit.file
-      this.editProbes[slot] = 'probe' in edit ? 1 : 0
+      // A debug print, a page of documentation, a run's log: no attempt at what a run shows.
+      this.editProbes[slot] = 'probe' in edit || (edit.kind === 'other' && edit.log === true) || isDocumentation(edit.file) ? 1 : 0
     }
   }
 
@@ -186,9 +191,11 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       if (chain.commands.length > COMMANDS) chain.commands.shift()
     }
     if (failure?.worded === true && chain.commands.length < 2) return undefined
-    // From several commands, an exception raised at one place is as strong as one check's: the scripts are not what
-    // fails. Any other outcome (a hang, an output, a worded failure) from several commands needs `acrossCommands`.
-    const schedule = chain.commands.length > 1 && chain.origin === ''
+    // From several commands, an exception raised at one place is as strong as one check's when changes came between
+    // (new scripts dying at one line of a library: the scripts are not what fails). Any other outcome (a hang, an
+    // output, a worded failure), or one script run under other flags with nothing changed, needs `acrossCommands`.
+    const quick = chain.origin !== '' && chain.touched.length > 0
+    const schedule = chain.commands.length > 1 && !quick
       ? { ...this.options.schedule, first: Math.max(this.options.schedule.first, this.options.acrossCommands) }
       : this.options.schedule
     if (!isDue(schedule, chain.n, chain.noticed)) return undefined
@@ -209,11 +216,13 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     if (before !== undefined && near && !aimed(edits, before.at, at, files)) {
       before.n++
       before.edited = latestEdited(editedBetween(edits, before.at, at), before.edited)
+      const changed = editedBetween(edits, before.at, at, false)
+      before.touched = [...changed, ...before.touched.filter(file => !changed.includes(file))].slice(0, TOUCHED_FILES)
       return before
     }
     return {
       key: call.key, at, n: 1, noticed: 0, line: failure?.line ?? line, origin: failure?.origin ?? '', files, callers: failure?.callers ?? [],
-      inputs, commands: [], edited: [], failure: failure !== undefined,
+      inputs, commands: [], edited: [], failure: failure !== undefined, touched: [],
     }
   }
 }
@@ -240,6 +249,13 @@ function scriptOf(chain: Chain): string {
 }
 
 // Helpers of the module rather than closures: functions of the module are made once, closures for every agent.
+
+/** Documentation: a page no run executes (`README.md`, `docs/x.rst`, `CHANGES`), whatever the language of the code. */
+const DOCUMENTATION = /(?:\.(?:md|markdown|rst|adoc)|(?:^|\/)(?:CHANGES|CHANGELOG|NEWS|AUTHORS|README|HISTORY)(?:\.\w+)?)$/i
+
+function isDocumentation(file: string): boolean {
+  return DOCUMENTATION.test(file)
+}
 
 /** One number for a check's output and the check: the same output of another check is another outcome. */
 function mix(shown: number, key: number): number {
@@ -289,13 +305,17 @@ function aimed(edits: Edits, from: number, until: number, files: readonly string
   return false
 }
 
-/** The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left out). */
-function editedBetween(edits: Edits, from: number, until: number): string[] {
+/**
+ * The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left
+ * out); with `probes` false, debug prints left out too.
+ */
+function editedBetween(edits: Edits, from: number, until: number, probes = true): string[] {
   const files: string[] = []
   for (let back = Math.min(edits.made, EDITS_KEPT); back >= 1; back--) {
     const slot = (edits.made - back) % EDITS_KEPT
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
+    if (!probes && edits.probes[slot] === 1) continue
     if (at > from && at <= until && file !== ANY_FILE && !files.includes(file)) files.push(file)
   }
   return files

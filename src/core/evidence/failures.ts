@@ -274,12 +274,14 @@ const PASSED: Shown = Object.freeze({ same: 0, line: '', passed: true })
 
 /**
  * A failure whose output is empty, told apart by how the command ended (`end`: a timeout, or its exit status): a
- * script that hangs with no output and one that exits 1 with none are two outcomes, and every hang with no output is
- * one, whatever wrapper ran it. Other failures are as they are.
+ * script that hangs with no output and one that exits 1 with none are two outcomes. Every hang with no output is one,
+ * whatever wrapper ran it; a silent exit status is its command's own (`command -v cmake`, `test -x configure`,
+ * `pgrep server` all exit 1 silently, and say nothing alike), so it is known with the command's `key`. Other failures
+ * are as they are.
  */
-export function withEnd(failure: Failure, body: string, end: string): Failure {
+export function withEnd(failure: Failure, body: string, end: string, key: number): Failure {
   if (body.trim() !== '' || end === '') return failure
-  const same = fingerprint(`\u0000${end}`)
+  const same = end === 'timeout' ? fingerprint(`\u0000${end}`) : fingerprint(`\u0000${end}\u0000${key}`)
   return { ...failure, same, place: same, line: end }
 }
 
@@ -291,16 +293,24 @@ export function withEnd(failure: Failure, body: string, end: string): Failure {
 const ERROR_WORDS = /\b(?:error|abort(?:ed)?|fatal|fail(?:ed|ure)?|invalid|unknown command|cannot|can't|unable to|not found|no such|denied|refused|exception|traceback|segmentation fault|core dumped|panic)\b/i
 
 /**
+ * Lines that use those words without reporting a failure: a warning (`UserWarning: … cannot …`, `WARNING: … not
+ * found, using default`), a glog record at info or warning level (`I1207 12:00:00 …`, `W1207 …`), and a count of
+ * none (`0 failed`, `no errors`). A run that warns and goes on did not fail.
+ */
+const NOT_A_REPORT = /warn(?:ing)?s?\b|^[IW]\d{4} |\b(?:0|no|zero) (?:failed|failures?|errors?)\b/i
+
+/**
  * The failure a check that did not fail reports in words: the last line among its last lines that reads as an error
- * (see {@link ERROR_WORDS}), whatever noise came before or after it (a simulator's prompts, a banner, `Goodbye`). Two
- * runs that end on the same such line ended the same way. Undefined when no line reads so.
+ * (see {@link ERROR_WORDS}) and is not a warning ({@link NOT_A_REPORT}), whatever noise came before or after it (a
+ * simulator's prompts, a banner, `Goodbye`). Two runs that end on the same such line ended the same way. Undefined
+ * when no line reads so.
  */
 export function reportedFailure(body: string): Failure | undefined {
   const start = tailStart(body, TAIL_LINES)
   const lines = body.slice(start).split('\n')
   for (let at = lines.length - 1; at >= 0; at--) {
     const line = lines[at]!.trim()
-    if (line === '' || !ERROR_WORDS.test(line)) continue
+    if (line === '' || !ERROR_WORDS.test(line) || NOT_A_REPORT.test(line)) continue
     const said = normalizeResult(line.slice(0, LINE_CHARS))
     const same = fingerprint(`\u0001${said}`)
     return { same, place: same, line: detached(line.slice(0, LINE_CHARS)), origin: '', files: [], loose: false, worded: true }

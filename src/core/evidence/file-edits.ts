@@ -28,8 +28,11 @@ export type FileEdit =
   | { readonly file: string; readonly kind: 'restore' }
   /** Became what another file is now (`cp`, `mv`): a backup copied back is the file as it was when backed up. */
   | { readonly file: string; readonly kind: 'copy'; readonly from: string }
-  /** Changed it in a way the call does not show. */
-  | { readonly file: string; readonly kind: 'other' }
+  /**
+   * Changed it in a way the call does not show. `log`: a program's output captured into the file (`> run.log`,
+   * `| tee run.log`): a record of a run, not a change to what runs.
+   */
+  | { readonly file: string; readonly kind: 'other'; readonly log?: true }
 
 /** The content of a file that is not there. */
 export const ABSENT = fingerprint('\u0000absent')
@@ -103,7 +106,9 @@ export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit
 function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdit[] {
   const shown = simple.bodies[0] ?? printed(words)
   return simple.writes.map((file): FileEdit => {
-    if (shown === undefined || (words.length > 1 && words[0] === 'cat')) return { file, kind: 'other' }
+    if (words.length > 1 && words[0] === 'cat') return { file, kind: 'other' }
+    // A program's output captured: a log of its run.
+    if (shown === undefined) return { file, kind: 'other', log: true }
     return simple.appends.includes(file)
       ? { file, kind: 'insert', text: shown.slice(0, TEXT_CHARS), line: undefined }
       : { file, kind: 'content', content: fingerprint(shown) }
@@ -139,6 +144,8 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
       // One file copied onto another is that file's content there; several go into a folder.
       return operands.length === 2 ? [{ file: operands[1]!, kind: 'copy', from: operands[0]! }] : [{ file: operands.at(-1)!, kind: 'other' }]
     }
+    // What comes through the pipe, captured into the files as well as shown: a log of the run.
+    case 'tee': return operandsOf(words).filter(file => !file.startsWith('/dev/')).map((file): FileEdit => ({ file, kind: 'other', log: true }))
     case 'ln': case 'touch': case 'truncate': case 'dd': {
       const operands = operandsOf(words)
       return operands.length === 0 ? NO_EDITS : [{ file: operands.at(-1)!, kind: 'other' }]

@@ -24,6 +24,11 @@ export interface Identity {
   readonly changeStands: boolean
   /** Whether the tool runs shell commands (its policy names a `shellCommand`): its output closes the shell's way. */
   readonly shell: boolean
+  /**
+   * Whether every change the call makes is a program's output captured into a file (`> run.log`, `| tee run.log`): the
+   * call is a run whose record is kept, a check like any other.
+   */
+  readonly logs: boolean
   /** For a `mutating` call, the edits it shows; empty for any other. */
   readonly edits: readonly FileEdit[]
 }
@@ -66,7 +71,8 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     const key = argumentsKey(known.seed, identityArgs)
     if (key === undefined) return undefined
     const edits = kind === 'mutating' ? editsOf(policy, args, line) : NO_EDITS
-    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier', shell: policy.shellCommand !== undefined, edits }
+    const logs = edits.length > 0 && edits.every(edit => edit.kind === 'other' && edit.log === true)
+    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier', shell: policy.shellCommand !== undefined, logs, edits }
   }
 }
 

@@ -63,6 +63,7 @@ describe('what a shell command looked for', () => {
     ['head into tail', 'head -n 60 a.py | tail -n 20', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 41, last: 60 } }],
     ['cat -n into head into tail', 'cat -n a.py | head -60 | tail -20', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 41, last: 60 } }],
     ['tail from a line into head', 'tail -n +200 a.py | head -n 10', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 200, last: 209 } }],
+    ['head into tail from a line', 'head -100 a.py | tail -n +90', { lookup: { terms: ['a.py'], scope: ['a.py'] }, window: { file: 'a.py', first: 90, last: 100 } }],
   ])('%s', (_, command, expected) => {
     expect(facetsOf('bash', { command, description: 'look' })).toEqual(expected)
   })
@@ -104,6 +105,9 @@ describe('a result that found nothing', () => {
     ['an exit code 1 that does not close the output', '[exit code: 1]\nsrc/a.py', false, false],
     ['a long output that closes with an exit code 1', `${'src/a.py: no such file or directory\n'.repeat(50)}[exit code: 1]`, false, false],
     ['a missing file, then an exit code 1', 'cat: a.py: No such file or directory\n[exit code: 1]', false, true],
+    // A search for the words themselves finds lines that hold them: found, not missing.
+    ['matches of a search for "not found"', 'django/http/response.py:589:class HttpResponseNotFound(HttpResponse):\ndjango/views/defaults.py:32:    # not found\n', false, false],
+    ['a missing file beside a match', 'grep: b.py: No such file or directory\na.py:3:    x = 1\n[exit code: 2]', false, false],
   ])('%s', (_, text, isError, expected) => {
     expect(foundNothing(text, isError)).toBe(expected)
   })

@@ -7,7 +7,7 @@ import { observeCall } from '../../../src/dsh/observe.ts'
 
 const ok = (text: string): ToolExecutionResult => ({ isError: false, value: null, content: [{ type: 'text', text }] })
 const exec = (name: string): ToolExecution => ({ name, arguments: {} }) as unknown as ToolExecution
-const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell, edits: [] })
+const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell, logs: false, edits: [] })
 
 describe('observing a call', () => {
   it('reads a closing `[exit code: N]` as a failure from a shell tool only', () => {
@@ -22,6 +22,13 @@ describe('observing a call', () => {
     // A file tool's text is read as it is: a file may end in anything.
     expect(observeCall(exec('read'), identity(false), ok('all good\n[exit code: 1]'), false).failure).toBeUndefined()
     expect(observeCall(exec('bash'), identity(true), ok(output), true).failure).toBeUndefined()
+  })
+
+  it('reads a run whose output goes into a log as a check, and a command that only writes a file as none', () => {
+    const logged = { ...identity(true), kind: 'mutating', logs: true, edits: [{ file: 'train.log', kind: 'other', log: true }] } as const
+    expect(observeCall(exec('bash'), logged, ok('[timed out after 60s]'), false).failure).toMatchObject({ line: 'timeout' })
+    const written = { ...identity(true), kind: 'mutating', edits: [{ file: 'a.py', kind: 'other' }] } as const
+    expect(observeCall(exec('bash'), written, ok('Traceback (most recent call last):\nValueError: x\n[exit code: 1]'), false).failure).toBeUndefined()
   })
 
   it('carries the edits the identity shows', () => {

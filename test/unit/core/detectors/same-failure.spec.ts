@@ -18,7 +18,7 @@ const run = (output: string, failed = false): CallObservation => checkOf(RUN, ou
 const read = callOf('read', { file_path: 'reproduce.py' }, { kind: 'read' })
 /** A command that hung with no output, as the plugin reads it (its end told apart: see `withEnd`). */
 const hang = (command: string, inputs: string[]): CallObservation =>
-  checkOf(command, '', true, { failure: withEnd(failureOf('', true)!, '', 'timeout'), inputs, result: '[timed out after 30s]' })
+  checkOf(command, '', true, { failure: withEnd(failureOf('', true)!, '', 'timeout', 0), inputs, result: '[timed out after 30s]' })
 
 /** The finding at each call, or `-` for none. */
 const found = (calls: readonly CallObservation[], options?: Parameters<typeof detector>): (SameFailureFinding | '-')[] =>
@@ -37,9 +37,15 @@ describe('the same failure after every fix', () => {
 
   it('is told again every `every` further runs, naming the files edited latest first', () => {
     const calls = [run(nameError(15))]
-    for (let n = 1; n <= 8; n++) calls.push(n === 7 ? editOf('notes.md', 'a', 'b') : rewrite(n), run(nameError(15)))
+    for (let n = 1; n <= 8; n++) calls.push(n === 7 ? editOf('helpers.py', 'a', 'b') : rewrite(n), run(nameError(15)))
     const told = found(calls).map((finding, at) => finding === '-' ? '-' : `${at}: ${finding.count} ${finding.edited.join(' ')}`).filter(said => said !== '-')
-    expect(told).toEqual(['4: 3 reproduce.py', '14: 8 notes.md reproduce.py'])
+    expect(told).toEqual(['4: 3 reproduce.py', '14: 8 helpers.py reproduce.py'])
+  })
+
+  it('takes an edit of documentation for no attempt: a page no run executes', () => {
+    const doc = (file: string): CallObservation => editOf(file, 'a', 'b')
+    const calls = [run(nameError(15)), doc('CHANGES.rst'), run(nameError(15)), doc('docs/usage.md'), run(nameError(15)), doc('README'), run(nameError(15))]
+    expect(found(calls).filter(finding => finding !== '-')).toEqual([])
   })
 
   it('counts a plain re-run neither as a round nor as a break', () => {
@@ -116,6 +122,16 @@ describe('the same failure after every fix', () => {
     // A new script written and run each time, each hanging with no output: the same outcome under four commands.
     const calls = ['a', 'b', 'c', 'd'].flatMap(name => [shellEditOf(`cat <<'EOF' > ${name}.py\nimport requests\nEOF`), hang(`timeout 30 python ${name}.py`, [`${name}.py`])])
     expect(found(calls).map(finding => finding === '-' ? '-' : `${finding.count} ${finding.commands} ${finding.failure}`)).toEqual(['-', '-', '-', '-', '-', '-', '-', '4 4 timeout'])
+  })
+
+  it('takes one exception from several commands at the third run when changes came between, else at `acrossCommands`', () => {
+    const script = (name: string): CallObservation => shellEditOf(`cat <<'EOF' > ${name}.py\nimport app\nEOF`)
+    const runs = (command: string): CallObservation => checkOf(command, nameError(15), false, { inputs: ['reproduce.py'] })
+    // New scripts written between, each dying at one line of the library: the scripts are not what fails.
+    expect(found([runs('python a.py'), script('b'), runs('python b.py'), script('c'), runs('python c.py')]).at(-1)).toMatchObject({ count: 3, commands: 3 })
+    // One script run under other flags, nothing changed between: a deliberate comparison, told only at the fourth.
+    const flags = ['python run.py', 'python -X dev run.py', 'python -W error run.py', 'python -B run.py'].map(runs)
+    expect(found(flags).map(finding => finding === '-' ? '-' : finding.count)).toEqual(['-', '-', '-', 4])
   })
 
   it('takes edits made to a check\'s own input as aimed only when the outcome names no file', () => {

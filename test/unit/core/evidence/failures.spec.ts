@@ -152,18 +152,31 @@ describe('a failure an output reports in words', () => {
     expect(reportedFailure('Your code has been rated at 10.00/10\n')).toBeUndefined()
     expect(reportedFailure('==== 4 passed, 146 errors in 32.82s ====\n')).toBeUndefined()
   })
+
+  it('is none for a warning, a glog record at info or warning level, or a count of none', () => {
+    expect(reportedFailure('UserWarning: cannot import name foo, using fallback\nDone\n')).toBeUndefined()
+    expect(reportedFailure('WARNING: config.yml not found, using defaults\n')).toBeUndefined()
+    expect(reportedFailure('I1207 12:00:00.123 main.cc:10] retry failed once, trying again\nW1207 12:00:01.000 main.cc:12] unable to reach cache\n')).toBeUndefined()
+    expect(reportedFailure('ran 12 checks, 0 failed\n')).toBeUndefined()
+    // An error record in the same log, or an error after a warning, is still a report.
+    expect(reportedFailure('W1207 12:00:01.000 main.cc:12] slow\nE1207 12:00:02.000 main.cc:20] connection refused\n')?.line).toBe('E1207 12:00:02.000 main.cc:20] connection refused')
+    expect(reportedFailure('WARNING: deprecated flag\nError: missing input file\n')?.line).toBe('Error: missing input file')
+  })
 })
 
 describe('a failure that printed nothing', () => {
-  it('is told by how it ended: every hang with no output is one outcome, an exit status another', () => {
+  it('is told by how it ended: every hang with no output is one outcome whatever ran it, a silent exit its command\'s own', () => {
     const empty = failureOf('', true)!
-    const hang = withEnd(empty, '', 'timeout')
+    const hang = withEnd(empty, '', 'timeout', 1)
     expect(hang).toMatchObject({ line: 'timeout' })
-    expect(withEnd(empty, '\n', 'timeout').same).toBe(hang.same)
-    expect(withEnd(empty, '', 'exit code: 1').same).not.toBe(hang.same)
+    expect(withEnd(empty, '\n', 'timeout', 2).same).toBe(hang.same)
+    expect(withEnd(empty, '', 'exit code: 1', 1).same).not.toBe(hang.same)
+    // `command -v cmake` and `test -x configure` both exit 1 silently: two outcomes, not one.
+    expect(withEnd(empty, '', 'exit code: 1', 1).same).not.toBe(withEnd(empty, '', 'exit code: 1', 2).same)
+    expect(withEnd(empty, '', 'exit code: 1', 1).same).toBe(withEnd(empty, '', 'exit code: 1', 1).same)
     // A failure that printed something is as it was.
     const printed = failureOf('ValueError: bad\n', true)!
-    expect(withEnd(printed, 'ValueError: bad\n', 'timeout')).toBe(printed)
+    expect(withEnd(printed, 'ValueError: bad\n', 'timeout', 1)).toBe(printed)
   })
 })
 

@@ -59,7 +59,10 @@ describe('the edits of a shell command', () => {
     // printf, and echo with options, are their words: the same command, the same content, unexpanded.
     ["printf 'x = %d\\n' 1 > a.py", [write('a.py', '\u0000printf\u0000x = %d\\n\u00001')]],
     ['echo -e "a\\tb" > a.py', [write('a.py', '\u0000echo\u0000-e\u0000a\\tb')]],
-    ['python gen.py > out.txt', [other('out.txt')]],
+    // A program's output captured into a file, or through tee: a log of the run.
+    ['python gen.py > out.txt', [{ file: 'out.txt', kind: 'other', log: true }]],
+    ['timeout 60 python train.py > train.log 2>&1', [{ file: 'train.log', kind: 'other', log: true }]],
+    ['python x.py | tee -a run.log /dev/stderr', [{ file: 'run.log', kind: 'other', log: true }]],
     ['cat a.py b.py > c.py', [other('c.py')]],
     // git: back to the committed version, or anything changed.
     ['git checkout django/db/base.py && python3 apply_fix.py', [{ file: 'django/db/base.py', kind: 'restore' }]],
