@@ -156,8 +156,11 @@ class AgentState implements BrakeState {
     this.options = options
     this.onFault = onFault
     this.entries = entries
-    // The list's first entry makes the identical-calls detector, with its own type: a list that begins otherwise does
-    // not compile here.
+    // The list's first entry makes the identical-calls detector, with its own type: a list that begins otherwise (one
+    // that leaves it out) would lose its first detector unseen.
+    if (entries[0]?.kind !== 'identical-calls') {
+      throw new Error(`dsh-brake: the call detectors must begin with identical-calls, got ${entries[0]?.kind ?? 'none'}`)
+    }
     this.identical = CALL_DETECTORS[0].create(options['identical-calls'])
     this.detectors = [this.identical, ...createCallDetectors(options, entries.slice(1))]
     this.responses = createSameResponseDetector(options['same-response'])

@@ -8,7 +8,7 @@
 import { remember, touch } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
-import { createFileStates, MAX_FILES, ORIGINAL, type Visit } from '../evidence/file-states.js'
+import { createFileStates, MAX_FILES, ORIGINAL, type FileStates, type Visit } from '../evidence/file-states.js'
 import type { CallObservation, CallStep } from '../types.js'
 import type { EditRevertFinding, Evidence } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
@@ -26,7 +26,7 @@ export const SPAN = 15
 /** Outcomes remembered per check: its latest, each different from the one before. */
 export const OUTCOMES = 8
 /** States entered since the latest check that wait for its outcome. */
-const ENTERED = 16
+export const ENTERED = 16
 /** Edits remembered, latest last, to tell which files were touched between two runs of a check. */
 export const EDITS_KEPT = 64
 /** The outcome of a check that passed, as a state's outcome. */
@@ -89,11 +89,13 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       remember(originalAt, file, observed, MAX_FILES)
     }
     if (before === undefined || before.outcome === undefined || before.outcome === PASSED || visit.state === ORIGINAL) return
-    // Back in a version that failed: made again with nothing tried in between; or made again by the very edit that
-    // made it first, by turns with other versions, each tried, none of them the original (a version tried again after
-    // a revert is a fresh start, as a deleted debug line is no re-made edit).
+    // Back in a version that failed: the edit undone made again (from where it was made, or by the same edit) with
+    // nothing tried in between, where an untested edit taken back returns from elsewhere and is no redo; or made again
+    // by the very edit that made it first, by turns with other versions, each tried, none of them the original (a
+    // version tried again after a revert is a fresh start, as a deleted debug line is no re-made edit).
+    const again = visit.from === before.from || visit.by === before.by
     const toggled = before.by === visit.by && (originalAt.get(file) ?? 0) < before.leftAt
-    if (lastCheckAt < before.leftAt || toggled) redone = { file, before }
+    if ((lastCheckAt < before.leftAt && again) || toggled) redone = { file, before }
   }
 
   return {
@@ -156,11 +158,19 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       editAts.length = 0
       editFiles.length = 0
     },
-    size: () => ({ fileStates: files.size, checkOutcomes: checks.size, editsKept: Math.min(made, EDITS_KEPT) }),
+    size: () => ({ ...sizeOf(files, checks), editsKept: Math.min(made, EDITS_KEPT), statesEntered: entered.length }),
   }
 }
 
 // Helpers of the module rather than closures: functions of the module are made once, closures for every agent.
+
+/** How many entries the file states and the checks hold now, and the most any one of them holds. */
+function sizeOf(files: FileStates, checks: ReadonlyMap<number, Check>): Record<string, number> {
+  let outcomes = 0
+  for (const check of checks.values()) outcomes = Math.max(outcomes, check.outcomes.length)
+  const { visits, changes } = files.largest()
+  return { fileStates: files.size, checkOutcomes: checks.size, outcomesPerCheck: outcomes, visitsPerFile: visits, changesPerFile: changes }
+}
 
 /**
  * Whether an edit made after call `from` and before call `until` touched a file in `files`, of the latest edits: a

@@ -61,7 +61,7 @@ export const EDITS_KEPT = 64
 /** Files edited meanwhile that a notice names. */
 export const NAMED_EDITS = 3
 /** Different commands a chain remembers, to count them. */
-const COMMANDS = 8
+export const COMMANDS = 8
 /** Files a chain remembers as changed between its runs. */
 export const TOUCHED_FILES = 16
 
@@ -150,7 +150,15 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
   }
 
   size(): Readonly<Record<string, number>> {
-    return { failingChecks: this.chains.size, outcomeEdits: Math.min(this.made, EDITS_KEPT) }
+    let commands = 0
+    let files = 0
+    for (const chain of this.chains.values()) {
+      commands = Math.max(commands, chain.commands.length)
+      files = Math.max(files, chain.touched.length, chain.edited.length)
+    }
+    return {
+      failingChecks: this.chains.size, outcomeEdits: Math.min(this.made, EDITS_KEPT), commandsPerChain: commands, filesPerChain: files,
+    }
   }
 
   /** Remember the edits of call `at`, the oldest falling off. */

@@ -32,6 +32,8 @@ export interface Visit {
   outcome: number | undefined
   /** The edit that brought the file into the state, as a fingerprint: the same edit made again gives the same one. */
   readonly by: number
+  /** The state the file was in before: an edit made again leaves the state it left then. */
+  readonly from: number
 }
 
 /** Hears a file that moved to another state: its new visit, and the visit of an earlier stay in that same state, if any. */
@@ -65,12 +67,14 @@ export interface FileStates {
   clear(): void
   /** Files remembered now. */
   readonly size: number
+  /** The most visits and changes any one file holds now (for the bound checks in the tests). */
+  largest(): { readonly visits: number; readonly changes: number }
 }
 
 /** Create the file states of one agent. */
 export function createFileStates(): FileStates {
   const files = new Map<string, FileState>()
-  // Gives each edit that cannot be read a state of its own.
+  // Gives each edit that cannot be read a state, and a key, of its own.
   let unseen = 0
 
   function move(name: string, file: FileState, at: number, edit: FileEdit, onMove: OnMove): void {
@@ -85,7 +89,7 @@ export function createFileStates(): FileStates {
     if (to === latest.state) return
     latest.leftAt = at
     const before = earlierVisit(visits, to)
-    const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined, by: editKey(edit) }
+    const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined, by: editKey(edit, ++unseen), from: latest.state }
     visits.push(entered)
     if (visits.length > MAX_VISITS) visits.shift()
     onMove(name, entered, before)
@@ -111,6 +115,15 @@ export function createFileStates(): FileStates {
       files.clear()
       states.size = 0
     },
+    largest() {
+      let visits = 0
+      let changes = 0
+      for (const file of files.values()) {
+        visits = Math.max(visits, file.visits.length)
+        changes = Math.max(changes, file.changes.length)
+      }
+      return { visits, changes }
+    },
     size: 0,
   }
   return states
@@ -132,7 +145,7 @@ function originalOf(name: string): number {
 
 /** A file not yet edited, as far as the brake saw. */
 function fresh(): FileState {
-  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined, by: ORIGINAL }] }
+  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined, by: ORIGINAL, from: ORIGINAL }] }
 }
 
 /**
@@ -180,20 +193,20 @@ function applyEdit(file: FileState, fileEdit: FileEdit): boolean {
   return file.changes.length > MAX_CHANGES
 }
 
-/** An edit as a fingerprint: the same edit of the same file, made again, gives the same one; one not read, a new one. */
-function editKey(edit: FileEdit): number {
+/**
+ * An edit as a fingerprint: the same edit of the same file, made again, gives the same one; one not read, a new one
+ * (`unread`, a number the agent's file states never gave before).
+ */
+function editKey(edit: FileEdit, unread: number): number {
   switch (edit.kind) {
     case 'content': return fingerprint(`c\u0000${edit.content}`)
     case 'replace': return fingerprint(`r\u0000${edit.old}\u0000${edit.new}`)
     case 'insert': return fingerprint(`i\u0000${edit.line}\u0000${edit.text}`)
     case 'delete': return fingerprint(`d\u0000${edit.line}\u0000${edit.pattern}`)
     case 'restore': return ORIGINAL
-    case 'copy': case 'other': return fingerprint(`\u0000unread ${++unread}`)
+    case 'copy': case 'other': return fingerprint(`\u0000unread ${unread}`)
   }
 }
-
-// Gives each edit that cannot be read a key of its own.
-let unread = 0
 
 /** The state a file's changes bring it to: its base, plus each change, modulo {@link MODULUS}. */
 function stateOf(file: FileState): number {

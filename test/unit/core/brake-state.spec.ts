@@ -1,14 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createBrakeState, LATEST_CALLS } from '../../../src/core/brake-state.ts'
+import { CALL_DETECTORS } from '../../../src/core/detectors/call-detectors.ts'
 import { ANSWERED, OUTPUTS, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors/near-duplicate.ts'
 import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
-import { EDITS_KEPT } from '../../../src/core/detectors/edit-revert.ts'
-import { EDITS_KEPT as OUTCOME_EDITS } from '../../../src/core/detectors/same-failure.ts'
+import { EDITS_KEPT, ENTERED, OUTCOMES } from '../../../src/core/detectors/edit-revert.ts'
+import { COMMANDS, EDITS_KEPT as OUTCOME_EDITS, TOUCHED_FILES } from '../../../src/core/detectors/same-failure.ts'
 import { failureOf } from '../../../src/core/evidence/failures.ts'
 import { shellEdits } from '../../../src/core/evidence/file-edits.ts'
-import { MAX_FILES } from '../../../src/core/evidence/file-states.ts'
+import { MAX_CHANGES, MAX_FILES, MAX_VISITS } from '../../../src/core/evidence/file-states.ts'
 import { callOf, type Override } from '../../support/observations.ts'
 
 const options = {
@@ -50,6 +51,14 @@ describe('progress', () => {
     ['a shell change before a failing command is', [test, test, edit('v1', { failed: true, changeStands: true }), test], 1],
   ])('%s', (_, calls, expected) => {
     expect(testChain(calls)).toBe(expected)
+  })
+
+  it('refuses a list of call detectors that does not begin with identical-calls, whose place it would take unseen', () => {
+    const withoutIdentical = CALL_DETECTORS.filter(entry => entry.kind !== 'identical-calls')
+    expect(() => createBrakeState(options, undefined, withoutIdentical)).toThrow('dsh-brake: the call detectors must begin with identical-calls, got same-error')
+    expect(() => createBrakeState(options, undefined, [])).toThrow('got none')
+    expect(createBrakeState(options, undefined, CALL_DETECTORS.slice(0, 2)).size()).not.toHaveProperty('seenLines')
+    expect(createBrakeState(options).size()).toHaveProperty('seenLines')
   })
 
   it('forgets progress and chains on reset', () => {
@@ -260,6 +269,12 @@ describe('bounded state', () => {
         expect(size['outcomeEdits']).toBeLessThanOrEqual(OUTCOME_EDITS)
         expect(size['fileStates']).toBeLessThanOrEqual(MAX_FILES)
         expect(size['editsKept']).toBeLessThanOrEqual(EDITS_KEPT)
+        expect(size['outcomesPerCheck']).toBeLessThanOrEqual(OUTCOMES)
+        expect(size['visitsPerFile']).toBeLessThanOrEqual(MAX_VISITS)
+        expect(size['changesPerFile']).toBeLessThanOrEqual(MAX_CHANGES)
+        expect(size['statesEntered']).toBeLessThanOrEqual(ENTERED)
+        expect(size['commandsPerChain']).toBeLessThanOrEqual(COMMANDS)
+        expect(size['filesPerChain']).toBeLessThanOrEqual(TOUCHED_FILES)
         expect(size['answered']).toBeLessThanOrEqual(ANSWERED)
         expect(size['outputs']).toBeLessThanOrEqual(OUTPUTS)
         expect(size['seenLines']).toBeLessThanOrEqual(SEEN_LINES)

@@ -86,6 +86,10 @@ describe('edits that undo each other', () => {
       shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '32d' app/models.py"),
       shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, 'NameError: name \'code\' is not defined\n', true),
     ]],
+    ['an untested edit is taken back, and the check run again', [
+      editOf('app/models.py', 'x = 1', 'x = 2'), checkOf(RUN, syntaxError, true), editOf('app/models.py', 'x = 2', 'x = 3'),
+      editOf('app/models.py', 'x = 3', 'x = 2'), checkOf(RUN, syntaxError, true),
+    ]],
     ['an edit the brake cannot read between', [
       shellEditOf(`sed -i '32i\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true), shellEditOf("sed -i '3c\\pass' app/models.py"),
       shellEditOf(`sed -i '31a\\${DEBUG}' app/models.py`), checkOf(RUN, syntaxError, true),
@@ -163,8 +167,12 @@ describe('edits that undo each other', () => {
   it('keep at most `maxTracked` checks, and forget everything on reset', () => {
     const editReverts = detector(2)
     observeAll(editReverts, [shellEditOf("sed -i 's/a/b/' x.py"), ...['a', 'b', 'c'].map(name => checkOf(`python ${name}.py`, 'ValueError\n', true))])
-    expect(editReverts.size()).toEqual({ fileStates: 1, checkOutcomes: 2, editsKept: 1 })
+    expect(editReverts.size()).toEqual({
+      fileStates: 1, checkOutcomes: 2, editsKept: 1, outcomesPerCheck: 1, visitsPerFile: 2, changesPerFile: 1, statesEntered: 0,
+    })
     editReverts.reset()
-    expect(editReverts.size()).toEqual({ fileStates: 0, checkOutcomes: 0, editsKept: 0 })
+    expect(editReverts.size()).toEqual({
+      fileStates: 0, checkOutcomes: 0, editsKept: 0, outcomesPerCheck: 0, visitsPerFile: 0, changesPerFile: 0, statesEntered: 0,
+    })
   })
 })
