@@ -63,9 +63,11 @@ export function foundNothing(text: string, isError: boolean): boolean {
   const body = withoutSearchExit(text.trimEnd()).trim()
   if (!isError && (body === '' || body === '(no output)' || body === 'No matches found' || body === 'No files found' || body === '0')) return true
   if (body.length > 600 || /command not found/i.test(body)) return false
-  // Every line says a path is not there (`grep: x.py: No such file or directory`, `ls: cannot access …`); a match line of
-  // a search (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words.
-  return body.split('\n').every(line => line.trim() === '' || SHELL_END.test(line) || (MISSING.test(line) && !MATCH_LINE.test(line)))
+  // Every line says a path is not there (`grep: x.py: No such file or directory`, `ls: cannot access …`), and one at
+  // least does (a bare exit status, or an error with no words, says nothing of what is there); a match line of a search
+  // (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words.
+  const said = body.split('\n').filter(line => line.trim() !== '' && !SHELL_END.test(line))
+  return said.length > 0 && said.every(line => MISSING.test(line) && !MATCH_LINE.test(line))
 }
 
 /** What a tool says of a path that is not there. */

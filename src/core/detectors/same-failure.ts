@@ -18,7 +18,8 @@
  * none touched a file the outcome points to (the file an exception was raised in; the files a failure's output names
  * near its end) or, for an outcome that points to no file, a file both runs' commands name (the experiment's own
  * input, such as the environment file `conda env create -f env.yml` reads). A debug print put in or taken out is no
- * attempt (file-edits.ts tells them): it watches the code, it does not change it. Runs of other commands in between,
+ * attempt (file-edits.ts tells them): it watches the code, it does not change it; nor is a page of documentation
+ * edited, or a log the run writes its output into. Runs of other commands in between,
  * ending otherwise, neither count nor break it: a person weighing one outcome looks past the others; the same command
  * passing (or printing nothing, not failing) breaks it, while ending another way does not (an outcome the edits bring
  * back is no news either). A new script written and run is a new command: writing it is no change aimed at the
@@ -26,15 +27,15 @@
  * (it may have touched them), and at none that points nowhere (a hang with no output after an install is the install's
  * outcome too); it is no attempt at changing one check's output. Runs from more than one command need
  * `acrossCommands` before the first notice: another wrapper or flag is a quicker try than an edit; an exception raised
- * at one place is told at the same count from several commands as from one (new scripts dying alike at one line of a
- * library: the scripts are not what fails). A failure worded in a line of an output that did not fail counts across
- * commands only.
+ * at one place, with files changed between the runs, is told at the same count from several commands as from one (new
+ * scripts dying alike at one line of a library: the scripts are not what fails). A failure worded in a line of an
+ * output that did not fail counts across commands only.
  * Design: docs/design.md#the-same-failure-after-every-fix
  * @module dsh-brake/core/detectors/same-failure
  */
 import { remember } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
-import { ANY_FILE } from '../evidence/file-edits.js'
+import { ANY_FILE, type FileEdit } from '../evidence/file-edits.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
 import type { CallObservation, CallStep } from '../types.js'
 import type { Evidence, SameFailureFinding } from '../kinds.js'
@@ -100,8 +101,8 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
   // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
   private readonly editAts: number[] = []
   private readonly editFiles: string[] = []
-  // Whether each edit only put in or took out a debug print (1) or not (0).
-  private readonly editProbes: number[] = []
+  // What each edit was to a failure ({@link editClass}).
+  private readonly editClasses: number[] = []
   private made = 0
   // The call of the latest run (of any check) before the one being judged.
   private lastCheck = 0
@@ -128,7 +129,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       this.lastCheck = at
       return undefined
     }
-    const edits: Edits = { ats: this.editAts, files: this.editFiles, probes: this.editProbes, made: this.made }
+    const edits: Edits = { ats: this.editAts, files: this.editFiles, classes: this.editClasses, made: this.made }
     // A check's unchanged output is its own; a failure is the same whatever ran it.
     const told = failure !== undefined
       ? this.extend(failure.same, call, at, edits, failure)
@@ -146,7 +147,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     this.lastCheck = 0
     this.editAts.length = 0
     this.editFiles.length = 0
-    this.editProbes.length = 0
+    this.editClasses.length = 0
   }
 
   size(): Readonly<Record<string, number>> {
@@ -167,8 +168,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       const slot = this.made++ % EDITS_KEPT
       this.editAts[slot] = at
       this.editFiles[slot] = edit.file
-      // A debug print, a page of documentation, a run's log: no attempt at what a run shows.
-      this.editProbes[slot] = 'probe' in edit || (edit.kind === 'other' && edit.log === true) || isDocumentation(edit.file) ? 1 : 0
+      this.editClasses[slot] = editClass(edit)
     }
   }
 
@@ -224,7 +224,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     if (before !== undefined && near && !aimed(edits, before.at, at, files)) {
       before.n++
       before.edited = latestEdited(editedBetween(edits, before.at, at), before.edited)
-      const changed = editedBetween(edits, before.at, at, false)
+      const changed = editedBetween(edits, before.at, at, true)
       before.touched = [...changed, ...before.touched.filter(file => !changed.includes(file))].slice(0, TOUCHED_FILES)
       return before
     }
@@ -258,11 +258,23 @@ function scriptOf(chain: Chain): string {
 
 // Helpers of the module rather than closures: functions of the module are made once, closures for every agent.
 
-/** Documentation: a page no run executes (`README.md`, `docs/x.rst`, `CHANGES`), whatever the language of the code. */
-const DOCUMENTATION = /(?:\.(?:md|markdown|rst|adoc)|(?:^|\/)(?:CHANGES|CHANGELOG|NEWS|AUTHORS|README|HISTORY)(?:\.\w+)?)$/i
+/**
+ * What an edit is to a failure: an attempt at it; a debug print (it watches the code, it does not change it); a page of
+ * documentation (no run executes it, though a doctest's failure may point to it); a run's own log (its output, kept).
+ * Only an attempt makes a run a new try; a debug print and a log are never aimed at what fails.
+ */
+const ATTEMPT = 0
+const DEBUG_PRINT = 1
+const DOCUMENTATION = 2
+const RUN_LOG = 3
 
-function isDocumentation(file: string): boolean {
-  return DOCUMENTATION.test(file)
+/** A page of documentation: `README.md`, `docs/x.rst`, `CHANGES`, `NEWS.txt` (the names as projects write them). */
+const DOCUMENTATION_PAGE = /\.(?:md|markdown|rst|adoc)$|(?:^|\/)(?:CHANGES|CHANGELOG|NEWS|AUTHORS|README|HISTORY)(?:\.txt)?$/
+
+function editClass(edit: FileEdit): number {
+  if ('probe' in edit) return DEBUG_PRINT
+  if (edit.kind === 'other' && edit.log === true) return RUN_LOG
+  return DOCUMENTATION_PAGE.test(edit.file) ? DOCUMENTATION : ATTEMPT
 }
 
 /** One number for a check's output and the check: the same output of another check is another outcome. */
@@ -275,30 +287,30 @@ function shared(inputs: readonly string[], earlier: readonly string[]): string[]
   return inputs.filter(file => earlier.some(other => sameFile(file, other)))
 }
 
-/** The latest edits, a ring of columns: the call each was made in, the file it named, whether it was a debug print. */
+/** The latest edits, a ring of columns: the call each was made in, the file it named, what it was ({@link editClass}). */
 interface Edits {
   readonly ats: readonly number[]
   readonly files: readonly string[]
-  readonly probes: readonly number[]
+  readonly classes: readonly number[]
   /** Edits made in all. */
   readonly made: number
 }
 
 /**
- * Whether an edit other than a debug print was made after call `from`, up to call `until` (an edit made by the run's own
+ * Whether an attempt (no debug print, documentation or log) was made after call `from`, up to call `until` (an edit made by the run's own
  * call comes before its run); with `placed`, only one the brake can place (a file it names): a commit, an install or a
  * patch is no attempt at changing what one check shows.
  */
 function changedBetween(edits: Edits, from: number, until: number, placed: boolean): boolean {
   for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
     const at = edits.ats[slot]!
-    if (at > from && at <= until && edits.probes[slot] === 0 && (!placed || edits.files[slot] !== ANY_FILE)) return true
+    if (at > from && at <= until && edits.classes[slot] === ATTEMPT && (!placed || edits.files[slot] !== ANY_FILE)) return true
   }
   return false
 }
 
 /**
- * Whether an edit other than a debug print, made after call `from` up to call `until`, touched a file in `files`, or may
+ * Whether an edit other than a debug print or a log, made after call `from` up to call `until`, touched a file in `files`, or may
  * have (a change the brake cannot place: a patch may touch any of them). An outcome that points to no file cannot be
  * aimed at by place: a hang with no output after an install is that install's outcome too.
  */
@@ -307,7 +319,7 @@ function aimed(edits: Edits, from: number, until: number, files: readonly string
   for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
-    if (at <= from || at > until || edits.probes[slot] === 1) continue
+    if (at <= from || at > until || edits.classes[slot] === DEBUG_PRINT || edits.classes[slot] === RUN_LOG) continue
     if (file === ANY_FILE || files.some(named => sameFile(file, named))) return true
   }
   return false
@@ -315,15 +327,16 @@ function aimed(edits: Edits, from: number, until: number, files: readonly string
 
 /**
  * The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left
- * out); with `probes` false, debug prints left out too.
+ * out, and a run's log): every edit, or with `attempts` only the attempts (no debug print, no page of documentation).
  */
-function editedBetween(edits: Edits, from: number, until: number, probes = true): string[] {
+function editedBetween(edits: Edits, from: number, until: number, attempts = false): string[] {
   const files: string[] = []
   for (let back = Math.min(edits.made, EDITS_KEPT); back >= 1; back--) {
     const slot = (edits.made - back) % EDITS_KEPT
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
-    if (!probes && edits.probes[slot] === 1) continue
+    const kind = edits.classes[slot]!
+    if (kind === RUN_LOG || (attempts && kind !== ATTEMPT)) continue
     if (at > from && at <= until && file !== ANY_FILE && !files.includes(file)) files.push(file)
   }
   return files

@@ -293,24 +293,28 @@ export function withEnd(failure: Failure, body: string, end: string, key: number
 const ERROR_WORDS = /\b(?:error|abort(?:ed)?|fatal|fail(?:ed|ure)?|invalid|unknown command|cannot|can't|unable to|not found|no such|denied|refused|exception|traceback|segmentation fault|core dumped|panic)\b/i
 
 /**
- * Lines that use those words without reporting a failure: a warning (`UserWarning: … cannot …`, `WARNING: … not
- * found, using default`), a glog record at info or warning level (`I1207 12:00:00 …`, `W1207 …`), and a count of
- * none (`0 failed`, `no errors`). A run that warns and goes on did not fail.
+ * Lines that use those words without reporting a failure: a warning, as a line begins with one (`WARNING: … not found,
+ * using default`, `warnings.warn(…)`, `[warn] …`) or as Python writes one (`app.py:3: UserWarning: … cannot …`), and a
+ * glog record at info or warning level (`I1207 12:00:00 …`, `W1207 …`). A run that warns and goes on did not fail; a
+ * line that only mentions warnings beside a failure (`1 failed, 2 warnings`, `1 warning and 1 error`) still reports it.
  */
-const NOT_A_REPORT = /warn(?:ing)?s?\b|^[IW]\d{4} |\b(?:0|no|zero) (?:failed|failures?|errors?)\b/i
+const WARNING_LINE = /^(?:warn(?:ing)?s?\b|\[warn|[IW]\d{4} )|\b[A-Z]\w*Warning: /i
+
+/** A count of none (`0 failed`, `no errors`): read as no word of failure, the rest of its line still read. */
+const NONE_COUNTED = /\b(?:0|no|zero) (?:failed|failures?|errors?)\b/gi
 
 /**
  * The failure a check that did not fail reports in words: the last line among its last lines that reads as an error
- * (see {@link ERROR_WORDS}) and is not a warning ({@link NOT_A_REPORT}), whatever noise came before or after it (a
- * simulator's prompts, a banner, `Goodbye`). Two runs that end on the same such line ended the same way. Undefined
- * when no line reads so.
+ * (see {@link ERROR_WORDS}; counts of none left out) and is not a warning ({@link WARNING_LINE}), whatever noise came
+ * before or after it (a simulator's prompts, a banner, `Goodbye`). Two runs that end on the same such line ended the
+ * same way. Undefined when no line reads so.
  */
 export function reportedFailure(body: string): Failure | undefined {
   const start = tailStart(body, TAIL_LINES)
   const lines = body.slice(start).split('\n')
   for (let at = lines.length - 1; at >= 0; at--) {
     const line = lines[at]!.trim()
-    if (line === '' || !ERROR_WORDS.test(line) || NOT_A_REPORT.test(line)) continue
+    if (line === '' || WARNING_LINE.test(line) || !ERROR_WORDS.test(line.replace(NONE_COUNTED, ''))) continue
     const said = normalizeResult(line.slice(0, LINE_CHARS))
     const same = fingerprint(`\u0001${said}`)
     return { same, place: same, line: detached(line.slice(0, LINE_CHARS)), origin: '', files: [], loose: false, worded: true }

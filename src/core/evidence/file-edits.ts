@@ -107,8 +107,8 @@ function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdi
   const shown = simple.bodies[0] ?? printed(words)
   return simple.writes.map((file): FileEdit => {
     if (words.length > 1 && words[0] === 'cat') return { file, kind: 'other' }
-    // A program's output captured: a log of its run.
-    if (shown === undefined) return { file, kind: 'other', log: true }
+    // A program's output captured into a log of its run (`> run.log`); into any other file, a change unseen.
+    if (shown === undefined) return isLogFile(file) ? { file, kind: 'other', log: true } : { file, kind: 'other' }
     return simple.appends.includes(file)
       ? { file, kind: 'insert', text: shown.slice(0, TEXT_CHARS), line: undefined }
       : { file, kind: 'content', content: fingerprint(shown) }
@@ -144,8 +144,10 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
       // One file copied onto another is that file's content there; several go into a folder.
       return operands.length === 2 ? [{ file: operands[1]!, kind: 'copy', from: operands[0]! }] : [{ file: operands.at(-1)!, kind: 'other' }]
     }
-    // What comes through the pipe, captured into the files as well as shown: a log of the run.
-    case 'tee': return operandsOf(words).filter(file => !file.startsWith('/dev/')).map((file): FileEdit => ({ file, kind: 'other', log: true }))
+    // What comes through the pipe, captured as well as shown: into a log, a log of the run; into any other file (a
+    // heredoc written through `tee`), a change unseen.
+    case 'tee': return operandsOf(words).filter(file => !file.startsWith('/dev/'))
+      .map((file): FileEdit => isLogFile(file) ? { file, kind: 'other', log: true } : { file, kind: 'other' })
     case 'ln': case 'touch': case 'truncate': case 'dd': {
       const operands = operandsOf(words)
       return operands.length === 0 ? NO_EDITS : [{ file: operands.at(-1)!, kind: 'other' }]
@@ -155,6 +157,14 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
     // Most simple commands of a line that changes files (`cd`, `python`, `cat` into a file) show no edit of their own.
     default: return NO_EDITS
   }
+}
+
+/**
+ * A file named as a run's log (`train.log`, `nohup.out`, `run.log.1`): what a program prints goes there, not code a
+ * later run executes. Output captured into any other file (`config.yaml`, `scripts/x.py`) may be what runs next.
+ */
+function isLogFile(file: string): boolean {
+  return /\.(?:log|out)(?:\.\d+)?$/i.test(file)
 }
 
 /** No edit: shared by every call and command that shows none (never written to). */

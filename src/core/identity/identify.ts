@@ -72,7 +72,8 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     if (key === undefined) return undefined
     const edits = kind === 'mutating' ? editsOf(policy, args, line) : NO_EDITS
     const logs = edits.length > 0 && edits.every(edit => edit.kind === 'other' && edit.log === true)
-    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier', shell: policy.shellCommand !== undefined, logs, edits }
+    // A log is written before the run it captures, whatever that run's exit: the change stands.
+    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier' || logs, shell: policy.shellCommand !== undefined, logs, edits }
   }
 }
 

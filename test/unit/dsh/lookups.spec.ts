@@ -108,6 +108,10 @@ describe('a result that found nothing', () => {
     // A search for the words themselves finds lines that hold them: found, not missing.
     ['matches of a search for "not found"', 'django/http/response.py:589:class HttpResponseNotFound(HttpResponse):\ndjango/views/defaults.py:32:    # not found\n', false, false],
     ['a missing file beside a match', 'grep: b.py: No such file or directory\na.py:3:    x = 1\n[exit code: 2]', false, false],
+    // An exit status or an error with no words says nothing of what is there.
+    ['an exit code 2 alone (a search tool missing, its errors thrown away)', '[exit code: 2]', false, false],
+    ['an exit code 127 alone', '[exit code: 127]', false, false],
+    ['an empty error', '', true, false],
   ])('%s', (_, text, isError, expected) => {
     expect(foundNothing(text, isError)).toBe(expected)
   })

@@ -46,6 +46,18 @@ describe('the same failure after every fix', () => {
     const doc = (file: string): CallObservation => editOf(file, 'a', 'b')
     const calls = [run(nameError(15)), doc('CHANGES.rst'), run(nameError(15)), doc('docs/usage.md'), run(nameError(15)), doc('README'), run(nameError(15))]
     expect(found(calls).filter(finding => finding !== '-')).toEqual([])
+    // A module named like a page (history.py, news.py) is code: its edits are attempts.
+    const code = [run(nameError(15)), doc('app/history.py'), run(nameError(15)), doc('news.py'), run(nameError(15))]
+    expect(found(code).at(-1)).toMatchObject({ count: 3, edited: ['news.py', 'app/history.py'] })
+  })
+
+  it('takes an edit of the page a doctest fails in as aimed at that failure', () => {
+    const doctest = (): CallObservation => checkOf('python -m doctest docs/usage.rst', 'File "docs/usage.rst", line 12, in usage.rst\nFailed example:\n    add(1, 2)\n', true)
+    const fix = (n: number): CallObservation => editOf('src/add.py', `v${n}`, `v${n + 1}`)
+    const tries = (page: CallObservation[]): CallObservation[] =>
+      [doctest(), fix(1), doctest(), fix(2), ...page, doctest(), fix(3), doctest()]
+    expect(found(tries([])).filter(finding => finding !== '-')).toHaveLength(1)
+    expect(found(tries([editOf('docs/usage.rst', 'a', 'b')])).filter(finding => finding !== '-')).toEqual([])
   })
 
   it('counts a plain re-run neither as a round nor as a break', () => {
@@ -58,6 +70,17 @@ describe('the same failure after every fix', () => {
       kind: 'mutating', edits: [{ file: 'runs.log', kind: 'insert', text: 'FAIL server test', line: undefined }], changeStands: true,
     })
     expect(found(Array.from({ length: 10 }, logged)).filter(finding => finding !== '-')).toEqual([])
+  })
+
+  it('reads a run into its log that fails as any run, and names no log among the edits', () => {
+    const logged = (): CallObservation => checkOf('python3 fetch.py > fetch.log 2>&1', '[timed out after 60s]\n[exit code: 124]', true, {
+      kind: 'mutating', edits: [{ file: 'fetch.log', kind: 'other', log: true }], changeStands: true,
+    })
+    const mend = (n: number): CallObservation => editOf('app/client.py', `retries = ${n}`, `retries = ${n + 1}`)
+    const told = found([logged(), mend(1), logged(), mend(2), logged()]).at(-1)
+    expect(told).toMatchObject({ count: 3, edited: ['app/client.py'] })
+    // The log alone changes nothing: the same run again, kept, is a plain re-run.
+    expect(found([logged(), logged(), logged(), logged()]).filter(finding => finding !== '-')).toEqual([])
   })
 
   it('lets an edit at the failure\'s file break only the round it was made in, not the rounds after', () => {

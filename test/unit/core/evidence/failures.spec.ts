@@ -161,6 +161,17 @@ describe('a failure an output reports in words', () => {
     // An error record in the same log, or an error after a warning, is still a report.
     expect(reportedFailure('W1207 12:00:01.000 main.cc:12] slow\nE1207 12:00:02.000 main.cc:20] connection refused\n')?.line).toBe('E1207 12:00:02.000 main.cc:20] connection refused')
     expect(reportedFailure('WARNING: deprecated flag\nError: missing input file\n')?.line).toBe('Error: missing input file')
+    expect(reportedFailure('/w/app.py:3: UserWarning: cannot find a GPU, using the CPU\n  warnings.warn(\nok\n')).toBeUndefined()
+  })
+
+  it('is the failure a line reports beside warnings or counts of none', () => {
+    for (const line of [
+      '==== 1 failed, 2 warnings in 0.31s ====',
+      'error: could not compile `foo` (bin "foo") due to 1 previous error; 1 warning emitted',
+      '1 warning and 1 error generated.',
+      'Results: 2 failed, 0 errors, 0 skipped',
+    ]) expect(reportedFailure(`running\n${line}\n`)?.line, line).toBe(line)
+    expect(reportedFailure('Results: 5 passed, 0 failed, no errors\n')).toBeUndefined()
   })
 })
 

@@ -59,8 +59,10 @@ describe('the edits of a shell command', () => {
     // printf, and echo with options, are their words: the same command, the same content, unexpanded.
     ["printf 'x = %d\\n' 1 > a.py", [write('a.py', '\u0000printf\u0000x = %d\\n\u00001')]],
     ['echo -e "a\\tb" > a.py', [write('a.py', '\u0000echo\u0000-e\u0000a\\tb')]],
-    // A program's output captured into a file, or through tee: a log of the run.
-    ['python gen.py > out.txt', [{ file: 'out.txt', kind: 'other', log: true }]],
+    // A program's output captured into a log, or through tee: a log of the run; into any other file, a change unseen.
+    ['python gen.py > out.txt', [{ file: 'out.txt', kind: 'other' }]],
+    ['nohup python serve.py > nohup.out 2>&1 &', [{ file: 'nohup.out', kind: 'other', log: true }]],
+    ['echo "[tool]" | sudo tee -a setup.cfg', [{ file: 'setup.cfg', kind: 'other' }]],
     ['timeout 60 python train.py > train.log 2>&1', [{ file: 'train.log', kind: 'other', log: true }]],
     ['python x.py | tee -a run.log /dev/stderr', [{ file: 'run.log', kind: 'other', log: true }]],
     ['cat a.py b.py > c.py', [other('c.py')]],
