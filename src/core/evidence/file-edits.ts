@@ -89,10 +89,13 @@ export function shellEdits(command: string): FileEdit[] {
 /** The edits a command line shows, from its simple commands as already read (see {@link shellEdits}). */
 export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit[] {
   const edits: FileEdit[] = []
+  let fed = false
   for (const simple of commands) {
     const words = commandWords(simple.words)
     if (simple.writes.length > 0) edits.push(...redirectEdits(simple, words))
-    edits.push(...commandEdits(words))
+    edits.push(...commandEdits(words, fed))
+    // What the next command reads through a pipe: a program's output, or text a command gives as it is.
+    fed = simple.bodies.length === 0 && !TEXT_TOOLS.has(words[0] ?? '')
     if (edits.length > MAX_EDITS) return [{ file: ANY_FILE, kind: 'other' }]
   }
   return edits
@@ -106,9 +109,11 @@ export function simpleCommandEdits(commands: readonly SimpleCommand[]): FileEdit
 function redirectEdits(simple: SimpleCommand, words: readonly string[]): FileEdit[] {
   const shown = simple.bodies[0] ?? printed(words)
   return simple.writes.map((file): FileEdit => {
+    // A log is a record of runs, whatever writes into it (`echo "run 3" >> run.log`).
+    if (isLogFile(file)) return { file, kind: 'other', log: true }
     if (words.length > 1 && words[0] === 'cat') return { file, kind: 'other' }
-    // A program's output captured into a log of its run (`> run.log`); into any other file, a change unseen.
-    if (shown === undefined) return isLogFile(file) ? { file, kind: 'other', log: true } : { file, kind: 'other' }
+    // A program's output captured (`python train.py > out.txt`): a log of its run; a text tool's, a file written unseen.
+    if (shown === undefined) return TEXT_TOOLS.has(words[0] ?? '') ? { file, kind: 'other' } : { file, kind: 'other', log: true }
     return simple.appends.includes(file)
       ? { file, kind: 'insert', text: shown.slice(0, TEXT_CHARS), line: undefined }
       : { file, kind: 'content', content: fingerprint(shown) }
@@ -125,8 +130,11 @@ function printed(words: readonly string[]): string | undefined {
   return undefined
 }
 
-/** The edits a simple command's words show (its wrappers stripped). */
-function commandEdits(words: readonly string[]): readonly FileEdit[] {
+/**
+ * The edits a simple command's words show (its wrappers stripped); `fed`: whether what comes through a pipe into it is
+ * a program's output.
+ */
+function commandEdits(words: readonly string[], fed: boolean): readonly FileEdit[] {
   switch (words[0]) {
     case 'sed': return sedEdits(words.slice(1))
     case 'git': return gitEdits(words.slice(1))
@@ -144,10 +152,10 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
       // One file copied onto another is that file's content there; several go into a folder.
       return operands.length === 2 ? [{ file: operands[1]!, kind: 'copy', from: operands[0]! }] : [{ file: operands.at(-1)!, kind: 'other' }]
     }
-    // What comes through the pipe, captured as well as shown: into a log, a log of the run; into any other file (a
-    // heredoc written through `tee`), a change unseen.
+    // What comes through the pipe, captured as well as shown: a program's output, a log of its run; text given as it
+    // is (`cat <<'EOF' | tee x.py`, `echo x | tee -a setup.cfg`), a file written.
     case 'tee': return operandsOf(words).filter(file => !file.startsWith('/dev/'))
-      .map((file): FileEdit => isLogFile(file) ? { file, kind: 'other', log: true } : { file, kind: 'other' })
+      .map((file): FileEdit => fed || isLogFile(file) ? { file, kind: 'other', log: true } : { file, kind: 'other' })
     case 'ln': case 'touch': case 'truncate': case 'dd': {
       const operands = operandsOf(words)
       return operands.length === 0 ? NO_EDITS : [{ file: operands.at(-1)!, kind: 'other' }]
@@ -160,9 +168,12 @@ function commandEdits(words: readonly string[]): readonly FileEdit[] {
 }
 
 /**
- * A file named as a run's log (`train.log`, `nohup.out`, `run.log.1`): what a program prints goes there, not code a
- * later run executes. Output captured into any other file (`config.yaml`, `scripts/x.py`) may be what runs next.
+ * Commands that give text as they are given it or as it already is (a heredoc, a file, a filter of them): what they
+ * write into a file is that file's content, no record of a run.
  */
+const TEXT_TOOLS = new Set(['cat', 'echo', 'printf', 'sed', 'awk', 'head', 'tail', 'sort', 'uniq', 'cut', 'tr', 'jq', 'base64', 'envsubst'])
+
+/** A file named as a run's log (`train.log`, `nohup.out`, `run.log.1`): what goes there is a record of runs. */
 function isLogFile(file: string): boolean {
   return /\.(?:log|out)(?:\.\d+)?$/i.test(file)
 }

@@ -62,12 +62,12 @@ describe('what the stock tools\' edits show', () => {
     expect(editsOf('bash', { command: 'pip install -e .' })).toEqual([{ file: '*', kind: 'other' }])
   })
 
-  it('reads output captured into a log as a run kept, whose change stands whatever its exit; into another file, a change', () => {
+  it('reads a program\'s output captured as a run kept, whose change stands whatever its exit; text written, as a change', () => {
     expect(identify('bash', { command: 'python3 fetch.py > fetch.log 2>&1' })).toMatchObject({
       kind: 'mutating', logs: true, changeStands: true, edits: [{ file: 'fetch.log', kind: 'other', log: true }],
     })
     expect(identify('bash', { command: "cat <<'EOF' | tee scripts/x.py\nprint(1)\nEOF" })).toMatchObject({ logs: false, edits: [{ file: 'scripts/x.py', kind: 'other' }] })
-    expect(identify('bash', { command: 'python gen_config.py > config.yaml' })).toMatchObject({ logs: false, changeStands: false })
+    expect(identify('bash', { command: "sed 's/a/b/' app.py > new.py" })).toMatchObject({ logs: false, changeStands: false })
   })
 
   it('keys a call by its tool name and identity arguments, whichever tool came before it', () => {

@@ -59,10 +59,15 @@ describe('the edits of a shell command', () => {
     // printf, and echo with options, are their words: the same command, the same content, unexpanded.
     ["printf 'x = %d\\n' 1 > a.py", [write('a.py', '\u0000printf\u0000x = %d\\n\u00001')]],
     ['echo -e "a\\tb" > a.py', [write('a.py', '\u0000echo\u0000-e\u0000a\\tb')]],
-    // A program's output captured into a log, or through tee: a log of the run; into any other file, a change unseen.
-    ['python gen.py > out.txt', [{ file: 'out.txt', kind: 'other' }]],
+    // A program's output captured into a file, or through tee, and anything written into a log: a log of the run. Text
+    // given as it is (a heredoc, echo, a filter), written through tee or a redirect: a file written.
+    ['python gen.py > out.txt', [{ file: 'out.txt', kind: 'other', log: true }]],
     ['nohup python serve.py > nohup.out 2>&1 &', [{ file: 'nohup.out', kind: 'other', log: true }]],
+    ['python x.py 2>&1 | tee out.txt', [{ file: 'out.txt', kind: 'other', log: true }]],
+    ['echo "run 3" >> runs.log && python x.py', [{ file: 'runs.log', kind: 'other', log: true }]],
     ['echo "[tool]" | sudo tee -a setup.cfg', [{ file: 'setup.cfg', kind: 'other' }]],
+    ["cat <<'EOF' | tee scripts/x.py\nprint(1)\nEOF", [{ file: 'scripts/x.py', kind: 'other' }]],
+    ["sed 's/a/b/' app.py > new.py", [{ file: 'new.py', kind: 'other' }]],
     ['timeout 60 python train.py > train.log 2>&1', [{ file: 'train.log', kind: 'other', log: true }]],
     ['python x.py | tee -a run.log /dev/stderr', [{ file: 'run.log', kind: 'other', log: true }]],
     ['cat a.py b.py > c.py', [other('c.py')]],
