@@ -1,6 +1,6 @@
 /**
  * The READMEs as the package ships them: every link to a file of the package made absolute, to that file of this very
- * version as published (`docs/install.md` → `https://cdn.jsdelivr.net/npm/dsh-brake@0.2.0/docs/install.md`), so that
+ * version as published (`docs/install.md` → `https://cdn.jsdelivr.net/npm/dsh-brake@0.3.0/docs/install.md`), so that
  * it resolves from the registry's page and from `node_modules` alike. The project names no public repository, so the
  * published package is the one place a link can point at; the files the READMEs link to ship in it for that reason.
  *

@@ -127,6 +127,22 @@ describe('the tarball', () => {
 
   it('is the one the README\'s install lines name', () => {
     for (const readme of ['README.md', 'README.zh.md']) expect(read(readme), readme).toContain(`dsh plugin --profile headless add ./dsh-brake-${version}.tgz`)
+    // Every tarball the docs name is this version's: a recipe naming another is one a user cannot follow.
+    for (const page of ['README.md', 'README.zh.md', 'docs/install.md']) {
+      expect([...read(page).matchAll(/dsh-brake-(\d+\.\d+\.\d+[\w.-]*)\.tgz/g)].map(match => match[1]).filter(named => named !== version), page).toEqual([])
+    }
+  })
+
+  // A build says the version whose changes it holds: the changelog's newest section is this version, dated, and nothing
+  // waits under Unreleased (changes listed there ship in a build that still says the version before them).
+  it('is the changelog\'s newest release, with nothing left unreleased', () => {
+    const changelog = read('CHANGELOG.md')
+    const sections = [...changelog.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)]
+    expect(sections[0]?.[1]).toBe('Unreleased')
+    const unreleased = changelog.slice(sections[0]!.index, sections[1]?.index).split('\n').slice(1).filter(line => line.trim() !== '')
+    expect(unreleased, 'entries under Unreleased').toEqual([])
+    expect(sections[1]?.[1]).toBe(version)
+    expect(sections[1]?.[2]).toMatch(/^\d{4}-\d{2}-\d{2}$/)
   })
 })
 
