@@ -293,12 +293,13 @@ export function withEnd(failure: Failure, body: string, end: string, key: number
 const ERROR_WORDS = /\b(?:error|abort(?:ed)?|fatal|fail(?:ed|ure)?|invalid|unknown command|cannot|can't|unable to|not found|no such|denied|refused|exception|traceback|segmentation fault|core dumped|panic)\b/i
 
 /**
- * Lines that use those words without reporting a failure: a warning, as a line begins with one (`WARNING: … not found,
- * using default`, `warnings.warn(…)`, `[warn] …`) or as Python writes one (`app.py:3: UserWarning: … cannot …`), and a
- * glog record at info or warning level (`I1207 12:00:00 …`, `W1207 …`). A run that warns and goes on did not fail; a
- * line that only mentions warnings beside a failure (`1 failed, 2 warnings`, `1 warning and 1 error`) still reports it.
+ * Lines that use those words without reporting a failure: a warning, a note or a record at info level, as a line begins
+ * with one (`WARNING: … not found, using default`, `warnings.warn(…)`, `[warn] …`, `Note that only core commands are
+ * listed as settings are not configured (error: …)`, `INFO: retry failed once`, a glog `I1207 12:00:00 …` or `W1207 …`)
+ * or as Python writes a warning (`app.py:3: UserWarning: … cannot …`). A run that warns and goes on did not fail; a line
+ * that only mentions warnings beside a failure (`1 failed, 2 warnings`, `1 warning and 1 error`) still reports it.
  */
-const WARNING_LINE = /^(?:warn(?:ing)?s?\b|\[warn|[IW]\d{4} )|\b[A-Z]\w*Warning: /i
+const WARNING_LINE = /^(?:(?:warn(?:ing)?s?|note|hint|info)\b|\[(?:warn|note|info)|[IW]\d{4} )|\b[A-Z]\w*Warning: /i
 
 /** A count of none (`0 failed`, `no errors`): read as no word of failure, the rest of its line still read. */
 const NONE_COUNTED = /\b(?:0|no|zero) (?:failed|failures?|errors?)\b/gi

@@ -162,6 +162,9 @@ describe('a failure an output reports in words', () => {
     expect(reportedFailure('W1207 12:00:01.000 main.cc:12] slow\nE1207 12:00:02.000 main.cc:20] connection refused\n')?.line).toBe('E1207 12:00:02.000 main.cc:20] connection refused')
     expect(reportedFailure('WARNING: deprecated flag\nError: missing input file\n')?.line).toBe('Error: missing input file')
     expect(reportedFailure('/w/app.py:3: UserWarning: cannot find a GPU, using the CPU\n  warnings.warn(\nok\n')).toBeUndefined()
+    // A note within a program's ordinary output, however it words what it notes.
+    expect(reportedFailure('Available subcommands:\n    check\nNote that only Django core commands are listed as settings are not properly configured (error: Requested setting INSTALLED_APPS, but settings are not configured.).\n')).toBeUndefined()
+    expect(reportedFailure('INFO: download failed once, retrying\nDone\n')).toBeUndefined()
   })
 
   it('is the failure a line reports beside warnings or counts of none', () => {
