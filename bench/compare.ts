@@ -78,4 +78,8 @@ if (profileTo !== undefined || allocationsTo !== undefined) {
   console.log(`  reminder ${overhead('reminder').toFixed(0)} ns, base ${overhead('base').toFixed(0)} ns, current ${overhead('current').toFixed(0)} ns`)
   console.log(`  current ÷ base: ${median(ratios).toFixed(3)}× (median of each round's ratio; ${(overhead('current') / overhead('base')).toFixed(3)}× of the medians)`)
   console.log(`  current ÷ reminder: ${(overhead('current') / overhead('reminder')).toFixed(2)}×, base ÷ reminder: ${(overhead('base') / overhead('reminder')).toFixed(2)}×`)
+  // The spread of the rounds' ratios: a figure read without it cannot be told from the machine's swings.
+  const sorted = [...ratios].sort((a, b) => a - b)
+  const quartile = (q: number): string => sorted[Math.round(q * (sorted.length - 1))]!.toFixed(3)
+  console.log(`  current ÷ base, the rounds' ratios: min ${quartile(0)}, quartiles ${quartile(0.25)} / ${quartile(0.75)}, max ${quartile(1)}`)
 }

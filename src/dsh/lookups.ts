@@ -7,7 +7,7 @@
  * `awk 'NR>=A && NR<=B' F`, `head | tail`, `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
  * @module dsh-brake/dsh/lookups
  */
-import { commandWords, simpleCommands } from '../core/identity/shell-command.js'
+import { commandWords, simpleCommands, type ShellLine } from '../core/identity/shell-command.js'
 import type { FileWindow, Lookup } from '../core/types.js'
 
 /** What one call looked for and showed, when it is a lookup. */
@@ -36,8 +36,11 @@ const XARGS_VALUED = new Set(['-I', '-n', '-P', '-d', '-L', '-s', '-E'])
 /** A command line that could be a lookup, by its first words (after a `cd`). */
 const MAY_LOOK = /^\s*(?:cd\s+[^;&|]+(?:&&|;)\s*)?(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|locate|git\s+grep|sed\s+-n|head|tail|awk|cat|nl)\b/
 
-/** The facets of a stock tool's call, from its name and arguments; none for anything else. */
-export function facetsOf(tool: string, args: unknown): Facets {
+/**
+ * The facets of a stock tool's call, from its name and arguments; none for anything else. `line` is the call's command
+ * line as already read, if it was (a shell tool's): its words are then not read again.
+ */
+export function facetsOf(tool: string, args: unknown, line?: ShellLine): Facets {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return NONE
   const fields = args as Record<string, unknown>
   switch (tool) {
@@ -49,7 +52,7 @@ export function facetsOf(tool: string, args: unknown): Facets {
     case 'str_replace_editor':
       return fields['command'] === 'view' && typeof fields['path'] === 'string' ? fileFacets(fields['path'], viewWindow(fields['path'], fields['view_range'])) : NONE
     case 'bash':
-      return typeof fields['command'] === 'string' ? commandFacets(fields['command']) : NONE
+      return typeof fields['command'] === 'string' ? commandFacets(fields['command'], line) : NONE
     default:
       return NONE
   }
@@ -124,11 +127,11 @@ function viewWindow(file: string, range: unknown): FileWindow | undefined {
   return isCount(first) && isCount(last) && last >= first ? windowOf(file, first, last) : undefined
 }
 
-/** The facets of a shell command line: a search, or a window of one file, or neither. */
-function commandFacets(command: string): Facets {
+/** The facets of a shell command line (`line`, when that is its reading): a search, or a window of one file, or neither. */
+function commandFacets(command: string, line: ShellLine | undefined): Facets {
   if (command.length > COMMAND_CHARS || !MAY_LOOK.test(command)) return NONE
   const words: (readonly string[])[] = []
-  for (const simple of simpleCommands(command)) {
+  for (const simple of line?.command === command ? line.commands() : simpleCommands(command)) {
     if (simple.writes.length > 0) return NONE
     const named = commandWords(simple.words)
     if (named.length > 0) words.push(named)

@@ -10,7 +10,7 @@ import { errorLine } from '../core/evidence/normalize.js'
 import { REFUSED, resultOf } from '../core/evidence/results.js'
 import type { CallObservation } from '../core/types.js'
 import { facetsOf, foundNothing } from './lookups.js'
-import { commandWords, simpleCommands } from '../core/identity/shell-command.js'
+import { commandWords, type ShellLine } from '../core/identity/shell-command.js'
 import { reportsShellFailure, shellEnd, withoutShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
@@ -31,7 +31,7 @@ export function observeCall(
   const shellFailed = identity.shell && reportsShellFailure(text)
   const failed = result.isError || shellFailed
   // What a lookup asked and showed; a call that changes files is no lookup, whatever its words.
-  const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments)
+  const facets = identity.kind === 'mutating' || refused ? undefined : facetsOf(exec.name, exec.arguments, identity.line)
   const lookup = facets?.lookup
   // A check: a call of class `default` that is no lookup, or a shell command that changes files and then runs
   // something (`cat > x.py <<EOF … EOF; python x.py`): an edit and a check in one call, or a run whose output is
@@ -58,7 +58,7 @@ export function observeCall(
     shown: check && failure === undefined ? shownBy(body) : undefined,
     // A run that did not fail may still report a failure in words (a simulator's trap, `Unknown command`).
     worded: check && failure === undefined ? reportedFailure(body) : undefined,
-    inputs: check && identity.shell ? commandInputs(exec.arguments) : undefined,
+    inputs: check && identity.line !== undefined ? commandInputs(identity.line) : undefined,
     edits: identity.edits,
     lookup,
     window: facets?.window,
@@ -85,11 +85,9 @@ const INPUTS = 8
  * The files a shell command line names: the operands of its simple commands (wrappers left out) that look like paths
  * (a slash, or a name with an extension), at most {@link INPUTS}. Heredoc bodies are not read.
  */
-function commandInputs(args: unknown): readonly string[] | undefined {
-  const command = typeof args === 'object' && args !== null ? (args as { command?: unknown }).command : undefined
-  if (typeof command !== 'string') return undefined
+function commandInputs(line: ShellLine): readonly string[] {
   const inputs: string[] = []
-  for (const simple of simpleCommands(command)) {
+  for (const simple of line.commands()) {
     for (const word of commandWords(simple.words).slice(1)) {
       if (word.startsWith('-') || !/\/|\.[A-Za-z]\w{0,5}$/.test(word) || inputs.includes(word)) continue
       inputs.push(detached(word.slice(0, 200)))

@@ -29,6 +29,8 @@ export interface Identity {
    * call is a run whose record is kept, a check like any other.
    */
   readonly logs: boolean
+  /** A shell tool's command line, read once for every reader of the call (undefined when the call has none). */
+  readonly line: ShellLine | undefined
   /** For a `mutating` call, the edits it shows; empty for any other. */
   readonly edits: readonly FileEdit[]
 }
@@ -62,10 +64,11 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     const known = watched(tool)
     if (known === null) return undefined
     const { policy } = known
-    // A shell command line is read once: the reading that tells whether it changes files also tells what it changed.
+    // A shell command line is read once: the reading that tells whether it changes files also tells what it changed,
+    // and the call carries it to whoever reads the line next (what it looked up, the files it names).
     const command = shellCommandOf(policy, args)
-    const line = command === undefined ? NO_SHELL_LINE : readShell(command)
-    const kind = line.change === 'none' ? classOf(policy, args) : 'mutating'
+    const line = command === undefined ? undefined : readShell(command)
+    const kind = line === undefined || line.change === 'none' ? classOf(policy, args) : 'mutating'
     if (kind === 'bookkeeping') return undefined
     const identityArgs = identityOf(policy, args)
     const key = argumentsKey(known.seed, identityArgs)
@@ -73,7 +76,7 @@ export function createIdentify(options: IdentifyOptions): (tool: string, args: u
     const edits = kind === 'mutating' ? editsOf(policy, args, line) : NO_EDITS
     const logs = edits.length > 0 && edits.every(edit => edit.kind === 'other' && edit.log === true)
     // A log is written before the run it captures, whatever that run's exit: the change stands.
-    return { kind, key, args: identityArgs, changeStands: line.change === 'earlier' || logs, shell: policy.shellCommand !== undefined, logs, edits }
+    return { kind, key, args: identityArgs, changeStands: line?.change === 'earlier' || logs, shell: policy.shellCommand !== undefined, logs, line, edits }
   }
 }
 
@@ -84,16 +87,14 @@ interface WatchedTool {
 }
 
 const UNSEEN: readonly FileEdit[] = Object.freeze([{ file: ANY_FILE, kind: 'other' }])
-/** What a call that runs no shell command line changes through one: nothing. */
-const NO_SHELL_LINE: ShellLine = Object.freeze({ change: 'none', commands: undefined })
 
 /**
  * The edits of a mutating call: read from its shell command line when that changes files, or from a file tool's
  * arguments as its policy says; a mutating call that shows none changed files unseen.
  */
-function editsOf(policy: ToolPolicy, args: unknown, line: ShellLine): readonly FileEdit[] {
-  if (line.change !== 'none' && line.commands !== undefined) {
-    const edits = simpleCommandEdits(line.commands)
+function editsOf(policy: ToolPolicy, args: unknown, line: ShellLine | undefined): readonly FileEdit[] {
+  if (line !== undefined && line.change !== 'none') {
+    const edits = simpleCommandEdits(line.commands())
     return edits.length === 0 ? UNSEEN : edits
   }
   return policy.edits === undefined ? UNSEEN : toolEdits(policy.edits, args)

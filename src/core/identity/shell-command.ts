@@ -339,17 +339,27 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
 }
 
 /**
- * A shell command line as read for the files it changes: where it changes them, and its simple commands when it had to
- * be read word by word, so that what the call changed is read from the same reading.
+ * One call's shell command line, read once for everyone who asks: where it changes files, and its simple commands,
+ * read word by word at most once, when first asked for. Whether it changes files reads them only when its raw text
+ * mentions a way to (most lines do not); what it edits, what it looks up and the files it names read them from here,
+ * so a line is never read twice. A class: one is made for every shell call, its method shared.
  */
-export interface ShellLine {
+export class ShellLine {
+  readonly command: string
   readonly change: ShellChange
-  /** Undefined when the raw text alone showed that the command changes no file. */
-  readonly commands: readonly SimpleCommand[] | undefined
-}
+  private read: readonly SimpleCommand[] | undefined
 
-/** A command line whose raw text shows it changes no file. */
-const UNCHANGING: ShellLine = Object.freeze({ change: 'none', commands: undefined })
+  constructor(command: string, change: ShellChange, read: readonly SimpleCommand[] | undefined) {
+    this.command = command
+    this.change = change
+    this.read = read
+  }
+
+  /** The simple commands of the line, read on first use. */
+  commands(): readonly SimpleCommand[] {
+    return this.read ??= simpleCommands(this.command)
+  }
+}
 
 /**
  * A reader of shell command lines, given the file-changing command patterns (`*` wildcard). Most shell commands
@@ -360,9 +370,9 @@ export function createShellReader(patterns: readonly string[]): (command: string
   const changing = compilePatterns(patterns)
   const mentions = mentionsAny(patterns)
   return (command) => {
-    if (!mentions(command)) return UNCHANGING
+    if (!mentions(command)) return new ShellLine(command, 'none', undefined)
     const commands = simpleCommands(command)
-    return { change: changeOf(commands, changing), commands }
+    return new ShellLine(command, changeOf(commands, changing), commands)
   }
 }
 

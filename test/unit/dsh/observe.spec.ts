@@ -7,7 +7,7 @@ import { observeCall } from '../../../src/dsh/observe.ts'
 
 const ok = (text: string): ToolExecutionResult => ({ isError: false, value: null, content: [{ type: 'text', text }] })
 const exec = (name: string): ToolExecution => ({ name, arguments: {} }) as unknown as ToolExecution
-const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell, logs: false, edits: [] })
+const identity = (shell: boolean): Identity => ({ kind: 'default', key: 1, args: {}, changeStands: false, shell, logs: false, line: undefined, edits: [] })
 
 describe('observing a call', () => {
   it('reads a closing `[exit code: N]` as a failure from a shell tool only', () => {

@@ -155,13 +155,21 @@ describe('a command line read once', () => {
 
   it('keeps the simple commands it read, for what the call changed', () => {
     const command = 'cd /repo && sed -i \'s/a/b/\' x.py && pytest -x'
-    expect(read(command)).toEqual({ change: 'earlier', commands: simpleCommands(command) })
-    expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n')).toEqual({ change: 'last', commands: simpleCommands('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n') })
+    expect(read(command).change).toBe('earlier')
+    expect(read(command).commands()).toEqual(simpleCommands(command))
+    expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n').change).toBe('last')
+    expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n').commands()).toEqual(simpleCommands('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n'))
   })
 
-  it('reads a line that may change files but does not, and leaves unread one whose text rules any change out', () => {
-    expect(read('grep -rn parse src 2>/dev/null')).toEqual({ change: 'none', commands: simpleCommands('grep -rn parse src 2>/dev/null') })
-    expect(read('pytest -x')).toEqual({ change: 'none', commands: undefined })
-    expect(read('')).toEqual({ change: 'none', commands: undefined })
+  it('reads a line once, whoever asks for its commands, and reads one whose text rules any change out only when asked', () => {
+    const line = read('grep -rn parse src 2>/dev/null')
+    expect(line.change).toBe('none')
+    expect(line.commands()).toEqual(simpleCommands('grep -rn parse src 2>/dev/null'))
+    expect(line.commands()).toBe(line.commands())
+    const unread = read('pytest -x')
+    expect(unread.change).toBe('none')
+    expect(unread.commands()).toEqual(simpleCommands('pytest -x'))
+    expect(unread.commands()).toBe(unread.commands())
+    expect(read('').change).toBe('none')
   })
 })
