@@ -81,6 +81,9 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   const editAts: number[] = []
   const editFiles: string[] = []
   let made = 0
+  // The latest check run, and its entry of `checks`.
+  let latestKey = -1
+  let latestCheck: Check | undefined
 
   function moved(file: string, visit: Visit, before: Visit | undefined): void {
     if (entered.length < ENTERED) entered.push(visit)
@@ -117,12 +120,18 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       if (call.kind !== 'default') return undefined
       lastCheckAt = at
       const failure = call.failure
-      for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
-      // Emptied in place: only this detector holds it.
-      entered.length = 0
+      if (entered.length > 0) {
+        for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
+        // Emptied in place: only this detector holds it. Only when it holds something: most checks follow no edit, and
+        // setting an array's length is no plain store.
+        entered.length = 0
+      }
       const wasRedone = redone
       redone = undefined
-      const check = touch(checks, call.key, options.maxTracked, newCheck)
+      // A check run again with no other check between is the most recently seen already: nothing to move.
+      const check = call.key === latestKey ? latestCheck! : touch(checks, call.key, options.maxTracked, newCheck)
+      latestKey = call.key
+      latestCheck = check
       check.runs++
       const quiet = check.toldRun !== 0 && check.runs - check.toldRun < options.schedule.every
       // Told when the file is still in the version made again (no later edit moved it on) and fails as it did there.
@@ -151,6 +160,8 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       files.clear()
       originalAt.clear()
       checks.clear()
+      latestKey = -1
+      latestCheck = undefined
       entered.length = 0
       redone = undefined
       lastCheckAt = 0

@@ -181,6 +181,10 @@ class SameAnswer {
   private runs = 0
   private readonly keys = new Set<number>()
   private readonly named: Named[] = []
+  // The run's first call, named only once a second call returns the same text: nearly every run is one call long, and
+  // a run that ends empties what it named.
+  private firstKey = 0
+  private firstArgs: unknown = undefined
 
   /** Observe `call`; the run as a finding when it is one due a notice on `schedule`, else undefined. */
   observe(call: CallObservation, schedule: Schedule): Evidence<NearDuplicateFinding> | undefined {
@@ -190,8 +194,7 @@ class SameAnswer {
     } else {
       this.count = 1
       this.noticed = 0
-      this.keys.clear()
-      this.named.length = 0
+      this.empty()
       this.raw = call.result.raw
       this.tool = call.tool
       this.tools = 1
@@ -199,6 +202,17 @@ class SameAnswer {
     }
     if (call.tool !== this.tool && this.tools === 1) this.tools = 2
     if (call.kind === 'default') this.runs++
+    if (this.count === 1) {
+      // One call is no run of three different calls: it waits to be named with the next.
+      this.firstKey = call.key
+      this.firstArgs = call.args
+      return undefined
+    }
+    if (this.count === 2) {
+      addKey(this.keys, this.firstKey)
+      name(this.named, { tool: this.tool, key: this.firstKey, args: this.firstArgs, returned: 'same-output' })
+      this.firstArgs = undefined
+    }
     addKey(this.keys, call.key)
     name(this.named, { tool: call.tool, key: call.key, args: call.args, returned: 'same-output' })
     // Three different calls at least: two calls going round with one result are a cycle, the exact detectors' to tell.
@@ -218,8 +232,14 @@ class SameAnswer {
     this.raw = -1
     this.count = 0
     this.noticed = 0
-    this.keys.clear()
-    this.named.length = 0
+    this.empty()
+  }
+
+  /** Forget the run's calls: only when it named any (emptying a `Set` makes it a fresh table, an array's length is no plain store). */
+  private empty(): void {
+    this.firstArgs = undefined
+    if (this.keys.size > 0) this.keys.clear()
+    if (this.named.length > 0) this.named.length = 0
   }
 }
 

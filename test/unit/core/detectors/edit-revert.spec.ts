@@ -175,4 +175,13 @@ describe('edits that undo each other', () => {
       fileStates: 0, checkOutcomes: 0, editsKept: 0, outcomesPerCheck: 0, visitsPerFile: 0, changesPerFile: 0, statesEntered: 0,
     })
   })
+
+  it('take a check run again after a reset for one never seen', () => {
+    const editReverts = detector()
+    const run = checkOf('python a.py', 'ValueError\n', true)
+    observeAll(editReverts, [run, run])
+    editReverts.reset()
+    observeAll(editReverts, [run])
+    expect(editReverts.size().checkOutcomes).toBe(1)
+  })
 })
