@@ -79,7 +79,8 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       const window = call.window
       if (window === undefined || call.refused || call.failed || window.last < window.first) return undefined
       if (now !== epoch) {
-        files.clear()
+        // Emptied only when it holds something: emptying a \`Map\` makes it a fresh table.
+        if (files.size > 0) files.clear()
         epoch = now
       }
       const reads = touch(files, window.file, FILES, fileReads)

@@ -291,6 +291,8 @@ export function withEnd(failure: Failure, body: string, end: string, key: number
  * Plurals in a summary (`0 errors`, `146 errors`) are counts, not a report.
  */
 const ERROR_WORDS = /\b(?:error|abort(?:ed)?|fatal|fail(?:ed|ure)?|invalid|unknown command|cannot|can't|unable to|not found|no such|denied|refused|exception|traceback|segmentation fault|core dumped|panic)\b/i
+/** The same, searched from `lastIndex` on. */
+const ERROR_WORDS_IN_PLACE = new RegExp(ERROR_WORDS.source, 'gi')
 
 /**
  * Lines that use those words without reporting a failure: a warning, a note or a record at info level, as a line begins
@@ -312,6 +314,11 @@ const NONE_COUNTED = /\b(?:0|no|zero) (?:failed|failures?|errors?)\b/gi
  */
 export function reportedFailure(body: string): Failure | undefined {
   const start = tailStart(body, TAIL_LINES)
+  // Most outputs hold none of the words in their last lines: one search there, in place, says so before any line is
+  // cut out. A word a trimmed line holds is one the text holds where it lies (trimming takes no word character, and no
+  // word spans a line break).
+  ERROR_WORDS_IN_PLACE.lastIndex = start
+  if (!ERROR_WORDS_IN_PLACE.test(body)) return undefined
   const lines = body.slice(start).split('\n')
   for (let at = lines.length - 1; at >= 0; at--) {
     const line = lines[at]!.trim()

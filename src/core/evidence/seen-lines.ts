@@ -84,10 +84,42 @@ const LINE_NUMBER_IN_PLACE = /(?:[^\S\n]*(?:Line[^\S\n]+)?\d+(?:[:\t]|-(?=[^\S\n
 const NUMBER_CHARS = 200
 
 /** The length of the line number the line from `from` to `end` starts with, 0 for none. */
-function numberLength(text: string, from: number, end: number): number {
+export function numberLength(text: string, from: number, end: number): number {
+  if (!mayBeNumbered(text, from, Math.min(end, from + NUMBER_CHARS))) return 0
   if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
   LINE_NUMBER_IN_PLACE.lastIndex = from
   return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
+}
+
+/**
+ * Whether the line from `from` (read up to `end`) can start with a line number as {@link LINE_NUMBER} reads one: it
+ * starts with white space then a digit or `Line`, or with a digit, or a run of characters that are neither white space
+ * nor `:` holds a `:` or `-` followed by a digit. Most lines of a file do neither, and are told so without a pattern;
+ * a character beyond ASCII (which may be white space) leaves it to the pattern.
+ */
+function mayBeNumbered(text: string, from: number, end: number): boolean {
+  let at = from
+  while (at < end && isAsciiSpace(text.charCodeAt(at))) at++
+  const first = text.charCodeAt(at)
+  if ((first >= 0x30 && first <= 0x39) || first === 0x4c || first >= 0x80) return true
+  if (at > from) return false
+  for (; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (code >= 0x80) return true
+    if (code === 0x3a || code === 0x2d) {
+      const next = text.charCodeAt(at + 1)
+      if (at > from && next >= 0x30 && next <= 0x39) return true
+      if (code === 0x3a) return false
+    } else if (isAsciiSpace(code)) {
+      return false
+    }
+  }
+  return false
+}
+
+/** Whether a character is ASCII white space other than a line break, as `\s` reads it. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 11 || code === 12 || code === 13
 }
 
 /** Whether a character is trimmed from a line's content: a space, a tab, or a carriage return. */
