@@ -68,9 +68,24 @@ export function foundNothing(text: string, isError: boolean): boolean {
   if (body.length > 600 || /command not found/i.test(body)) return false
   // Every line says a path is not there (`grep: x.py: No such file or directory`, `ls: cannot access …`), and one at
   // least does (a bare exit status, or an error with no words, says nothing of what is there); a match line of a search
-  // (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words.
-  const said = body.split('\n').filter(line => line.trim() !== '' && !SHELL_END.test(line))
-  return said.length > 0 && said.every(line => MISSING.test(line) && !MATCH_LINE.test(line))
+  // (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words. Read line by line where the lines lie:
+  // the first line that finds something (nearly always the first) ends it.
+  let said = false
+  for (let from = 0; from <= body.length;) {
+    const end = lineEnd(body, from)
+    const line = body.slice(from, end)
+    from = end + 1
+    if (line.trim() === '' || SHELL_END.test(line)) continue
+    if (!MISSING.test(line) || MATCH_LINE.test(line)) return false
+    said = true
+  }
+  return said
+}
+
+/** Where the line of `text` from `from` ends: its line break, or the text's end. */
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf('\n', from)
+  return end === -1 ? text.length : end
 }
 
 /** What a tool says of a path that is not there. */

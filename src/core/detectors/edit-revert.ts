@@ -54,8 +54,20 @@ interface Check {
   toldRun: number
 }
 
+/**
+ * A check's entry, as a class: its objects keep one shape when `toldPlace` first holds a fingerprint, where each object
+ * of a literal was reshaped on its first use after that (nearly every check is a new one).
+ */
+class CheckEntry implements Check {
+  outcomes: Outcome[] = []
+  toldPlace = -1
+  toldCount = 0
+  runs = 0
+  toldRun = 0
+}
+
 // Made where needed rather than as closures in `observe`, which runs on every call.
-const newCheck = (): Check => ({ outcomes: [], toldPlace: -1, toldCount: 0, runs: 0, toldRun: 0 })
+const newCheck = (): Check => new CheckEntry()
 
 /** The evidence that the check `call` failed as before: `count` runs, told by `evidence` (about `file` for a redo). */
 function told(call: CallObservation, failure: Failure, evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> {

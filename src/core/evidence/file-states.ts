@@ -89,7 +89,7 @@ export function createFileStates(): FileStates {
     if (to === latest.state) return
     latest.leftAt = at
     const before = earlierVisit(visits, to)
-    const entered: Visit = { state: to, leftAt: Infinity, outcome: undefined, by: editKey(edit, ++unseen), from: latest.state }
+    const entered: Visit = new FileVisit(to, editKey(edit, ++unseen), latest.state)
     visits.push(entered)
     if (visits.length > MAX_VISITS) visits.shift()
     onMove(name, entered, before)
@@ -143,9 +143,34 @@ function originalOf(name: string): number {
   return fingerprint(`\u0000original ${keyOf(name)}`) % MODULUS
 }
 
+/**
+ * A visit, as a class: its objects keep one shape when a field first holds a fingerprint rather than a small number,
+ * where each object of a literal was reshaped on its first use after that.
+ */
+class FileVisit implements Visit {
+  readonly state: number
+  leftAt = Infinity
+  outcome: number | undefined = undefined
+  readonly by: number
+  readonly from: number
+
+  constructor(state: number, by: number, from: number) {
+    this.state = state
+    this.by = by
+    this.from = from
+  }
+}
+
+/** A file's state, a class for the same reason as {@link FileVisit}. */
+class FileEntry implements FileState {
+  base = ORIGINAL
+  changes: Change[] = []
+  visits: Visit[] = [new FileVisit(ORIGINAL, ORIGINAL, ORIGINAL)]
+}
+
 /** A file not yet edited, as far as the brake saw. */
 function fresh(): FileState {
-  return { base: ORIGINAL, changes: [], visits: [{ state: ORIGINAL, leftAt: Infinity, outcome: undefined, by: ORIGINAL, from: ORIGINAL }] }
+  return new FileEntry()
 }
 
 /**
