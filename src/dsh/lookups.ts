@@ -7,7 +7,7 @@
  * `awk 'NR>=A && NR<=B' F`, `head | tail`, `cat -n F | sed -n 'A,Bp'`). A command that does anything else is neither.
  * @module dsh-brake/dsh/lookups
  */
-import { commandWords, simpleCommands, type ShellLine } from '../core/identity/shell-command.js'
+import { commandsOf, commandWords, simpleCommands, type ShellLine } from '../core/identity/shell-command.js'
 import type { FileWindow, Lookup } from '../core/types.js'
 
 /** What one call looked for and showed, when it is a lookup. */
@@ -146,7 +146,7 @@ function viewWindow(file: string, range: unknown): FileWindow | undefined {
 function commandFacets(command: string, line: ShellLine | undefined): Facets {
   if (command.length > COMMAND_CHARS || !MAY_LOOK.test(command)) return NONE
   const words: (readonly string[])[] = []
-  for (const simple of line?.command === command ? line.commands() : simpleCommands(command)) {
+  for (const simple of line?.command === command ? commandsOf(line) : simpleCommands(command)) {
     if (simple.writes.length > 0) return NONE
     const named = commandWords(simple.words)
     if (named.length > 0) words.push(named)

@@ -10,7 +10,7 @@ import { errorLine } from '../core/evidence/normalize.js'
 import { REFUSED, resultOf } from '../core/evidence/results.js'
 import type { CallObservation } from '../core/types.js'
 import { facetsOf, foundNothing } from './lookups.js'
-import { commandWords, type ShellLine } from '../core/identity/shell-command.js'
+import { commandsOf, commandWords, type ShellLine } from '../core/identity/shell-command.js'
 import { reportsShellFailure, shellEnd, withoutShellFailure } from './shell.js'
 import { rejectsInput } from './tool-errors.js'
 
@@ -87,7 +87,7 @@ const INPUTS = 8
  */
 function commandInputs(line: ShellLine): readonly string[] {
   const inputs: string[] = []
-  for (const simple of line.commands()) {
+  for (const simple of commandsOf(line)) {
     for (const word of commandWords(simple.words).slice(1)) {
       if (word.startsWith('-') || !/\/|\.[A-Za-z]\w{0,5}$/.test(word) || inputs.includes(word)) continue
       inputs.push(detached(word.slice(0, 200)))

@@ -69,6 +69,36 @@ class CheckEntry implements Check {
 // Made where needed rather than as closures in `observe`, which runs on every call.
 const newCheck = (): Check => new CheckEntry()
 
+/**
+ * The checks remembered, the least recently run forgotten first. The latest is held apart too: a check run again with
+ * no other between is the most recently run already, and moving it in the map would cost a delete and a set.
+ */
+class Checks {
+  readonly map = new Map<number, Check>()
+  private readonly limit: number
+  private latestKey = -1
+  private latest: Check | undefined
+
+  constructor(limit: number) {
+    this.limit = limit
+  }
+
+  /** The entry of the check `key`, now the most recently run (made for a check not remembered). */
+  run(key: number): Check {
+    if (key !== this.latestKey) {
+      this.latest = touch(this.map, key, this.limit, newCheck)
+      this.latestKey = key
+    }
+    return this.latest!
+  }
+
+  clear(): void {
+    this.map.clear()
+    this.latestKey = -1
+    this.latest = undefined
+  }
+}
+
 /** The evidence that the check `call` failed as before: `count` runs, told by `evidence` (about `file` for a redo). */
 function told(call: CallObservation, failure: Failure, evidence: EditRevertFinding['evidence'], file: string, count: number): Evidence<EditRevertFinding> {
   return {
@@ -80,7 +110,7 @@ function told(call: CallObservation, failure: Failure, evidence: EditRevertFindi
 /** Create an edit-revert detector. */
 export function createEditRevertDetector(options: EditRevertOptions): Detector<CallStep, Evidence<EditRevertFinding>> {
   const files = createFileStates()
-  const checks = new Map<number, Check>()
+  const checks = new Checks(options.maxTracked)
   let observed = 0
   let lastCheckAt = 0
   // States files entered since the latest check: its outcome becomes theirs.
@@ -93,9 +123,6 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   const editAts: number[] = []
   const editFiles: string[] = []
   let made = 0
-  // The latest check run, and its entry of `checks`.
-  let latestKey = -1
-  let latestCheck: Check | undefined
 
   function moved(file: string, visit: Visit, before: Visit | undefined): void {
     if (entered.length < ENTERED) entered.push(visit)
@@ -134,16 +161,12 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       const failure = call.failure
       if (entered.length > 0) {
         for (const visit of entered) visit.outcome ??= failure?.same ?? PASSED
-        // Emptied in place: only this detector holds it. Only when it holds something: most checks follow no edit, and
-        // setting an array's length is no plain store.
+        // Emptied in place (only this detector holds it), and only when it holds some: most checks follow no edit.
         entered.length = 0
       }
       const wasRedone = redone
       redone = undefined
-      // A check run again with no other check between is the most recently seen already: nothing to move.
-      const check = call.key === latestKey ? latestCheck! : touch(checks, call.key, options.maxTracked, newCheck)
-      latestKey = call.key
-      latestCheck = check
+      const check = checks.run(call.key)
       check.runs++
       const quiet = check.toldRun !== 0 && check.runs - check.toldRun < options.schedule.every
       // Told when the file is still in the version made again (no later edit moved it on) and fails as it did there.
@@ -172,8 +195,6 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       files.clear()
       originalAt.clear()
       checks.clear()
-      latestKey = -1
-      latestCheck = undefined
       entered.length = 0
       redone = undefined
       lastCheckAt = 0
@@ -181,7 +202,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       editAts.length = 0
       editFiles.length = 0
     },
-    size: () => ({ ...sizeOf(files, checks), editsKept: Math.min(made, EDITS_KEPT), statesEntered: entered.length }),
+    size: () => ({ ...sizeOf(files, checks.map), editsKept: Math.min(made, EDITS_KEPT), statesEntered: entered.length }),
   }
 }
 

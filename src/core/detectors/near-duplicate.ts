@@ -181,8 +181,7 @@ class SameAnswer {
   private runs = 0
   private readonly keys = new Set<number>()
   private readonly named: Named[] = []
-  // The run's first call, named only once a second call returns the same text: nearly every run is one call long, and
-  // a run that ends empties what it named.
+  // The run's first call, named with the second: nearly every run is one call long, and an ended run empties its names.
   private firstKey = 0
   private firstArgs: unknown = undefined
 
@@ -194,7 +193,9 @@ class SameAnswer {
     } else {
       this.count = 1
       this.noticed = 0
-      this.empty()
+      // Emptied only when the run named any (an emptied \`Set\` is a fresh table).
+      if (this.keys.size > 0) this.keys.clear()
+      if (this.named.length > 0) this.named.length = 0
       this.raw = call.result.raw
       this.tool = call.tool
       this.tools = 1
@@ -203,7 +204,6 @@ class SameAnswer {
     if (call.tool !== this.tool && this.tools === 1) this.tools = 2
     if (call.kind === 'default') this.runs++
     if (this.count === 1) {
-      // One call is no run of three different calls: it waits to be named with the next.
       this.firstKey = call.key
       this.firstArgs = call.args
       return undefined
@@ -211,7 +211,6 @@ class SameAnswer {
     if (this.count === 2) {
       addKey(this.keys, this.firstKey)
       name(this.named, { tool: this.tool, key: this.firstKey, args: this.firstArgs, returned: 'same-output' })
-      this.firstArgs = undefined
     }
     addKey(this.keys, call.key)
     name(this.named, { tool: call.tool, key: call.key, args: call.args, returned: 'same-output' })
@@ -230,16 +229,9 @@ class SameAnswer {
 
   reset(): void {
     this.raw = -1
-    this.count = 0
-    this.noticed = 0
-    this.empty()
-  }
-
-  /** Forget the run's calls: only when it named any (emptying a `Set` makes it a fresh table, an array's length is no plain store). */
-  private empty(): void {
     this.firstArgs = undefined
-    if (this.keys.size > 0) this.keys.clear()
-    if (this.named.length > 0) this.named.length = 0
+    this.keys.clear()
+    this.named.length = 0
   }
 }
 

@@ -7,7 +7,7 @@ import { argumentsKey, toolSeed } from './canonical.js'
 import { createToolFilter, memoizeByName } from './patterns.js'
 import { classOf, createPolicyResolver, identityOf, shellCommandOf, type ToolPolicies, type ToolPolicy } from './policies.js'
 import { ANY_FILE, NO_EDITS, simpleCommandEdits, toolEdits, type FileEdit } from '../evidence/file-edits.js'
-import { createShellReader, type ShellLine } from './shell-command.js'
+import { commandsOf, createShellReader, type ShellLine } from './shell-command.js'
 import type { WatchedClass } from '../types.js'
 
 /** A watched call's class and identity. */
@@ -94,7 +94,7 @@ const UNSEEN: readonly FileEdit[] = Object.freeze([{ file: ANY_FILE, kind: 'othe
  */
 function editsOf(policy: ToolPolicy, args: unknown, line: ShellLine | undefined): readonly FileEdit[] {
   if (line !== undefined && line.change !== 'none') {
-    const edits = simpleCommandEdits(line.commands())
+    const edits = simpleCommandEdits(commandsOf(line))
     return edits.length === 0 ? UNSEEN : edits
   }
   return policy.edits === undefined ? UNSEEN : toolEdits(policy.edits, args)

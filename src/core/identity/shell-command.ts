@@ -339,26 +339,18 @@ function changes(simple: SimpleCommand, changing: (words: string) => boolean): b
 }
 
 /**
- * One call's shell command line, read once for everyone who asks: where it changes files, and its simple commands,
- * read word by word at most once, when first asked for. Whether it changes files reads them only when its raw text
- * mentions a way to (most lines do not); what it edits, what it looks up and the files it names read them from here,
- * so a line is never read twice. A class: one is made for every shell call, its method shared.
+ * One call's shell command line, read once for everyone who asks (what it edits, what it looks up, the files it names):
+ * where it changes files, and its simple commands (`read`), read word by word at most once (see {@link commandsOf}).
  */
-export class ShellLine {
+export interface ShellLine {
   readonly command: string
   readonly change: ShellChange
-  private read: readonly SimpleCommand[] | undefined
+  read: readonly SimpleCommand[] | undefined
+}
 
-  constructor(command: string, change: ShellChange, read: readonly SimpleCommand[] | undefined) {
-    this.command = command
-    this.change = change
-    this.read = read
-  }
-
-  /** The simple commands of the line, read on first use. */
-  commands(): readonly SimpleCommand[] {
-    return this.read ??= simpleCommands(this.command)
-  }
+/** The simple commands of `line`, read on first use. */
+export function commandsOf(line: ShellLine): readonly SimpleCommand[] {
+  return line.read ??= simpleCommands(line.command)
 }
 
 /**
@@ -370,9 +362,9 @@ export function createShellReader(patterns: readonly string[]): (command: string
   const changing = compilePatterns(patterns)
   const mentions = mentionsAny(patterns)
   return (command) => {
-    if (!mentions(command)) return new ShellLine(command, 'none', undefined)
+    if (!mentions(command)) return { command, change: 'none', read: undefined }
     const commands = simpleCommands(command)
-    return new ShellLine(command, changeOf(commands, changing), commands)
+    return { command, change: changeOf(commands, changing), read: commands }
   }
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePatterns } from '../../../../src/core/identity/patterns.ts'
-import { changesFiles, commandWords, createShellReader, simpleCommands } from '../../../../src/core/identity/shell-command.ts'
+import { changesFiles, commandsOf, commandWords, createShellReader, simpleCommands } from '../../../../src/core/identity/shell-command.ts'
 
 const changing = compilePatterns(['sed -i*', 'git apply*', 'git checkout *', 'patch *', 'pip install *', 'npm install*'])
 
@@ -156,20 +156,20 @@ describe('a command line read once', () => {
   it('keeps the simple commands it read, for what the call changed', () => {
     const command = 'cd /repo && sed -i \'s/a/b/\' x.py && pytest -x'
     expect(read(command).change).toBe('earlier')
-    expect(read(command).commands()).toEqual(simpleCommands(command))
+    expect(commandsOf(read(command))).toEqual(simpleCommands(command))
     expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n').change).toBe('last')
-    expect(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n').commands()).toEqual(simpleCommands('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n'))
+    expect(commandsOf(read('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n'))).toEqual(simpleCommands('cat <<EOF > a.py\r\nx = 1\r\nEOF\r\n'))
   })
 
   it('reads a line once, whoever asks for its commands, and reads one whose text rules any change out only when asked', () => {
     const line = read('grep -rn parse src 2>/dev/null')
     expect(line.change).toBe('none')
-    expect(line.commands()).toEqual(simpleCommands('grep -rn parse src 2>/dev/null'))
-    expect(line.commands()).toBe(line.commands())
+    expect(commandsOf(line)).toEqual(simpleCommands('grep -rn parse src 2>/dev/null'))
+    expect(commandsOf(line)).toBe(commandsOf(line))
     const unread = read('pytest -x')
     expect(unread.change).toBe('none')
-    expect(unread.commands()).toEqual(simpleCommands('pytest -x'))
-    expect(unread.commands()).toBe(unread.commands())
+    expect(commandsOf(unread)).toEqual(simpleCommands('pytest -x'))
+    expect(commandsOf(unread)).toBe(commandsOf(unread))
     expect(read('').change).toBe('none')
   })
 })
