@@ -26,8 +26,9 @@
  */
 import { canonicalJson } from '../identity/canonical.js'
 import { allSeen } from '../evidence/seen-lines.js'
+import { asksAgain, kept, questionOf, type Question } from '../evidence/questions.js'
 import { createLruTable } from '../tables/lru-table.js'
-import type { CallObservation, CallStep, Lookup } from '../types.js'
+import type { CallObservation, CallStep } from '../types.js'
 import type { Evidence, NearDuplicateFinding, NoNews } from '../kinds.js'
 import { isDue, type Detector, type Schedule } from './detector.js'
 
@@ -52,14 +53,6 @@ const NEWS_BETWEEN = 1
 /** The stretch's distinct calls kept for the loop's identity (the latest), and its latest calls for the notice. */
 export const STRETCH_CALLS = 64
 const NAMED_CALLS = 4
-/** Characters kept of each term and scope of a question answered "nothing". */
-const QUESTION_CHARS = 200
-
-interface Question {
-  readonly terms: readonly string[]
-  readonly scope: readonly string[]
-  readonly epoch: number
-}
 
 interface Named {
   readonly tool: string
@@ -193,7 +186,7 @@ class SameAnswer {
     } else {
       this.count = 1
       this.noticed = 0
-      // Emptied only when the run named any (an emptied \`Set\` is a fresh table).
+      // Emptied only when the run named any (an emptied Set is a fresh table).
       if (this.keys.size > 0) this.keys.clear()
       if (this.named.length > 0) this.named.length = 0
       this.raw = call.result.raw
@@ -228,7 +221,12 @@ class SameAnswer {
   }
 
   reset(): void {
+    // Every field as a new agent has it, though `raw` alone sends the next call into a new run: a reader of the counts
+    // after a reset sees none of the agent before it.
     this.raw = -1
+    this.count = 0
+    this.noticed = 0
+    this.firstKey = 0
     this.firstArgs = undefined
     this.keys.clear()
     this.named.length = 0
@@ -343,18 +341,9 @@ function askedBefore(answered: readonly (Question | undefined)[], answeredNext: 
   for (let back = 1; back <= Math.min(answeredNext, ANSWERED); back++) {
     const question = answered[(answeredNext - back) % ANSWERED]
     if (question === undefined || question.epoch !== now) break
-    if (related(asked.terms, question.terms) && overlaps(asked.scope, question.scope)) return true
+    if (asksAgain(asked, question)) return true
   }
   return false
-}
-
-/** A question answered "nothing", as it is remembered: each term and scope cut to {@link QUESTION_CHARS}. */
-function kept(asked: Question): Question {
-  return {
-    terms: asked.terms.map(term => term.slice(0, QUESTION_CHARS)),
-    scope: asked.scope.map(place => place.slice(0, QUESTION_CHARS)),
-    epoch: asked.epoch,
-  }
 }
 
 /** Put `entry` in front of the named calls, in place of its call's older entry if any, the oldest falling off. */
@@ -370,31 +359,4 @@ function addKey(keys: Set<number>, key: number): void {
   keys.delete(key)
   keys.add(key)
   if (keys.size > STRETCH_CALLS) keys.delete(keys.values().next().value!)
-}
-
-/** A search term as a question: lower case, without a leading `def`/`class`/`function`, regular-expression signs as spaces. */
-export function termOf(term: string): string {
-  return term.toLowerCase().replace(/^\s*(?:def|class|function|fn|func|interface|type|struct)\s+/, '').replace(/[\\^$.*+?()[\]{}|"'/]+/g, ' ').trim()
-}
-
-/** What a lookup asks, read once: its terms as questions (of three characters or more), its places as scopes. */
-function questionOf(lookup: Lookup, epoch: number): Question {
-  return { terms: lookup.terms.map(termOf).filter(term => term.length >= 3), scope: lookup.scope.map(scopeOf), epoch }
-}
-
-/** A place as a question's scope: without `./` in front or `/` behind. */
-function scopeOf(place: string): string {
-  return place.replace(/^\.\//, '').replace(/\/+$/, '')
-}
-
-/** Whether one of `terms` contains one of `earlier`, or is contained in it. */
-function related(terms: readonly string[], earlier: readonly string[]): boolean {
-  return terms.some(term => earlier.some(other => term.includes(other) || other.includes(term)))
-}
-
-/** Whether two scopes share a place: one is within the other (no place given is everywhere). */
-function overlaps(places: readonly string[], earlier: readonly string[]): boolean {
-  if (places.length === 0 || earlier.length === 0) return true
-  return places.some(place => earlier.some(other => place === '' || other === '' || place === '.' || other === '.'
-    || place.startsWith(`${other}/`) || other.startsWith(`${place}/`) || place === other))
 }

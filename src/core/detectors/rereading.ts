@@ -79,7 +79,7 @@ export function createRereadingDetector(options: RereadingOptions): Detector<Cal
       const window = call.window
       if (window === undefined || call.refused || call.failed || window.last < window.first) return undefined
       if (now !== epoch) {
-        // Emptied only when it holds something: emptying a \`Map\` makes it a fresh table.
+        // Emptied only when it holds something: emptying a Map makes it a fresh table.
         if (files.size > 0) files.clear()
         epoch = now
       }

@@ -74,7 +74,7 @@ function lineEnds(text: string, most: number, ends: Int32Array): number {
  * A line's number in front of its content, as files and searches print it: `  12\t`, `12:`, `Line 12: `,
  * `path:12:` or `path-12-`.
  */
-const LINE_NUMBER = /^\s*(?:Line\s+)?\d+(?:[:\t]|-(?=\s))|^[^\s:]+[:-]\d+[:-]/
+export const LINE_NUMBER = /^\s*(?:Line\s+)?\d+(?:[:\t]|-(?=\s))|^[^\s:]+[:-]\d+[:-]/
 /**
  * The same, read in place from a line's start in the whole text: no white space it takes may be a line break, so it
  * matches a line of at most `NUMBER_CHARS` characters exactly as `LINE_NUMBER` matches the line cut out on its own.

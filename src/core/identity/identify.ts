@@ -29,7 +29,10 @@ export interface Identity {
    * call is a run whose record is kept, a check like any other.
    */
   readonly logs: boolean
-  /** A shell tool's command line, read once for every reader of the call (undefined when the call has none). */
+  /**
+   * A shell tool's command line, read once per identification and shared by its readers: what it changed, what it looked
+   * up, the files it names (undefined when the call has none).
+   */
   readonly line: ShellLine | undefined
   /** For a `mutating` call, the edits it shows; empty for any other. */
   readonly edits: readonly FileEdit[]

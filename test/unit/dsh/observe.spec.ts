@@ -4,6 +4,8 @@ import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { Identity } from '../../../src/core/identity/identify.ts'
 import { observeCall } from '../../../src/dsh/observe.ts'
+import { createIdentify } from '../../../src/core/identity/identify.ts'
+import { FILE_CHANGING_SHELL_COMMANDS, STOCK_TOOL_POLICIES } from '../../../src/dsh/stock-tools.ts'
 
 const ok = (text: string): ToolExecutionResult => ({ isError: false, value: null, content: [{ type: 'text', text }] })
 const exec = (name: string): ToolExecution => ({ name, arguments: {} }) as unknown as ToolExecution
@@ -29,6 +31,17 @@ describe('observing a call', () => {
     expect(observeCall(exec('bash'), logged, ok('[timed out after 60s]'), false).failure).toMatchObject({ line: 'timeout' })
     const written = { ...identity(true), kind: 'mutating', edits: [{ file: 'a.py', kind: 'other' }] } as const
     expect(observeCall(exec('bash'), written, ok('Traceback (most recent call last):\nValueError: x\n[exit code: 1]'), false).failure).toBeUndefined()
+  })
+
+  it('names the files a check\'s command line names, whichever argument a shell tool\'s policy reads it from', () => {
+    const identify = createIdentify({
+      include: [], exclude: [], policies: { sh: { class: 'default', shellCommand: 'cmd' } }, defaults: STOCK_TOOL_POLICIES, fileChangingCommands: FILE_CHANGING_SHELL_COMMANDS,
+    })
+    const failing = ok('Traceback (most recent call last):\n  File "/r/run.py", line 3, in <module>\nValueError: x\n[exit code: 1]')
+    const run = (tool: string, args: Record<string, unknown>): ReturnType<typeof observeCall> =>
+      observeCall({ name: tool, arguments: args } as unknown as ToolExecution, identify(tool, args)!, failing, false)
+    expect(run('sh', { cmd: 'timeout 30 python run.py --in data/in.csv' }).inputs).toEqual(['run.py', 'data/in.csv'])
+    expect(run('bash', { command: 'python run.py data/in.csv' }).inputs).toEqual(['run.py', 'data/in.csv'])
   })
 
   it('carries the edits the identity shows', () => {

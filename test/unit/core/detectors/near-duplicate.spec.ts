@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createNearDuplicateDetector, termOf, type NearDuplicateOptions } from '../../../../src/core/detectors/near-duplicate.ts'
+import { createNearDuplicateDetector, type NearDuplicateOptions } from '../../../../src/core/detectors/near-duplicate.ts'
+import { termOf } from '../../../../src/core/evidence/questions.ts'
 import type { CallObservation } from '../../../../src/core/types.ts'
 import type { NearDuplicateFinding } from '../../../../src/core/kinds.ts'
 import { callOf, play, PROGRESS, type Override } from '../../../support/observations.ts'
