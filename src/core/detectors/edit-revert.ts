@@ -7,6 +7,7 @@
  */
 import { remember, touch } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
+import { EditLog } from '../evidence/edit-log.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
 import { createFileStates, MAX_FILES, ORIGINAL, type FileStates, type Visit } from '../evidence/file-states.js'
 import type { CallObservation, CallStep } from '../types.js'
@@ -119,10 +120,8 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
   let redone: { readonly file: string; readonly before: Visit } | undefined
   // The call each file was last put back to its original state at (a checkout, every change undone).
   const originalAt = new Map<string, number>()
-  // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
-  const editAts: number[] = []
-  const editFiles: string[] = []
-  let made = 0
+  // The latest edits: the call each was made in and the file it named.
+  const edits = new EditLog(EDITS_KEPT)
 
   function moved(file: string, visit: Visit, before: Visit | undefined): void {
     if (entered.length < ENTERED) entered.push(visit)
@@ -149,9 +148,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
         if (call.failed && !call.changeStands) return undefined
         for (const change of call.edits) {
           // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
-          const slot = made++ % EDITS_KEPT
-          editAts[slot] = at
-          editFiles[slot] = change.file
+          edits.add(at, change.file)
           files.apply(change, at, moved)
         }
         return undefined
@@ -184,7 +181,7 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       check.outcomes.push({ value, failed: failure !== undefined, first: at, at })
       if (check.outcomes.length > OUTCOMES) check.outcomes.shift()
       if (failure === undefined) return undefined
-      const runs = comeBack(check.outcomes, at, failure.files, editAts, editFiles, made)
+      const runs = comeBack(check.outcomes, at, failure.files, edits)
       if (quiet || !isDue(options.schedule, runs, check.toldPlace === value ? check.toldCount : 0)) return undefined
       check.toldPlace = value
       check.toldCount = runs
@@ -198,11 +195,9 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       entered.length = 0
       redone = undefined
       lastCheckAt = 0
-      made = 0
-      editAts.length = 0
-      editFiles.length = 0
+      edits.clear()
     },
-    size: () => ({ ...sizeOf(files, checks.map), editsKept: Math.min(made, EDITS_KEPT), statesEntered: entered.length }),
+    size: () => ({ ...sizeOf(files, checks.map), editsKept: edits.size, statesEntered: entered.length }),
   }
 }
 
@@ -217,15 +212,12 @@ function sizeOf(files: FileStates, checks: ReadonlyMap<number, Check>): Record<s
 }
 
 /**
- * Whether an edit made after call `from` and before call `until` touched a file in `files`, of the latest edits: a
- * ring of columns (the call each was made in, the file it named), `made` edits in all.
+ * Whether an edit made after call `from` and before call `until` touched a file in `files`, of the latest edits.
  */
-function touchedBetween(
-  editAts: readonly number[], editFiles: readonly string[], made: number, from: number, until: number, files: readonly string[],
-): boolean {
-  for (let slot = 0; slot < Math.min(made, EDITS_KEPT); slot++) {
-    const at = editAts[slot]!
-    if (at > from && at < until && files.some(file => sameFile(editFiles[slot]!, file))) return true
+function touchedBetween(edits: EditLog, from: number, until: number, files: readonly string[]): boolean {
+  for (let slot = 0; slot < edits.size; slot++) {
+    const at = edits.ats[slot]!
+    if (at > from && at < until && files.some(file => sameFile(edits.files[slot]!, file))) return true
   }
   return false
 }
@@ -235,10 +227,7 @@ function touchedBetween(
  * touched a file in `files` (of the latest edits, as `touchedBetween` reads them): the edits there made the failure go
  * away, and come back.
  */
-function comeBack(
-  outcomes: readonly Outcome[], at: number, files: readonly string[],
-  editAts: readonly number[], editFiles: readonly string[], made: number,
-): number {
+function comeBack(outcomes: readonly Outcome[], at: number, files: readonly string[], edits: EditLog): number {
   const latest = outcomes.at(-1)!
   let runs = 1
   let after = latest.first
@@ -246,7 +235,7 @@ function comeBack(
     const outcome = outcomes[back]!
     if (at - outcome.at > SPAN) break
     if (outcome.value !== latest.value || !outcome.failed) continue
-    if (!touchedBetween(editAts, editFiles, made, outcome.at, after, files)) break
+    if (!touchedBetween(edits, outcome.at, after, files)) break
     runs++
     after = outcome.first
   }

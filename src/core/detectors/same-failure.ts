@@ -36,6 +36,7 @@
 import { remember } from '../tables/bounded-map.js'
 import { canonicalJson } from '../identity/canonical.js'
 import { ANY_FILE, type FileEdit } from '../evidence/file-edits.js'
+import { EditLog } from '../evidence/edit-log.js'
 import { sameFile, type Failure } from '../evidence/failures.js'
 import type { CallObservation, CallStep } from '../types.js'
 import type { Evidence, SameFailureFinding } from '../kinds.js'
@@ -98,12 +99,8 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
   private readonly options: SameFailureOptions
   private readonly chains = new Map<number, Chain>()
   private observed = 0
-  // The latest edits, a ring of columns: the call each was made in and the file it named; `made` edits in all.
-  private readonly editAts: number[] = []
-  private readonly editFiles: string[] = []
-  // What each edit was to a failure ({@link editClass}).
-  private readonly editClasses: number[] = []
-  private made = 0
+  // The latest edits, each marked with what it was to a failure ({@link editClass}).
+  private readonly edits = new EditLog(EDITS_KEPT)
   // The call of the latest run (of any check) before the one being judged.
   private lastCheck = 0
 
@@ -129,7 +126,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       this.lastCheck = at
       return undefined
     }
-    const edits: Edits = { ats: this.editAts, files: this.editFiles, classes: this.editClasses, made: this.made }
+    const edits = this.edits
     // A check's unchanged output is its own; a failure is the same whatever ran it.
     const told = failure !== undefined
       ? this.extend(failure.same, call, at, edits, failure)
@@ -143,11 +140,8 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
 
   reset(): void {
     this.chains.clear()
-    this.made = 0
     this.lastCheck = 0
-    this.editAts.length = 0
-    this.editFiles.length = 0
-    this.editClasses.length = 0
+    this.edits.clear()
   }
 
   size(): Readonly<Record<string, number>> {
@@ -158,18 +152,13 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
       files = Math.max(files, chain.touched.length, chain.edited.length)
     }
     return {
-      failingChecks: this.chains.size, outcomeEdits: Math.min(this.made, EDITS_KEPT), commandsPerChain: commands, filesPerChain: files,
+      failingChecks: this.chains.size, outcomeEdits: this.edits.size, commandsPerChain: commands, filesPerChain: files,
     }
   }
 
   /** Remember the edits of call `at`, the oldest falling off. */
   private noteEdits(call: CallObservation, at: number): void {
-    for (const edit of call.edits) {
-      const slot = this.made++ % EDITS_KEPT
-      this.editAts[slot] = at
-      this.editFiles[slot] = edit.file
-      this.editClasses[slot] = editClass(edit)
-    }
+    for (const edit of call.edits) this.edits.add(at, edit.file, editClass(edit))
   }
 
   /**
@@ -177,7 +166,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
    * `line`. What to tell, when the chain is due.
    */
   private extend(
-    outcome: number, call: CallObservation, at: number, edits: Edits, failure: Failure | undefined, line = '',
+    outcome: number, call: CallObservation, at: number, edits: EditLog, failure: Failure | undefined, line = '',
   ): Evidence<SameFailureFinding> | undefined {
     const before = this.chains.get(outcome)
     // The same command's own edits (a log it appends to, the script it writes and runs) are the same as last time: only
@@ -213,7 +202,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
 
   /** The chain the run goes on: `before`, extended, when it is close enough and no edit was aimed at it; else a new one. */
   private chainFor(
-    before: Chain | undefined, call: CallObservation, at: number, edits: Edits, failure: Failure | undefined, line: string,
+    before: Chain | undefined, call: CallObservation, at: number, edits: EditLog, failure: Failure | undefined, line: string,
   ): Chain {
     const inputs = call.inputs ?? []
     // Where the outcome points: the file an exception was raised in; else the files the output names and the files
@@ -287,24 +276,16 @@ function shared(inputs: readonly string[], earlier: readonly string[]): string[]
   return inputs.filter(file => earlier.some(other => sameFile(file, other)))
 }
 
-/** The latest edits, a ring of columns: the call each was made in, the file it named, what it was ({@link editClass}). */
-interface Edits {
-  readonly ats: readonly number[]
-  readonly files: readonly string[]
-  readonly classes: readonly number[]
-  /** Edits made in all. */
-  readonly made: number
-}
 
 /**
  * Whether an attempt (no debug print, documentation or log) was made after call `from`, up to call `until` (an edit made by the run's own
  * call comes before its run); with `placed`, only one the brake can place (a file it names): a commit, an install or a
  * patch is no attempt at changing what one check shows.
  */
-function changedBetween(edits: Edits, from: number, until: number, placed: boolean): boolean {
-  for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
+function changedBetween(edits: EditLog, from: number, until: number, placed: boolean): boolean {
+  for (let slot = 0; slot < edits.size; slot++) {
     const at = edits.ats[slot]!
-    if (at > from && at <= until && edits.classes[slot] === ATTEMPT && (!placed || edits.files[slot] !== ANY_FILE)) return true
+    if (at > from && at <= until && edits.marks[slot] === ATTEMPT && (!placed || edits.files[slot] !== ANY_FILE)) return true
   }
   return false
 }
@@ -314,12 +295,12 @@ function changedBetween(edits: Edits, from: number, until: number, placed: boole
  * have (a change the brake cannot place: a patch may touch any of them). An outcome that points to no file cannot be
  * aimed at by place: a hang with no output after an install is that install's outcome too.
  */
-function aimed(edits: Edits, from: number, until: number, files: readonly string[]): boolean {
+function aimed(edits: EditLog, from: number, until: number, files: readonly string[]): boolean {
   if (files.length === 0) return false
-  for (let slot = 0; slot < Math.min(edits.made, EDITS_KEPT); slot++) {
+  for (let slot = 0; slot < edits.size; slot++) {
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
-    if (at <= from || at > until || edits.classes[slot] === DEBUG_PRINT || edits.classes[slot] === RUN_LOG) continue
+    if (at <= from || at > until || edits.marks[slot] === DEBUG_PRINT || edits.marks[slot] === RUN_LOG) continue
     if (file === ANY_FILE || files.some(named => sameFile(file, named))) return true
   }
   return false
@@ -329,13 +310,13 @@ function aimed(edits: Edits, from: number, until: number, files: readonly string
  * The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left
  * out, and a run's log): every edit, or with `attempts` only the attempts (no debug print, no page of documentation).
  */
-function editedBetween(edits: Edits, from: number, until: number, attempts = false): string[] {
+function editedBetween(edits: EditLog, from: number, until: number, attempts = false): string[] {
   const files: string[] = []
-  for (let back = Math.min(edits.made, EDITS_KEPT); back >= 1; back--) {
-    const slot = (edits.made - back) % EDITS_KEPT
+  for (let back = edits.size; back >= 1; back--) {
+    const slot = edits.slotBack(back)
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
-    const kind = edits.classes[slot]!
+    const kind = edits.marks[slot]!
     if (kind === RUN_LOG || (attempts && kind !== ATTEMPT)) continue
     if (at > from && at <= until && file !== ANY_FILE && !files.includes(file)) files.push(file)
   }
