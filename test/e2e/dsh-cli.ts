@@ -53,10 +53,10 @@ export function freshHome(): string {
   return mkdtempSync(join(ROOT, 'home-'))
 }
 
-/** A fresh DSH_HOME whose headless profile has this checkout added, as a user adds it. */
-export async function homeWithBrake(): Promise<string> {
+/** A fresh DSH_HOME whose `profile` (headless unless named) has this checkout added, as a user adds it. */
+export async function homeWithBrake(profile = 'headless'): Promise<string> {
   const home = freshHome()
-  const added = await dsh(['plugin', '--profile', 'headless', 'add', PACKAGE_ROOT], { home, cwd: home })
+  const added = await dsh(['plugin', '--profile', profile, 'add', PACKAGE_ROOT], { home, cwd: home })
   expect(added.code, added.stderr).toBe(0)
   return home
 }

@@ -9,16 +9,13 @@
 import { truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PACKAGE_ROOT } from '../../scripts/paths.ts'
-import { cleanUp, dsh, freshHome, workspace, writeUserPatch } from './dsh-cli.ts'
+import { cleanUp, homeWithBrake, workspace, writeUserPatch } from './dsh-cli.ts'
 import { serveWeb } from './web-page.ts'
 
 let home = ''
 
 beforeAll(async () => {
-  home = freshHome()
-  const added = await dsh(['plugin', '--profile', 'web', 'add', PACKAGE_ROOT], { home, cwd: home })
-  expect(added.code, added.stderr).toBe(0)
+  home = await homeWithBrake('web')
 }, 120_000)
 
 afterAll(() => {

@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { chromium, type Page } from 'playwright-core'
-import { afterAll, beforeAll, expect } from 'vitest'
+import { afterAll, beforeAll } from 'vitest'
 import { PACKAGE_ROOT } from '../../scripts/paths.ts'
-import { CLI, cleanUp, dsh, freshHome } from './dsh-cli.ts'
+import { CLI, cleanUp, homeWithBrake } from './dsh-cli.ts'
 import { startModelServer, type Answer } from './model-server.ts'
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium'
@@ -26,9 +26,7 @@ export function webHomeWithBrake(): () => string {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's \`chromium\` (apt-get install -y chromium, as .ci/run does) or set CHROMIUM`)
     mkdirSync(SHOTS, { recursive: true })
-    home = freshHome()
-    const added = await dsh(['plugin', '--profile', 'web', 'add', PACKAGE_ROOT], { home, cwd: home })
-    expect(added.code, added.stderr).toBe(0)
+    home = await homeWithBrake('web')
   }, 120_000)
   afterAll(() => {
     cleanUp()
