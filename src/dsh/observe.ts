@@ -40,6 +40,10 @@ export function observeCall(
     && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && (identity.changeStands || identity.logs)))
   const body = check && shellFailed ? withoutShellFailure(text) : text
   const failure = check ? failureOf(body, failed) : undefined
+  const shown = check && failure === undefined ? shownBy(body) : undefined
+  // An outcome the same failure can count (a failure, or an output that did not report a pass): only then are the
+  // failure a passing output words and the files its command names read (a passing run, most checks, needs neither).
+  const counted = (failure !== undefined && !failure.loose) || shown?.passed === false
   // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
   return {
     tool: exec.name,
@@ -55,10 +59,10 @@ export function observeCall(
     // Only a check's failure is judged (a test, a build, a script run), from what the command printed, not the closing
     // line DSH adds; a failure that printed nothing by how it ended (a hang with no output is one outcome).
     failure: failure === undefined || !shellFailed ? failure : withEnd(failure, body, shellEnd(text), identity.key),
-    shown: check && failure === undefined ? shownBy(body) : undefined,
+    shown,
     // A run that did not fail may still report a failure in words (a simulator's trap, `Unknown command`).
-    worded: check && failure === undefined ? reportedFailure(body) : undefined,
-    inputs: check && identity.line !== undefined ? commandInputs(identity.line) : undefined,
+    worded: shown?.passed === false ? reportedFailure(body) : undefined,
+    inputs: counted && identity.line !== undefined ? commandInputs(identity.line) : undefined,
     edits: identity.edits,
     lookup,
     window: facets?.window,
@@ -80,6 +84,8 @@ export function contentText(content: readonly { readonly type: string; readonly 
 
 /** Files a shell check names, at most this many. */
 const INPUTS = 8
+/** A word that names a file: a slash in it, or a name with an extension. */
+const PATH_LIKE = /\/|\.[A-Za-z]\w{0,5}$/
 
 /**
  * The files a shell command line names: the operands of its simple commands (wrappers left out) that look like paths
@@ -89,7 +95,7 @@ function commandInputs(line: ShellLine): readonly string[] {
   const inputs: string[] = []
   for (const simple of commandsOf(line)) {
     for (const word of commandWords(simple.words).slice(1)) {
-      if (word.startsWith('-') || !/\/|\.[A-Za-z]\w{0,5}$/.test(word) || inputs.includes(word)) continue
+      if (word.startsWith('-') || !PATH_LIKE.test(word) || inputs.includes(word)) continue
       inputs.push(detached(word.slice(0, 200)))
       if (inputs.length === INPUTS) return inputs
     }
