@@ -6,6 +6,7 @@
  * @module dsh-brake/dsh/reload
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { escapeRegExp } from '../core/identity/patterns.js'
 
 /** The event cordis-plugin-hmr emits after a watched config file's refresh failed and was rolled back. */
 const RELOAD_FAILED = 'hmr/config-update-failed'
@@ -63,7 +64,7 @@ export function unreadPatchFile(name: string, file: string, error: object): stri
 
 /** What dsh-app-boot's message for a patch file it could not take says is wrong with `file`, in a few words. */
 function whyUnread(message: string, file: string): string | undefined {
-  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const escaped = escapeRegExp(file)
   if (new RegExp(`patches ${escaped} must be a top-level YAML array`).test(message)) return 'it found no list of rows in it'
   const parse = new RegExp(`failed to parse patches ${escaped}: (?:YAMLException: )?(.+)$`).exec(message)
   if (parse !== null) return `it is not valid YAML: ${parse[1]!}`

@@ -7,7 +7,8 @@
  * Design: docs/design.md#responses
  * @module dsh-brake/core/stream/period-scan
  */
-import { EDITED_UNIT, GLITCH_COPIES, threshold, type RunawayOptions } from './runaway-rules.js'
+import { GLITCH_COPIES } from './quotes.js'
+import { EDITED_UNIT, threshold, type RunawayOptions } from './runaway-rules.js'
 
 /** Where a look's scan over the periods is: the period it reached, what matched there, and its budget left. */
 export interface Scan {

@@ -13,8 +13,8 @@
  */
 export type QuotedRun = (sample: string, period: number) => number
 
-/** Copies of a unit for each glitch a run in the request is followed through, at least (as the watch follows one). */
-const GLITCH_COPIES = 8
+/** Copies of a unit for each glitch tolerated in them, at least (in the response, and in the request it quotes). */
+export const GLITCH_COPIES = 8
 
 /**
  * The text a response may quote, from its sources newest first (what the person wrote, what tools returned): the

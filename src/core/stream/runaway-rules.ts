@@ -40,9 +40,6 @@ export const WEIGHED = 8
 /** The longest unit a repetition is followed through glitches for (the search for where it resumes costs its square). */
 export const EDITED_UNIT = 64
 
-/** Copies of a unit for each glitch tolerated in them, at least (in the response, and in the request it quotes). */
-export const GLITCH_COPIES = 8
-
 /** Units weighed for sparing, remembered at most (each with the length it is spared up to). */
 const SPARED = 4
 
