@@ -20,7 +20,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay, withEmptyResults } from './real-runs.ts'
-import { balancedRounds, median, roundOrder } from './rounds.ts'
+import { balancedRounds, beforeTimedSample, median, roundOrder } from './rounds.ts'
 
 const setup = await realRunsSetup()
 const real = process.env['BENCH_RESULTS'] === 'empty' ? withEmptyResults(setup.real) : setup.real
@@ -66,7 +66,7 @@ if (profileTo !== undefined || allocationsTo !== undefined) {
   for (let round = 0; round < rounds; round++) {
     const times: Record<string, number> = {}
     for (const name of roundOrder(names, round)) {
-      gc()
+      beforeTimedSample(gc)
       times[name] = await timedReplay(hosts[name]!, real, clock)
       samples[name]!.push(times[name])
     }

@@ -20,7 +20,7 @@ import type { CallKind } from '../src/core/detectors/call-detectors.ts'
 import { cacheDir, listBuild } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
-import { balancedRounds, median, roundOrder } from './rounds.ts'
+import { balancedRounds, beforeTimedSample, median, roundOrder } from './rounds.ts'
 
 /** The detectors that read results beyond an exact repeat, each left out in turn, then all four. */
 const BEYOND_EXACT: readonly CallKind[] = ['near-duplicate', 'rereading', 'edit-revert', 'same-failure']
@@ -54,7 +54,7 @@ const saved = new Map<string, number[]>([...paths.keys()].map(name => [name, []]
 for (let round = 0; round < rounds; round++) {
   const times = new Map<string, number>()
   for (const name of roundOrder(names, round)) {
-    gc()
+    beforeTimedSample(gc)
     times.set(name, await timedReplay(hosts.get(name)!, real, 'cpu'))
     samples.get(name)!.push(times.get(name)!)
   }

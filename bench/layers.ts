@@ -19,7 +19,7 @@ import { CALL_DETECTORS } from '../src/core/detectors/call-detectors.ts'
 import { builtEntry, cacheDir, editedBuild, listBuild, onceIn } from './builds.ts'
 import { host, type Waterfall } from './hosts.ts'
 import { realRunsSetup, replay, timedReplay } from './real-runs.ts'
-import { balancedRounds, median, roundOrder } from './rounds.ts'
+import { balancedRounds, beforeTimedSample, median, roundOrder } from './rounds.ts'
 
 /** A build that stops after the line `after` (its text in dist/index.js, found once), with `stop` put in after it. */
 interface Layer {
@@ -76,7 +76,7 @@ const rounds = balancedRounds(names.length)
 const samples = new Map<string, number[]>(names.map(name => [name, []]))
 for (let round = 0; round < rounds; round++) {
   for (const name of roundOrder(names, round)) {
-    gc()
+    beforeTimedSample(gc)
     samples.get(name)!.push(await timedReplay(hosts.get(name)!, real, 'cpu'))
   }
 }

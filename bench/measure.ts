@@ -4,7 +4,7 @@
  * @module
  */
 import { accept, execution, type Waterfall } from './hosts.ts'
-import { median, roundOrder } from './rounds.ts'
+import { beforeTimedSample, median, roundOrder } from './rounds.ts'
 import type { TraceCall } from './trace.ts'
 
 /** Rounds each timed figure takes: BENCH_ROUNDS trades time for stability (default 11). */
@@ -35,14 +35,15 @@ export async function dispatch(waterfall: Waterfall, calls: readonly TraceCall[]
 
 /**
  * Time each variant `ROUNDS` times, interleaved so drift hits all alike, in orders that balance which runs after which
- * (`roundOrder`); returns the median ns of each. A full collection runs before each sample, so one variant's garbage
- * is not collected on another's time.
+ * (`roundOrder`); returns the median ns of each. Nothing runs between samples unless `BENCH_COLLECT=each` asks for a
+ * full collection (`beforeTimedSample`): the orders are balanced, so the collections each variant's garbage makes fall
+ * on all alike.
  */
 export async function rounds<K extends string>(variants: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map(k => [k, [] as number[]])) as Record<K, number[]>
   for (let round = 0; round < ROUNDS; round++) {
     for (const key of roundOrder(Object.keys(variants) as K[], round)) {
-      gc()
+      beforeTimedSample(gc)
       samples[key].push(await variants[key]())
     }
   }
