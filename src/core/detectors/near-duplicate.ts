@@ -42,8 +42,6 @@ export interface NearDuplicateOptions {
 
 /** Questions answered "nothing" remembered (per progress epoch), the latest first. */
 export const ANSWERED = 32
-/** Results remembered by fingerprint, to tell an output another call already gave. */
-export const OUTPUTS = 256
 /** Lines of content remembered by fingerprint, to tell a lookup that showed only lines already seen. */
 export const SEEN_LINES = 2048
 /** Characters of trimmed output below which two outputs being the same says nothing ("True", "ok", a count). */
@@ -239,14 +237,12 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
   // Questions answered "nothing", a ring; the latest is at `answeredNext - 1`.
   private readonly answered: (Question | undefined)[] = []
   private answeredNext = 0
-  // Outputs by raw fingerprint: the call that gave it (key), in which epoch, and its number.
-  // Per slot of `outputs`, grown as slots are handed out (in order): an agent that makes a few calls allocates little.
-  private readonly outputs = createLruTable(OUTPUTS)
-  private readonly outputKeys: number[] = []
-  private readonly outputEpochs: number[] = []
-  private readonly outputAt: number[] = []
-  // The raw fingerprint of the latest substantial output.
+  // The latest substantial output: its raw fingerprint, the call that gave it (key), in which epoch, and its number.
+  // Only a repeat of the latest output counts (`sameOutputAs`), so no older one is kept.
   private lastOutput = -1
+  private lastOutputKey = 0
+  private lastOutputEpoch = -1
+  private lastOutputAt = 0
   private readonly sameAnswer = new SameAnswer()
   // Lines of content seen in lookups' results, the least recently shown forgotten first. A typed-array table rather
   // than a `Set`: a fingerprint is no small integer, so a `Set` boxes every line's (garbage on every lookup).
@@ -279,7 +275,6 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
   reset(): void {
     this.answered.length = 0
     this.answeredNext = 0
-    this.outputs.clear()
     this.lastOutput = -1
     this.sameAnswer.reset()
     this.seen.clear()
@@ -289,7 +284,7 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
 
   size(): Readonly<Record<string, number>> {
     return {
-      answered: Math.min(this.answeredNext, ANSWERED), outputs: this.outputs.size, seenLines: this.seen.size,
+      answered: Math.min(this.answeredNext, ANSWERED), seenLines: this.seen.size,
       stretchCalls: this.stretch.keys.size,
     }
   }
@@ -320,15 +315,13 @@ class NearDuplicateDetector implements Detector<CallStep, Evidence<NearDuplicate
   private sameOutputAs(call: CallObservation, now: number): { key: number; at: number } | undefined {
     const text = call.result.text
     if (call.result.raw < 0 || (text !== undefined && text.trim().length < SUBSTANTIAL_OUTPUT)) return undefined
-    const slot = this.outputs.use(call.result.raw)
-    const latest = this.lastOutput === call.result.raw
-    this.lastOutput = call.result.raw
-    const before = !this.outputs.added && latest && this.outputEpochs[slot] === now && this.outputKeys[slot] !== call.key
-      ? { key: this.outputKeys[slot]!, at: this.outputAt[slot]! }
+    const before = this.lastOutput === call.result.raw && this.lastOutputEpoch === now && this.lastOutputKey !== call.key
+      ? { key: this.lastOutputKey, at: this.lastOutputAt }
       : undefined
-    this.outputKeys[slot] = call.key
-    this.outputEpochs[slot] = now
-    this.outputAt[slot] = this.at
+    this.lastOutput = call.result.raw
+    this.lastOutputKey = call.key
+    this.lastOutputEpoch = now
+    this.lastOutputAt = this.at
     return before
   }
 }
