@@ -85,10 +85,50 @@ const NUMBER_CHARS = 200
 
 /** The length of the line number the line from `from` to `end` starts with, 0 for none. */
 export function numberLength(text: string, from: number, end: number): number {
+  const plain = plainNumberLength(text, from, Math.min(end, from + NUMBER_CHARS))
+  if (plain !== UNSURE) return plain
   if (!mayBeNumbered(text, from, Math.min(end, from + NUMBER_CHARS))) return 0
   if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
   LINE_NUMBER_IN_PLACE.lastIndex = from
   return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
+}
+
+/** What {@link plainNumberLength} answers for a line it leaves to the pattern. */
+const UNSURE = -1
+
+/**
+ * The length of the line number the line from `from` starts with, read up to `limit`, when the line is one of the two
+ * forms nearly every line of a lookup takes: a file's line with its number (`  12\t`, `12:`, `7- `), or a line that
+ * starts with ASCII white space and then no digit (indented code), or with no white space and no digit (0 for both);
+ * {@link UNSURE} for anything else (`Line 12:`, `path:12:`, a character beyond ASCII, a number running to `limit`),
+ * which the pattern then reads. Nearly every line of a numbered file is told here without the pattern.
+ */
+function plainNumberLength(text: string, from: number, limit: number): number {
+  let at = from
+  while (at < limit && isAsciiSpace(text.charCodeAt(at))) at++
+  if (at === limit) return UNSURE
+  const first = text.charCodeAt(at)
+  if (first >= 0x80 || first === 0x4c) return UNSURE
+  // No digit after the white space: no number, unless the line starts where a `path:12:` can (no white space first).
+  if (!isDigit(first)) return at > from ? 0 : UNSURE
+  let end = at + 1
+  while (end < limit && isDigit(text.charCodeAt(end))) end++
+  if (end === limit) return UNSURE
+  const next = text.charCodeAt(end)
+  if (next === 0x3a || next === 9) return end + 1 - from
+  if (next === 0x2d) {
+    if (end + 1 === limit) return UNSURE
+    const after = text.charCodeAt(end + 1)
+    if (isAsciiSpace(after)) return end + 1 - from
+    if (after >= 0x80) return UNSURE
+  }
+  // Digits not followed as a number is: none, unless the line starts where a `path:12:` can.
+  return at > from ? 0 : UNSURE
+}
+
+/** Whether a character is an ASCII digit, as `\d` reads one. */
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
 }
 
 /**
