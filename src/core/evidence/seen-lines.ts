@@ -99,9 +99,9 @@ const UNSURE = -1
 /**
  * The length of the line number the line from `from` starts with, read up to `limit`, when the line is one of the two
  * forms nearly every line of a lookup takes: a file's line with its number (`  12\t`, `12:`, `7- `), or a line that
- * starts with ASCII white space and then no digit (indented code), or with no white space and no digit (0 for both);
- * {@link UNSURE} for anything else (`Line 12:`, `path:12:`, a character beyond ASCII, a number running to `limit`),
- * which the pattern then reads. Nearly every line of a numbered file is told here without the pattern.
+ * starts with ASCII white space and then no digit (indented code: 0). {@link UNSURE} for anything else, which the
+ * pattern then reads: a line with no white space first (where a `path:12:` can start), `Line 12:`, a character beyond
+ * ASCII, a number running to `limit`. Nearly every line of a numbered file is told here without the pattern.
  */
 function plainNumberLength(text: string, from: number, limit: number): number {
   let at = from
