@@ -9,7 +9,8 @@
  *
  * BENCH_BASE: the saved build's entry (default node_modules/.dist-base/index.js); BENCH_ROUNDS (default 16, a multiple
  * of 8 keeps the orders balanced);
- * BENCH_CLOCK=cpu to time the process's CPU rather than the wall; BENCH_COLLECT=each to force a full collection before each timed replay (`beforeTimedSample`, rounds.ts); BENCH_RESULTS=empty to replay the runs with every
+ * BENCH_CLOCK=cpu to time the process's CPU rather than the wall; BENCH_COLLECT=each to force a full collection
+ * before each timed replay (`beforeTimedSample`, rounds.ts); BENCH_RESULTS=empty to replay the runs with every
  * result's text emptied (`withEmptyResults`: the brake's work per call before it reads any result). With BENCH_PROFILE=file.cpuprofile (or
  * BENCH_ALLOCATIONS=file.heapprofile, every allocation sampled, collected ones included) the current build alone is
  * replayed under V8's profiler instead, loading left out: open the file in Chrome's DevTools.
