@@ -123,7 +123,8 @@ export interface RealRunsSetup {
 
 /**
  * What the benchmarks run by hand (bench/compare.ts, layers.ts, detectors.ts) start from: the runs of the trace file
- * named first on the command line (the development set by default), and the collector, run between replays.
+ * named first on the command line (the development set by default), and the collector (run between replays only when
+ * `BENCH_COLLECT=each` asks: `beforeTimedSample`, rounds.ts).
  */
 export async function realRunsSetup(): Promise<RealRunsSetup> {
   const path = tracePath()

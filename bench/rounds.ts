@@ -34,8 +34,8 @@ export function median(values: readonly number[]): number {
  * What runs before each timed sample: nothing, unless `BENCH_COLLECT=each` asks for a full collection first (how these
  * benches timed until 0.3.0). A forced full collection before every replay is not what a host's collector does, and it
  * does not fall on builds alike: after it V8 drops optimized code (`--trace-deopt`: "weak objects") and flushes
- * bytecode, and on the real runs each replay of the current build then compiled about 200 functions again (0.2.0's
- * about 30), paid for on the CPU clock by the compiler's thread (bench/README.md, "How it is measured"). Without it
+ * bytecode, and on the real runs each replay of the current build then compiled about 220 functions again (0.2.0's
+ * about 30), paid for on the CPU clock by the compiler's thread (bench/README.md, "How the figures are measured"). Without it
  * each build is timed at the steady state a running host keeps, the collections its own garbage causes included.
  */
 export function beforeTimedSample(gc: () => void): void {

@@ -128,7 +128,6 @@ function withoutIgnored(output: string): string {
   // forward, and compares character by character backward).
   if (!output.includes(IGNORED)) return output
   const at = output.lastIndexOf(IGNORED)
-  if (at === -1) return output
   const rest = output.slice(at + IGNORED.length)
   // One traceback, the ignored one, to the end.
   const first = rest.indexOf('Traceback (most recent call last)')

@@ -8,8 +8,9 @@ describe('lines already seen', () => {
   it('read a line number in place as the pattern reads it on the line alone, whatever the line', () => {
     const piece = fc.constantFrom(
       '12', '7', ':', '-', ' ', '\t', '\r', '\v', '\f', '\u2028', '\u00a0', '\u2003', 'Line', 'L', 'a', 'src/app.py', 'é', '\u0001', '.',
-      // Lines past the 200 characters a line number is looked for in.
-      ' '.repeat(70), 'x'.repeat(60),
+      // Lines past the 200 characters a line number is looked for in, and white space that runs up to them (a number
+      // or its `-` at the 200th character).
+      ' '.repeat(70), 'x'.repeat(60), ' '.repeat(197),
     )
     const line = fc.array(piece, { maxLength: 10, size: 'max' }).map(parts => parts.join(''))
     fc.assert(fc.property(line, fc.array(line, { maxLength: 3 }), (probe, others) => {
