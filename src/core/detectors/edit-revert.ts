@@ -147,7 +147,6 @@ export function createEditRevertDetector(options: EditRevertOptions): Detector<C
       if (call.kind === 'mutating') {
         if (call.failed && !call.changeStands) return undefined
         for (const change of call.edits) {
-          // The columns grow until full (a slot at their end is appended), then the oldest slot is written over.
           edits.add(at, change.file)
           files.apply(change, at, moved)
         }

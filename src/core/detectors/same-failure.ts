@@ -64,8 +64,6 @@ export const EDITS_KEPT = 64
 export const NAMED_EDITS = 3
 /** Different commands a chain remembers, to count them. */
 export const COMMANDS = 8
-/** Files a chain remembers as changed between its runs. */
-export const TOUCHED_FILES = 16
 
 interface Chain {
   /** The latest run's check (key) and call; the runs in the chain and at its latest notice (0 before). */
@@ -85,8 +83,8 @@ interface Chain {
   /** Files edited between the runs, latest first, at most {@link NAMED_EDITS}. */
   edited: string[]
   failure: boolean
-  /** Files a change that is no debug print touched between the runs, latest first, at most {@link TOUCHED_FILES}. */
-  touched: string[]
+  /** Whether an attempt the brake can place (no debug print, documentation or log) came between two of its runs. */
+  touched: boolean
 }
 
 /** Create a same-failure detector. */
@@ -149,7 +147,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     let files = 0
     for (const chain of this.chains.values()) {
       commands = Math.max(commands, chain.commands.length)
-      files = Math.max(files, chain.touched.length, chain.edited.length)
+      files = Math.max(files, chain.edited.length)
     }
     return {
       failingChecks: this.chains.size, outcomeEdits: this.edits.size, commandsPerChain: commands, filesPerChain: files,
@@ -191,7 +189,7 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     // From several commands, an exception raised at one place is as strong as one check's when changes came between
     // (new scripts dying at one line of a library: the scripts are not what fails). Any other outcome (a hang, an
     // output, a worded failure), or one script run under other flags with nothing changed, needs `acrossCommands`.
-    const quick = chain.origin !== '' && chain.touched.length > 0
+    const quick = chain.origin !== '' && chain.touched
     const schedule = chain.commands.length > 1 && !quick
       ? { ...this.options.schedule, first: Math.max(this.options.schedule.first, this.options.acrossCommands) }
       : this.options.schedule
@@ -213,13 +211,12 @@ class SameFailureDetector implements Detector<CallStep, Evidence<SameFailureFind
     if (before !== undefined && near && !aimed(edits, before.at, at, files)) {
       before.n++
       before.edited = latestEdited(editedBetween(edits, before.at, at), before.edited)
-      const changed = editedBetween(edits, before.at, at, true)
-      before.touched = [...changed, ...before.touched.filter(file => !changed.includes(file))].slice(0, TOUCHED_FILES)
+      before.touched ||= changedBetween(edits, before.at, at, true)
       return before
     }
     return {
       key: call.key, at, n: 1, noticed: 0, line: failure?.line ?? line, origin: failure?.origin ?? '', files, callers: failure?.callers ?? [],
-      inputs, commands: [], edited: [], failure: failure !== undefined, touched: [],
+      inputs, commands: [], edited: [], failure: failure !== undefined, touched: false,
     }
   }
 }
@@ -308,16 +305,15 @@ function aimed(edits: EditLog, from: number, until: number, files: readonly stri
 
 /**
  * The files edited after call `from` up to call `until`, oldest first, each once (a change the brake cannot place left
- * out, and a run's log): every edit, or with `attempts` only the attempts (no debug print, no page of documentation).
+ * out, and a run's log).
  */
-function editedBetween(edits: EditLog, from: number, until: number, attempts = false): string[] {
+function editedBetween(edits: EditLog, from: number, until: number): string[] {
   const files: string[] = []
   for (let back = edits.size; back >= 1; back--) {
     const slot = edits.slotBack(back)
     const at = edits.ats[slot]!
     const file = edits.files[slot]!
-    const kind = edits.marks[slot]!
-    if (kind === RUN_LOG || (attempts && kind !== ATTEMPT)) continue
+    if (edits.marks[slot] === RUN_LOG) continue
     if (at > from && at <= until && file !== ANY_FILE && !files.includes(file)) files.push(file)
   }
   return files

@@ -6,7 +6,7 @@ import { ANSWERED, SEEN_LINES, STRETCH_CALLS } from '../../../src/core/detectors
 import { FILES, WINDOWS } from '../../../src/core/detectors/rereading.ts'
 import type { CallObservation } from '../../../src/core/types.ts'
 import { EDITS_KEPT, ENTERED, OUTCOMES } from '../../../src/core/detectors/edit-revert.ts'
-import { COMMANDS, EDITS_KEPT as OUTCOME_EDITS, TOUCHED_FILES } from '../../../src/core/detectors/same-failure.ts'
+import { COMMANDS, EDITS_KEPT as OUTCOME_EDITS, NAMED_EDITS } from '../../../src/core/detectors/same-failure.ts'
 import { failureOf } from '../../../src/core/evidence/failures.ts'
 import { shellEdits } from '../../../src/core/evidence/file-edits.ts'
 import { MAX_CHANGES, MAX_FILES, MAX_VISITS } from '../../../src/core/evidence/file-states.ts'
@@ -274,7 +274,7 @@ describe('bounded state', () => {
         expect(size['changesPerFile']).toBeLessThanOrEqual(MAX_CHANGES)
         expect(size['statesEntered']).toBeLessThanOrEqual(ENTERED)
         expect(size['commandsPerChain']).toBeLessThanOrEqual(COMMANDS)
-        expect(size['filesPerChain']).toBeLessThanOrEqual(TOUCHED_FILES)
+        expect(size['filesPerChain']).toBeLessThanOrEqual(NAMED_EDITS)
         expect(size['answered']).toBeLessThanOrEqual(ANSWERED)
         expect(size['seenLines']).toBeLessThanOrEqual(SEEN_LINES)
         expect(size['stretchCalls']).toBeLessThanOrEqual(STRETCH_CALLS)
