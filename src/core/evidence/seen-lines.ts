@@ -87,7 +87,6 @@ const NUMBER_CHARS = 200
 export function numberLength(text: string, from: number, end: number): number {
   const plain = plainNumberLength(text, from, Math.min(end, from + NUMBER_CHARS))
   if (plain !== UNSURE) return plain
-  if (!mayBeNumbered(text, from, Math.min(end, from + NUMBER_CHARS))) return 0
   if (end - from > NUMBER_CHARS) return LINE_NUMBER.exec(text.slice(from, from + NUMBER_CHARS))?.[0].length ?? 0
   LINE_NUMBER_IN_PLACE.lastIndex = from
   return LINE_NUMBER_IN_PLACE.test(text) ? LINE_NUMBER_IN_PLACE.lastIndex - from : 0
@@ -97,20 +96,20 @@ export function numberLength(text: string, from: number, end: number): number {
 const UNSURE = -1
 
 /**
- * The length of the line number the line from `from` starts with, read up to `limit`, when the line is one of the two
- * forms nearly every line of a lookup takes: a file's line with its number (`  12\t`, `12:`, `7- `), or a line that
- * starts with ASCII white space and then no digit (indented code: 0). {@link UNSURE} for anything else, which the
- * pattern then reads: a line with no white space first (where a `path:12:` can start), `Line 12:`, a character beyond
- * ASCII, a number running to `limit`. Nearly every line of a numbered file is told here without the pattern.
+ * The length of the line number the line from `from` starts with as {@link LINE_NUMBER} reads it, read up to `limit`,
+ * without the pattern for nearly every line a lookup shows: a file's line with its number (`  12\t`, `12:`, `7- `),
+ * a line of white space then no digit (indented code: 0), and a line whose first run of characters holds no `:` or `-`
+ * before a digit (0). {@link UNSURE} for the rest, which the pattern then reads: `Line 12:`, `path:12:`, a character
+ * beyond ASCII (which may be white space), a number running to `limit`.
  */
 function plainNumberLength(text: string, from: number, limit: number): number {
   let at = from
   while (at < limit && isAsciiSpace(text.charCodeAt(at))) at++
-  if (at === limit) return UNSURE
+  if (at === limit) return 0
   const first = text.charCodeAt(at)
   if (first >= 0x80 || first === 0x4c) return UNSURE
-  // No digit after the white space: no number, unless the line starts where a `path:12:` can (no white space first).
-  if (!isDigit(first)) return at > from ? 0 : UNSURE
+  // No digit after the white space: no number, unless the line starts as a `path:12:` does (no white space first).
+  if (!isDigit(first)) return at > from ? 0 : mayStartPath(text, from, limit) ? UNSURE : 0
   let end = at + 1
   while (end < limit && isDigit(text.charCodeAt(end))) end++
   if (end === limit) return UNSURE
@@ -132,23 +131,16 @@ function isDigit(code: number): boolean {
 }
 
 /**
- * Whether the line from `from` (read up to `end`) can start with a line number as {@link LINE_NUMBER} reads one: it
- * starts with white space then a digit or `Line`, or with a digit, or a run of characters that are neither white space
- * nor `:` holds a `:` or `-` followed by a digit. Most lines of a file do neither, and are told so without a pattern;
- * a character beyond ASCII (which may be white space) leaves it to the pattern.
+ * Whether the line from `from` (read up to `limit`) can start as a `path:12:` does: its first run of characters that
+ * are neither white space nor `:` holds a `:` or `-` followed by a digit, or a character beyond ASCII (which may be
+ * white space) leaves it to the pattern.
  */
-function mayBeNumbered(text: string, from: number, end: number): boolean {
-  let at = from
-  while (at < end && isAsciiSpace(text.charCodeAt(at))) at++
-  const first = text.charCodeAt(at)
-  if ((first >= 0x30 && first <= 0x39) || first === 0x4c || first >= 0x80) return true
-  if (at > from) return false
-  for (; at < end; at++) {
+function mayStartPath(text: string, from: number, limit: number): boolean {
+  for (let at = from; at < limit; at++) {
     const code = text.charCodeAt(at)
     if (code >= 0x80) return true
     if (code === 0x3a || code === 0x2d) {
-      const next = text.charCodeAt(at + 1)
-      if (at > from && next >= 0x30 && next <= 0x39) return true
+      if (at > from && isDigit(text.charCodeAt(at + 1))) return true
       if (code === 0x3a) return false
     } else if (isAsciiSpace(code)) {
       return false
