@@ -35,14 +35,15 @@ export function observeCall(
   const lookup = facets?.lookup
   // A check: a call of class `default` that is no lookup, or a shell command that changes files and then runs
   // something (`cat > x.py <<EOF … EOF; python x.py`): an edit and a check in one call, or a run whose output is
-  // captured into a log (`python train.py > train.log`). Only a check's outcome is read.
+  // captured into a log (`python train.py > train.log`: identify counts a log as a change that stands). Only a check's
+  // outcome is read.
   const check = !refused && facets?.window === undefined && lookup === undefined
-    && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && (identity.changeStands || identity.logs)))
+    && (identity.kind === 'default' || (identity.kind === 'mutating' && identity.shell && identity.changeStands))
   const body = check && shellFailed ? withoutShellFailure(text) : text
   const failure = check ? failureOf(body, failed) : undefined
   const shown = check && failure === undefined ? shownBy(body) : undefined
-  // An outcome the same failure can count (a failure, or an output that did not report a pass): only then are the
-  // failure a passing output words and the files its command names read (a passing run, most checks, needs neither).
+  // An outcome the same failure can count (a failure, or an output that did not report a pass): only then are a
+  // failure worded in a run's output and the files its command names read (a passing run, most checks, needs neither).
   const counted = (failure !== undefined && !failure.loose) || shown?.passed === false
   // Every observation has every field, set or not: the detectors that read them then meet one shape of object.
   return {

@@ -27,7 +27,7 @@ describe('observing a call', () => {
   })
 
   it('reads a run whose output goes into a log as a check, and a command that only writes a file as none', () => {
-    const logged = { ...identity(true), kind: 'mutating', logs: true, edits: [{ file: 'train.log', kind: 'other', log: true }] } as const
+    const logged = { ...identity(true), kind: 'mutating', changeStands: true, logs: true, edits: [{ file: 'train.log', kind: 'other', log: true }] } as const
     expect(observeCall(exec('bash'), logged, ok('[timed out after 60s]'), false).failure).toMatchObject({ line: 'timeout' })
     const written = { ...identity(true), kind: 'mutating', edits: [{ file: 'a.py', kind: 'other' }] } as const
     expect(observeCall(exec('bash'), written, ok('Traceback (most recent call last):\nValueError: x\n[exit code: 1]'), false).failure).toBeUndefined()
