@@ -68,24 +68,15 @@ export function foundNothing(text: string, isError: boolean): boolean {
   if (body.length > 600 || /command not found/i.test(body)) return false
   // Every line says a path is not there (`grep: x.py: No such file or directory`, `ls: cannot access …`), and one at
   // least does (a bare exit status, or an error with no words, says nothing of what is there); a match line of a search
-  // (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words. Read line by line where the lines lie:
-  // the first line that finds something (nearly always the first) ends it.
+  // (`src/app.py:12: raise NotFound(…)`) is something found, whatever its words: the first line that finds something
+  // (nearly always the first) ends it.
   let said = false
-  for (let from = 0; from <= body.length;) {
-    const end = lineEnd(body, from)
-    const line = body.slice(from, end)
-    from = end + 1
+  for (const line of body.split('\n')) {
     if (line.trim() === '' || SHELL_END.test(line)) continue
     if (!MISSING.test(line) || MATCH_LINE.test(line)) return false
     said = true
   }
   return said
-}
-
-/** Where the line of `text` from `from` ends: its line break, or the text's end. */
-function lineEnd(text: string, from: number): number {
-  const end = text.indexOf('\n', from)
-  return end === -1 ? text.length : end
 }
 
 /** What a tool says of a path that is not there. */
@@ -223,9 +214,9 @@ function linesOf(words: readonly string[]): { first: number; last: number; files
 /** A `head` or `tail` line count (`-n N`, `-N`, `-nN`, `--lines=N`) and the words it took; undefined for none. */
 function countOf(args: readonly string[]): { count: number | undefined; words: number } | undefined {
   const valued = args[0] === '-n'
-  const text = valued ? args[1] : /^-n?(\d+)$/.exec(args[0] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(args[0] ?? '')?.[1]
-  // `+K` is a first line to print from, not a count.
-  if (text === undefined || !/^\d+$/.test(text)) return undefined
+  // Digits only: `-n +K` is a first line to print from, not a count.
+  const text = valued ? /^\d+$/.exec(args[1] ?? '')?.[0] : /^-n?(\d+)$/.exec(args[0] ?? '')?.[1] ?? /^--lines=(\d+)$/.exec(args[0] ?? '')?.[1]
+  if (text === undefined) return undefined
   const count = Number(text)
   return Number.isInteger(count) && count >= 1 ? { count, words: valued ? 2 : 1 } : undefined
 }
